@@ -1,0 +1,4 @@
+export * from './redis-keys.js';
+export * from './redis-connection.js';
+export * from './redis-errors.js';
+export type { Redis } from 'ioredis';

@@ -1,0 +1,34 @@
+/**
+ * The whole Redis key layout of dialog-relay, under one prefix (REDIS_PREFIX) so that several
+ * deployments or test runs can share a server. Parts that come from callers are URI-encoded so
+ * that a ':' inside an id can never make two keys collide.
+ */
+const part = (value: string): string => encodeURIComponent(value);
+
+export function createRedisKeys(prefix: string) {
+  const key = (...parts: string[]): string => prefix + parts.join(':');
+  return Object.freeze({
+    prefix,
+    /** Hash: client id -> JSON ClientRecord. Written by the admin CLI, read by the API (cached briefly). */
+    clients: key('clients'),
+    /** String counter of one client's requests in one second (fixed window). */
+    rateWindow: (client: string, second: number) => key('rate', part(client), String(second)),
+    /** Marker of a signed request already seen, kept for the timestamp window. */
+    replay: (client: string, digest: string) => key('replay', part(client), digest),
+    /** The first answer to a msg_id: "pending" while it is produced, then the JSON answer (24 h). */
+    idempotency: (client: string, eventType: string, msgId: string) =>
+      key('idem', part(client), eventType, part(msgId)),
+    /** List of a conversation's msg ids, oldest first, capped. */
+    contextOrder: (conversationId: string) => key('ctx', conversationId, 'order'),
+    /** Hash: msg id -> JSON ContextMessage of the same conversation. */
+    contextMessages: (conversationId: string) => key('ctx', conversationId, 'msgs'),
+    /** The conversation an auto_dialog msg_id was recorded in (used by assist_dialog). */
+    messageConversation: (client: string, msgId: string) => key('msgconv', part(client), part(msgId)),
+    /** Set while auto replies of a conversation are stopped (cmd_dialog stop_auto_reply). */
+    autoReplyStopped: (conversationId: string) => key('stop', conversationId),
+    /** Prefix handed to BullMQ for its own keys. */
+    bullPrefix: key('bull'),
+  });
+}
+
+export type RedisKeys = ReturnType<typeof createRedisKeys>;

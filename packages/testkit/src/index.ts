@@ -1,0 +1,3 @@
+export * from './free-port.js';
+export * from './redis-server.js';
+export * from './test-redis.js';
