@@ -1,1 +1,2 @@
-export {};
+export * from './client-store.js';
+export * from './client-registry.js';

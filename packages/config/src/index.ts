@@ -1,1 +1,3 @@
-export {};
+export * from './config.js';
+export * from './client-settings.js';
+export { ConfigError, type Env } from './env-readers.js';

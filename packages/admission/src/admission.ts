@@ -1,0 +1,85 @@
+import type { Redis, RedisKeys } from '@dialog-relay/redis';
+import { ADMIT_SCRIPT, COMPLETE_SCRIPT, RELEASE_SCRIPT } from './admission.lua.js';
+
+/** The first answer to a msg_id, kept for the idempotency window (CONTRACT §9). */
+export interface StoredAnswer {
+  status: number;
+  request_id: string;
+  data: unknown;
+}
+
+export interface IdempotencyKey {
+  client: string;
+  eventType: string;
+  msgId: string;
+}
+
+export type AdmissionResult =
+  | { kind: 'admitted' }
+  | { kind: 'rate_limited'; retryAfterS: number }
+  | { kind: 'replayed' }
+  | { kind: 'in_progress' }
+  | { kind: 'idempotent'; answer: StoredAnswer };
+
+export interface AdmitInput {
+  client: string;
+  ratePerS: number;
+  nowMs: number;
+  /** Identifies this exact signed request (replay refusal); used when there is no msg_id. */
+  replayDigest: string;
+  idempotency: IdempotencyKey | undefined;
+}
+
+export interface Admission {
+  admit(input: AdmitInput): Promise<AdmissionResult>;
+  /** Keeps the answer for the idempotency window. */
+  complete(key: IdempotencyKey, answer: StoredAnswer): Promise<void>;
+  /** Frees a claimed msg_id after a failure, so the caller's retry is processed. */
+  release(key: IdempotencyKey): Promise<void>;
+}
+
+export interface AdmissionOptions {
+  redis: Redis;
+  keys: RedisKeys;
+  /** How long a replayed request is recognised: the whole timestamp window. */
+  replayTtlMs: number;
+  idempotencyTtlMs: number;
+  /** How long a msg_id stays claimed while its first request is processed (then a retry may take it). */
+  pendingTtlMs: number;
+}
+
+type AdmitReply = [string, string?];
+
+export function createAdmission(options: AdmissionOptions): Admission {
+  const { redis, keys, replayTtlMs, idempotencyTtlMs, pendingTtlMs } = options;
+  const idemKey = (k: IdempotencyKey): string => keys.idempotency(k.client, k.eventType, k.msgId);
+  const run = async <T>(script: string, keyList: string[], args: (string | number)[]): Promise<T> =>
+    (await redis.eval(script, keyList.length, ...keyList, ...args)) as T;
+  return {
+    async admit(input) {
+      const second = Math.floor(input.nowMs / 1000);
+      const rateKey = keys.rateWindow(input.client, second);
+      const reply = input.idempotency
+        ? await run<AdmitReply>(ADMIT_SCRIPT, [rateKey, idemKey(input.idempotency)], [input.ratePerS, 'idem', pendingTtlMs])
+        : await run<AdmitReply>(ADMIT_SCRIPT, [rateKey, keys.replay(input.client, input.replayDigest)], [input.ratePerS, 'replay', replayTtlMs]);
+      switch (reply[0]) {
+        case 'admitted':
+          return { kind: 'admitted' };
+        case 'rate_limited':
+          return { kind: 'rate_limited', retryAfterS: 1 };
+        case 'replayed':
+          return { kind: 'replayed' };
+        default: {
+          const value = reply[1] ?? 'pending';
+          return value === 'pending' ? { kind: 'in_progress' } : { kind: 'idempotent', answer: JSON.parse(value) as StoredAnswer };
+        }
+      }
+    },
+    async complete(key, answer) {
+      await run<number>(COMPLETE_SCRIPT, [idemKey(key)], [JSON.stringify(answer), idempotencyTtlMs]);
+    },
+    async release(key) {
+      await run<number>(RELEASE_SCRIPT, [idemKey(key)], []);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { parseClientsJson, type ClientSettings } from './client-settings.js';
+import { ConfigError, readBool, readEnum, readInt, readOptionalString, readString, readUrl, type Env } from './env-readers.js';
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+
+export type ReplyEngineConfig =
+  | { kind: 'knowledge'; knowledgeFile: string | undefined }
+  | { kind: 'openai'; baseUrl: string; apiKey: string; model: string; timeoutMs: number; maxRetries: number; systemPrompt: string };
+
+/** Everything dialog-relay reads from the environment (CONTRACT §10), validated once and frozen. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly redisUrl: string;
+  /** Every Redis key (and BullMQ's) lives under this prefix. */
+  readonly redisPrefix: string;
+  readonly clients: ReadonlyMap<string, ClientSettings>;
+  readonly clientCacheMs: number;
+  readonly defaultRateLimitPerS: number;
+  readonly timestampToleranceS: number;
+  readonly idempotencyTtlS: number;
+  readonly limits: { readonly bodyBytes: number; readonly contentMaxChars: number; readonly filesMax: number; readonly atListMax: number };
+  readonly context: { readonly maxMessages: number; readonly ttlS: number };
+  readonly autoReplyDebounceMs: number;
+  readonly replyMaxAgeMs: number;
+  readonly delivery: { readonly maxAttempts: number; readonly backoffMs: number; readonly timeoutMs: number };
+  readonly allowPrivateSendUrls: boolean;
+  readonly workerConcurrency: number;
+  readonly replyEngine: ReplyEngineConfig;
+  /** The text sent when the engine cannot answer (openai failing for good); '' sends nothing. */
+  readonly replyFallback: string;
+  readonly adminToken: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly shutdownTimeoutMs: number;
+}
+
+const DEFAULT_FALLBACK = 'Thanks for your message. A colleague will get back to you shortly.';
+
+function readReplyEngine(env: Env): ReplyEngineConfig {
+  const kind = readEnum(env, 'REPLY_ENGINE', ['knowledge', 'openai'] as const, 'knowledge');
+  if (kind === 'knowledge') return { kind, knowledgeFile: readOptionalString(env, 'KNOWLEDGE_FILE') };
+  const apiKey = readOptionalString(env, 'OPENAI_API_KEY');
+  if (apiKey === undefined) throw new ConfigError('OPENAI_API_KEY', 'required when REPLY_ENGINE=openai');
+  return {
+    kind,
+    baseUrl: readUrl(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
+    apiKey,
+    model: readString(env, 'OPENAI_MODEL', 'gpt-4o-mini'),
+    timeoutMs: readInt(env, 'OPENAI_TIMEOUT_MS', 20_000, 100, 300_000),
+    maxRetries: readInt(env, 'OPENAI_MAX_RETRIES', 2, 0, 10),
+    systemPrompt: readString(env, 'OPENAI_SYSTEM_PROMPT',
+      'You are a friendly, concise customer-service agent. Answer in the language of the customer.'),
+  };
+}
+
+function readClients(env: Env, defaultRateLimitPerS: number): ReadonlyMap<string, ClientSettings> {
+  const raw = readOptionalString(env, 'CLIENTS');
+  if (raw === undefined) return new Map();
+  try {
+    return parseClientsJson(raw, defaultRateLimitPerS);
+  } catch (error) {
+    throw new ConfigError('CLIENTS', (error as Error).message);
+  }
+}
+
+/** Parses the environment. Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env): Config {
+  const defaultRateLimitPerS = readInt(env, 'RATE_LIMIT_PER_S', 50, 1, 1_000_000);
+  const redisPrefix = readString(env, 'REDIS_PREFIX', 'dr:');
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'use 1-64 characters of A-Z a-z 0-9 : _ . -');
+  const config: Config = {
+    port: readInt(env, 'PORT', 8080, 0, 65535),
+    host: readString(env, 'HOST', '0.0.0.0'),
+    redisUrl: readUrl(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redisPrefix,
+    clients: readClients(env, defaultRateLimitPerS),
+    clientCacheMs: readInt(env, 'CLIENT_CACHE_MS', 5000, 0, 3_600_000),
+    defaultRateLimitPerS,
+    timestampToleranceS: readInt(env, 'TIMESTAMP_TOLERANCE_S', 300, 1, 86_400),
+    idempotencyTtlS: readInt(env, 'IDEMPOTENCY_TTL_S', 86_400, 60, 30 * 86_400),
+    limits: Object.freeze({
+      bodyBytes: readInt(env, 'BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      contentMaxChars: readInt(env, 'CONTENT_MAX_CHARS', 10_000, 1, 1_000_000),
+      filesMax: readInt(env, 'FILES_MAX', 10, 1, 1000),
+      atListMax: readInt(env, 'AT_LIST_MAX', 100, 1, 10_000),
+    }),
+    context: Object.freeze({
+      maxMessages: readInt(env, 'CONTEXT_MAX_MESSAGES', 50, 1, 10_000),
+      ttlS: readInt(env, 'CONTEXT_TTL_S', 7 * 86_400, 60, 365 * 86_400),
+    }),
+    autoReplyDebounceMs: readInt(env, 'AUTO_REPLY_DEBOUNCE_MS', 1000, 0, 600_000),
+    replyMaxAgeMs: readInt(env, 'REPLY_MAX_AGE_MS', 15 * 60_000, 1000, 7 * 86_400_000),
+    delivery: Object.freeze({
+      maxAttempts: readInt(env, 'DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
+      backoffMs: readInt(env, 'DELIVERY_BACKOFF_MS', 1000, 1, 3_600_000),
+      timeoutMs: readInt(env, 'DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000),
+    }),
+    allowPrivateSendUrls: readBool(env, 'ALLOW_PRIVATE_SEND_URLS', false),
+    workerConcurrency: readInt(env, 'WORKER_CONCURRENCY', 16, 1, 1000),
+    replyEngine: readReplyEngine(env),
+    replyFallback: env['REPLY_FALLBACK'] ?? DEFAULT_FALLBACK,
+    adminToken: readOptionalString(env, 'ADMIN_TOKEN'),
+    logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+  };
+  return Object.freeze(config);
+}

@@ -1,0 +1,20 @@
+/** Members that are never written to a log line, at any depth (CONTRACT §2: a `secret` member is never logged). */
+export const REDACTED_KEYS: ReadonlySet<string> = new Set([
+  'secret', 'secrets', 'signature', 'webhook_secret', 'webhookSecret', 'api_key', 'apiKey', 'authorization',
+  'password', 'token', 'adminToken', 'admin_token', 'webhook-signature',
+]);
+
+const MAX_DEPTH = 6;
+
+/** A copy of `value` with redacted members replaced by "[redacted]". Plain data only; errors become {name, message}. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (depth >= MAX_DEPTH) return '[truncated]';
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = REDACTED_KEYS.has(key) ? '[redacted]' : redact(item, depth + 1);
+  }
+  return out;
+}
