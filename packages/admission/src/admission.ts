@@ -1,4 +1,4 @@
-import type { Redis, RedisKeys } from '@dialog-relay/redis';
+import { defineScript, type LuaScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { ADMIT_SCRIPT, COMPLETE_SCRIPT, RELEASE_SCRIPT } from './admission.lua.js';
 
 /** The first answer to a msg_id, kept for the idempotency window (CONTRACT §9). */
@@ -50,18 +50,22 @@ export interface AdmissionOptions {
 
 type AdmitReply = [string, string?];
 
+const admitScript = defineScript(ADMIT_SCRIPT);
+const completeScript = defineScript(COMPLETE_SCRIPT);
+const releaseScript = defineScript(RELEASE_SCRIPT);
+
 export function createAdmission(options: AdmissionOptions): Admission {
   const { redis, keys, replayTtlMs, idempotencyTtlMs, pendingTtlMs } = options;
   const idemKey = (k: IdempotencyKey): string => keys.idempotency(k.client, k.eventType, k.msgId);
-  const run = async <T>(script: string, keyList: string[], args: (string | number)[]): Promise<T> =>
-    (await redis.eval(script, keyList.length, ...keyList, ...args)) as T;
+  const run = async <T>(script: LuaScript, keyList: string[], args: (string | number)[]): Promise<T> =>
+    (await script.run(redis, keyList, args)) as T;
   return {
     async admit(input) {
       const second = Math.floor(input.nowMs / 1000);
       const rateKey = keys.rateWindow(input.client, second);
       const reply = input.idempotency
-        ? await run<AdmitReply>(ADMIT_SCRIPT, [rateKey, idemKey(input.idempotency)], [input.ratePerS, 'idem', pendingTtlMs])
-        : await run<AdmitReply>(ADMIT_SCRIPT, [rateKey, keys.replay(input.client, input.replayDigest)], [input.ratePerS, 'replay', replayTtlMs]);
+        ? await run<AdmitReply>(admitScript, [rateKey, idemKey(input.idempotency)], [input.ratePerS, 'idem', pendingTtlMs])
+        : await run<AdmitReply>(admitScript, [rateKey, keys.replay(input.client, input.replayDigest)], [input.ratePerS, 'replay', replayTtlMs]);
       switch (reply[0]) {
         case 'admitted':
           return { kind: 'admitted' };
@@ -76,10 +80,10 @@ export function createAdmission(options: AdmissionOptions): Admission {
       }
     },
     async complete(key, answer) {
-      await run<number>(COMPLETE_SCRIPT, [idemKey(key)], [JSON.stringify(answer), idempotencyTtlMs]);
+      await run<number>(completeScript, [idemKey(key)], [JSON.stringify(answer), idempotencyTtlMs]);
     },
     async release(key) {
-      await run<number>(RELEASE_SCRIPT, [idemKey(key)], []);
+      await run<number>(releaseScript, [idemKey(key)], []);
     },
   };
 }

@@ -26,6 +26,24 @@ export function createRedisKeys(prefix: string) {
     messageConversation: (client: string, msgId: string) => key('msgconv', part(client), part(msgId)),
     /** Set while auto replies of a conversation are stopped (cmd_dialog stop_auto_reply). */
     autoReplyStopped: (conversationId: string) => key('stop', conversationId),
+    /** List of JSON due messages of a conversation waiting for their reply, oldest first. */
+    pendingReplies: (conversationId: string) => key('pending', conversationId),
+    /** Redis server time (ms) of the latest due message: the debounce window runs from it. */
+    pendingSince: (conversationId: string) => key('pending', conversationId, 'at'),
+    /** The conversation's reply generation: its one reply job is `${conversationId}-${generation}`. */
+    replyGeneration: (conversationId: string) => key('gen', conversationId),
+    /** JSON array of the due messages generation N is answering (kept until it is delivered or given up). */
+    replyBatch: (conversationId: string, generation: number) => key('batch', conversationId, String(generation)),
+    /** Present while a delivery attempt to this conversation is in flight (value: delivery id). */
+    attemptInFlight: (conversationId: string) => key('attempt', conversationId),
+    /** Hash of one delivery: state, payload, deadline, send_url ... */
+    delivery: (deliveryId: string) => key('delivery', deliveryId),
+    /** List of JSON attempt records of one delivery. */
+    deliveryAttempts: (deliveryId: string) => key('delivery', deliveryId, 'attempts'),
+    /** List of a conversation's latest delivery ids, newest first. */
+    conversationDeliveries: (conversationId: string) => key('deliveries', conversationId),
+    /** Sorted set of dead-lettered delivery ids, scored by the time they died (ms). */
+    deadLetters: key('dead-letters'),
     /** Prefix handed to BullMQ for its own keys. */
     bullPrefix: key('bull'),
   });

@@ -1,1 +1,3 @@
-export {};
+export * from './constant-time.js';
+export * from './request-signature.js';
+export * from './webhook-signature.js';

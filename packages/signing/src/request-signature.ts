@@ -1,0 +1,126 @@
+import { createHash, createHmac } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { constantTimeEqualsAny } from './constant-time.js';
+
+export type SignatureScheme = 'hmac-sha256' | 'md5';
+
+export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = Object.freeze(['hmac-sha256', 'md5'] as const);
+
+/** Shown to integrators in place of the secret in the md5 string to sign. */
+export const SECRET_PLACEHOLDER = '{secret}';
+
+/** Used for unknown clients so the failing path does the same work as a real check. */
+const DUMMY_SECRET = 'dummy-secret-for-unknown-clients-0000000000000000';
+
+/**
+ * RFC 8785 (JCS) canonical form of the body without its "signature" member.
+ * Throws if the body cannot be canonicalized (lone surrogates, non-finite numbers
+ * such as JSON.parse('1e400'), circular references).
+ */
+export function hmacSigningString(body: Readonly<Record<string, unknown>>): string {
+  const unsigned = Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'signature'));
+  const canonical = canonicalize(unsigned);
+  if (canonical === undefined) {
+    throw new Error('request body cannot be canonicalized (RFC 8785)');
+  }
+  return canonical;
+}
+
+/** Like hmacSigningString, but undefined instead of throwing. */
+export function tryHmacSigningString(body: Readonly<Record<string, unknown>>): string | undefined {
+  try {
+    return hmacSigningString(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lowercase hex HMAC-SHA256 keyed with the UTF-8 bytes of the secret. */
+export function signHmacSha256(secret: string, signingString: string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(signingString, 'utf8').digest('hex');
+}
+
+export function md5SigningString(secret: string, timestamp: number | string, client: string): string {
+  return `${secret}${String(timestamp)}${client}`;
+}
+
+/** Legacy: lowercase hex MD5(secret + timestamp + client). Does not protect the body. */
+export function signMd5(secret: string, timestamp: number | string, client: string): string {
+  return createHash('md5').update(md5SigningString(secret, timestamp, client), 'utf8').digest('hex');
+}
+
+/** body.timestamp and body.client as used by md5; anything not a string/number becomes ''. */
+function md5Fields(body: Readonly<Record<string, unknown>>): { timestamp: number | string; client: string } {
+  const { timestamp, client } = body;
+  return {
+    timestamp: typeof timestamp === 'number' || typeof timestamp === 'string' ? timestamp : '',
+    client: typeof client === 'string' ? client : '',
+  };
+}
+
+/** The signature a caller must put in `signature` for this body (an existing signature member is ignored). */
+export function signRequestBody(
+  body: Readonly<Record<string, unknown>>,
+  secret: string,
+  scheme: SignatureScheme,
+): string {
+  switch (scheme) {
+    case 'hmac-sha256':
+      return signHmacSha256(secret, hmacSigningString(body));
+    case 'md5': {
+      const { timestamp, client } = md5Fields(body);
+      return signMd5(secret, timestamp, client);
+    }
+  }
+}
+
+export interface SignatureCheck {
+  ok: boolean;
+  /**
+   * Only meaningful when !ok: what the server signed under each scheme, secret shown as {secret}.
+   * hmac-sha256 is '' when the body cannot be canonicalized.
+   */
+  stringsToSign: () => { 'hmac-sha256': string; md5: string };
+}
+
+function expectedSignatures(
+  body: Readonly<Record<string, unknown>>,
+  scheme: SignatureScheme,
+  secrets: readonly string[],
+): string[] | undefined {
+  if (scheme === 'md5') {
+    return secrets.map((secret) => signRequestBody(body, secret, 'md5'));
+  }
+  const signingString = tryHmacSigningString(body);
+  if (signingString === undefined) return undefined;
+  return secrets.map((secret) => signHmacSha256(secret, signingString));
+}
+
+/**
+ * Constant-time check of `signature` (case-insensitive hex) against every active secret.
+ * scheme undefined or no secrets = unknown client: same work with a dummy secret, always fails.
+ */
+export function verifyRequestSignature(input: {
+  body: Readonly<Record<string, unknown>>;
+  signature: string;
+  scheme: SignatureScheme | undefined;
+  secrets: readonly string[];
+}): SignatureCheck {
+  const { body, scheme, secrets } = input;
+  const known = scheme !== undefined && secrets.length > 0;
+  const provided = input.signature.toLowerCase();
+  const expected = expectedSignatures(body, scheme ?? 'hmac-sha256', known ? secrets : [DUMMY_SECRET]);
+  // A body that cannot be canonicalized still costs one comparison against a dummy value.
+  const matched = constantTimeEqualsAny(provided, expected ?? [signHmacSha256(DUMMY_SECRET, '')]);
+  const ok = known && expected !== undefined && matched;
+  return {
+    ok,
+    stringsToSign: () => {
+      const { timestamp, client } = md5Fields(body);
+      return {
+        'hmac-sha256': tryHmacSigningString(body) ?? '',
+        md5: md5SigningString(SECRET_PLACEHOLDER, timestamp, client),
+      };
+    },
+  };
+}
