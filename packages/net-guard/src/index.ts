@@ -1,1 +1,10 @@
-export {};
+export { forbiddenAddressReason, type AddressPolicy } from './address-policy.js';
+export { systemResolver, type LookupAddress, type Resolver } from './resolver.js';
+export {
+  checkSendUrl,
+  MAX_SEND_URL_LENGTH,
+  DEFAULT_RESOLVE_TIMEOUT_MS,
+  type CheckSendUrlOptions,
+  type SendUrlVerdict,
+} from './send-url.js';
+export { createGuardedLookup, SEND_URL_FORBIDDEN } from './guarded-lookup.js';
