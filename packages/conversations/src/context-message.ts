@@ -1,0 +1,33 @@
+import type { ContextMessage, FromUserType, MessageInfo, ReplyPart } from '@dialog-relay/contracts';
+
+function roleOf(fromUserType: FromUserType | undefined): ContextMessage['role'] {
+  switch (fromUserType) {
+    case undefined:
+    case 2:
+      return 'customer';
+    case 1:
+    case 3:
+      return 'agent';
+    case 4:
+      return 'bot';
+  }
+}
+
+/**
+ * The context form of an incoming message. Role: from_user_type 2 (or absent, as in assist and
+ * website dialogs) is the customer, 1 and 3 are agents, 4 is the bot. Content: the text when
+ * non-empty, then each file in order.
+ */
+export function contextMessageFrom(info: MessageInfo, msgId: string): ContextMessage {
+  const content: ReplyPart[] = [];
+  if (info.content !== undefined && info.content !== '') content.push({ type: 'text', content: info.content });
+  for (const file of info.files_info ?? []) content.push({ type: file.file_type, content: file.content });
+  return {
+    msg_id: msgId,
+    role: roleOf(info.from_user_type),
+    from_user_id: info.from_user_id ?? '',
+    content,
+    event_type: info.event_type,
+    create_timestamp: info.create_timestamp,
+  };
+}

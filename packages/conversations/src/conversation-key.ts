@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+
+/** The parts of a message that decide which conversation it belongs to. */
+export interface ConversationParties {
+  group_id?: string;
+  from_user_id?: string;
+  to_user_id?: string;
+}
+
+/**
+ * The stable, opaque id of a conversation: `client` + the group when `group_id` is non-empty,
+ * else `client` + the unordered pair {from_user_id, to_user_id} (a missing side counts as '').
+ * The parts are JSON-encoded (unambiguous, tagged 'g' or 'p' so groups and pairs never collide),
+ * hashed with SHA-256 and the first 16 bytes written as base64url: `c_` + 22 characters, safe in
+ * Redis keys and URLs.
+ */
+export function conversationIdOf(client: string, m: ConversationParties): string {
+  const groupId = m.group_id ?? '';
+  let parts: string[];
+  if (groupId !== '') {
+    parts = ['g', client, groupId];
+  } else {
+    const from = m.from_user_id ?? '';
+    const to = m.to_user_id ?? '';
+    parts = from <= to ? ['p', client, from, to] : ['p', client, to, from];
+  }
+  const digest = createHash('sha256').update(JSON.stringify(parts), 'utf8').digest();
+  return 'c_' + digest.subarray(0, 16).toString('base64url');
+}

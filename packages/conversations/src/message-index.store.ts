@@ -1,0 +1,23 @@
+import type { Redis, RedisKeys } from '@dialog-relay/redis';
+
+/**
+ * msg_id -> conversation id of auto_dialog messages, so that a later assist_dialog with the same
+ * msg_id lands in the same conversation. Entries live as long as a context (ttlSeconds).
+ */
+export interface MessageIndex {
+  remember(client: string, msgId: string, conversationId: string): Promise<void>;
+  lookup(client: string, msgId: string): Promise<string | null>;
+}
+
+export function createMessageIndex(deps: { redis: Redis; keys: RedisKeys; ttlSeconds: number }): MessageIndex {
+  const { redis, keys, ttlSeconds } = deps;
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) throw new RangeError(`ttlSeconds must be a positive integer, got ${ttlSeconds}`);
+  return {
+    async remember(client, msgId, conversationId) {
+      await redis.set(keys.messageConversation(client, msgId), conversationId, 'EX', ttlSeconds);
+    },
+    async lookup(client, msgId) {
+      return redis.get(keys.messageConversation(client, msgId));
+    },
+  };
+}
