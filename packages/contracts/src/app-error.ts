@@ -39,8 +39,14 @@ export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
 
-/** The code that heads a list of field errors: the first in precedence order, invalid_request when none is a rule code. */
+const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_STATUS, code);
+
+/**
+ * The code that heads a list of field errors: the first in precedence order. A schema problem
+ * (its code is a JSON-schema keyword such as `type`) counts as invalid_request, which comes before
+ * every rule code, as in the contract's table.
+ */
 export function leadingErrorCode(errors: readonly FieldError[]): ErrorCode {
-  const present = new Set(errors.map((e) => e.code));
+  const present = new Set<ErrorCode>(errors.map((e) => (isErrorCode(e.code) ? e.code : 'invalid_request')));
   return ERROR_PRECEDENCE.find((code) => present.has(code)) ?? 'invalid_request';
 }
