@@ -1,1 +1,9 @@
-export {};
+export * from './reply-engine.js';
+export * from './tokenize.js';
+export * from './stop-words.js';
+export * from './example-knowledge-file.js';
+export * from './knowledge/knowledge-base.js';
+export * from './knowledge/load-knowledge-base.js';
+export * from './knowledge/knowledge-engine.js';
+export * from './openai/openai-engine.js';
+export * from './engine-from-config.js';
