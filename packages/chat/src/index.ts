@@ -1,1 +1,5 @@
-export {};
+export * from './chat-service.js';
+export * from './ports.js';
+export * from './reply-policy.js';
+export { authenticate } from './authenticate.js';
+export { resolveSendUrl, type SendUrlChecker } from './send-url.js';

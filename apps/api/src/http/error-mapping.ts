@@ -1,0 +1,34 @@
+import { AppError, isAppError } from '@dialog-relay/contracts';
+import { isRedisUnavailableError } from '@dialog-relay/redis';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/**
+ * The one place where any failure becomes a typed AppError: body-parser errors, Redis outages
+ * (503, never 500) and, last, unexpected bugs (500, logged by the caller).
+ */
+export function toAppError(error: unknown, limits: { bodyBytes: number }): { error: AppError; unexpected: boolean } {
+  if (isAppError(error)) return { error, unexpected: false };
+  if (isRedisUnavailableError(error)) {
+    return { error: new AppError('service_unavailable', 'The service is temporarily unavailable, please retry.', { retryAfterS: 2 }), unexpected: false };
+  }
+  const parser = (typeof error === 'object' && error !== null ? error : {}) as BodyParserError;
+  switch (parser.type) {
+    case 'entity.too.large':
+      return { error: new AppError('payload_too_large', `The body is larger than ${limits.bodyBytes} bytes.`), unexpected: false };
+    case 'entity.parse.failed':
+      return { error: new AppError('malformed_json', 'The body is not valid JSON.', { detail: (error as Error).message }), unexpected: false };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { error: new AppError('unsupported_media_type', 'Send UTF-8 JSON (Content-Type: application/json).', { detail: (error as Error).message }), unexpected: false };
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return { error: new AppError('malformed_json', 'The body could not be read completely.'), unexpected: false };
+    case undefined:
+    default:
+      return { error: new AppError('internal_error', 'Something went wrong on our side; the request id helps us find it.'), unexpected: true };
+  }
+}

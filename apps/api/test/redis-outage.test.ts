@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { startRedisServer, redisServerInstalled, type RedisServerHandle } from '@dialog-relay/testkit';
+import { bodyFor, post, sign, startTestApi, type TestApi } from './support/test-api.js';
+
+describe('Redis outage', function () {
+  let server: RedisServerHandle;
+  let t: TestApi;
+  before(async function () {
+    if (!redisServerInstalled()) throw new Error('this test stops and restarts its own redis-server: install redis-server');
+    server = await startRedisServer();
+    t = await startTestApi({ REDIS_URL: server.url });
+  });
+  after(async () => {
+    await t.close();
+    await server.dispose();
+  });
+
+  it('answers 503 service_unavailable with Retry-After while Redis is down, never 500, and recovers', async () => {
+    expect((await post(t.url, sign(bodyFor('website_dialog')))).status).to.equal(200);
+    await server.stop();
+
+    for (const eventType of ['website_dialog', 'assist_dialog', 'cmd_dialog', 'auto_dialog']) {
+      const body = eventType === 'cmd_dialog' ? bodyFor(eventType, { content: 'auto_reply_status' })
+        : eventType === 'auto_dialog' ? bodyFor(eventType, {}, { send_url: 'http://127.0.0.1:9/x' }) : bodyFor(eventType);
+      const answer = await post(t.url, sign(body));
+      expect(answer.status, `${eventType}: ${JSON.stringify(answer.json)}`).to.equal(503);
+      expect(answer.json).to.include({ code: 503, error: 'service_unavailable' });
+      expect(answer.headers.get('retry-after')).to.match(/^\d+$/);
+    }
+    const ready = await fetch(`${t.url}/readyz`);
+    expect(ready.status).to.equal(503);
+    expect((await fetch(`${t.url}/healthz`)).status).to.equal(200);
+
+    await server.start();
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      status = (await post(t.url, sign(bodyFor('website_dialog')))).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).to.equal(200);
+    expect((await fetch(`${t.url}/readyz`)).status).to.equal(200);
+  });
+});

@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { createRequestRedis, type Redis } from '@dialog-relay/redis';
+import { bodyFor, msgId, post, sign, startTestApi, type TestApi } from './support/test-api.js';
+
+describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
+  let t: TestApi;
+  let redis: Redis;
+  before(async () => {
+    t = await startTestApi();
+    redis = createRequestRedis(t.config.redisUrl, { name: 'scenario-test' });
+  });
+  after(async () => {
+    redis.disconnect();
+    await t.close();
+  });
+
+  const contextIds = async (conversationId: string): Promise<string[]> => redis.lrange(t.keys.contextOrder(conversationId), 0, -1);
+
+  describe('assist_dialog', () => {
+    it('suggests a knowledge-based reply in data.content and records the message but not the suggestion', async () => {
+      const body = bodyFor('assist_dialog', { from_user_id: 'assist-customer', content: 'When are you open?' });
+      const answer = await post(t.url, sign(body));
+      expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+      const data = answer.json.data!;
+      const content = data['content'] as { type: string; content: string }[];
+      expect(content[0]?.type).to.equal('text');
+      expect(content[0]?.content).to.match(/Monday|open/i);
+      expect(data['in_reply_to']).to.deep.equal([body.message_info!['msg_id']]);
+      expect(data['msg_id']).to.be.a('string').and.not.equal(body.message_info!['msg_id']);
+      expect(await contextIds(data['conversation_id'] as string)).to.deep.equal([body.message_info!['msg_id']]);
+    });
+
+    it('reuses the conversation of an earlier auto_dialog message with the same msg_id', async () => {
+      const shared = msgId('shared');
+      const auto = await post(t.url, sign(bodyFor('auto_dialog', { msg_id: shared, from_user_id: 'cust-9', to_user_id: 'bound-9', content: 'I want to return my order' }, { send_url: 'http://127.0.0.1:9/hook' })));
+      expect(auto.status).to.equal(202);
+      const assist = await post(t.url, sign(bodyFor('assist_dialog', { msg_id: shared, from_user_id: 'agent-console', to_user_id: 'someone-else', content: 'I want to return my order' })));
+      expect(assist.status).to.equal(200);
+      expect(assist.json.data!['conversation_id']).to.equal(auto.json.data!['conversation_id']);
+      expect(assist.json.data!['context_reused']).to.equal(true);
+      expect(await contextIds(auto.json.data!['conversation_id'] as string)).to.deep.equal([shared]);
+    });
+  });
+
+  describe('website_dialog', () => {
+    it('answers at once and records both the message and the reply', async () => {
+      const body = bodyFor('website_dialog', { msg_id: msgId('web'), from_user_id: 'visitor-1', to_user_id: 'site-bot', content: 'how long does delivery take' });
+      const answer = await post(t.url, sign(body));
+      expect(answer.status).to.equal(200);
+      const data = answer.json.data!;
+      expect((data['content'] as { content: string }[])[0]?.content).to.match(/deliver|ship|day/i);
+      expect(await contextIds(data['conversation_id'] as string)).to.deep.equal([body.message_info!['msg_id'], data['msg_id']]);
+    });
+  });
+
+  describe('cmd_dialog', () => {
+    const participants = { from_user_id: 'bound-cmd', to_user_id: 'cust-cmd' };
+    const command = (content: string) => post(t.url, sign(bodyFor('cmd_dialog', { ...participants, content: `  ${content} ` })));
+    const auto = () => post(t.url, sign(bodyFor('auto_dialog', { from_user_id: 'cust-cmd', to_user_id: 'bound-cmd', content: 'hello?' }, { send_url: 'http://127.0.0.1:9/hook' })));
+
+    it('stops, reports and resumes auto replies of the conversation', async () => {
+      const stop = await command('stop_auto_reply');
+      expect(stop.status).to.equal(200);
+      expect(stop.json.data).to.include({ command: 'stop_auto_reply', auto_reply: 'stopped', cancelled: 0 });
+      const suppressed = await auto();
+      expect(suppressed.status).to.equal(202);
+      expect(suppressed.json.data).to.include({ status: 'suppressed', conversation_id: stop.json.data!['conversation_id'] });
+      const status = await command('auto_reply_status');
+      expect(status.json.data).to.include({ auto_reply: 'stopped' });
+      expect(status.json.data!['pending']).to.deep.equal([]);
+      const resume = await command('resume_auto_reply');
+      expect(resume.json.data).to.include({ auto_reply: 'active' });
+      expect((await auto()).json.data).to.include({ status: 'queued' });
+    });
+
+    it('counts the messages whose pending reply a stop cancelled', async () => {
+      const conversation = { from_user_id: 'cust-cancel', to_user_id: 'bound-cancel' };
+      for (let i = 0; i < 3; i++) {
+        await post(t.url, sign(bodyFor('auto_dialog', { ...conversation, content: `message ${i}` }, { send_url: 'http://127.0.0.1:9/hook' })));
+      }
+      const status = await post(t.url, sign(bodyFor('cmd_dialog', { ...conversation, content: 'auto_reply_status' })));
+      expect((status.json.data!['pending'] as { msg_ids: string[] }[]).flatMap((p) => p.msg_ids)).to.have.length(3);
+      const stop = await post(t.url, sign(bodyFor('cmd_dialog', { ...conversation, content: 'stop_auto_reply' })));
+      expect(stop.json.data).to.include({ auto_reply: 'stopped', cancelled: 3 });
+    });
+  });
+
+  describe('auto_dialog acceptance', () => {
+    const send_url = 'http://127.0.0.1:9/hook';
+    it('queues a reply for a customer and answers 202 with the conversation and msg_id', async () => {
+      const id = msgId('auto');
+      const answer = await post(t.url, sign(bodyFor('auto_dialog', { msg_id: id }, { send_url })));
+      expect(answer.status).to.equal(202);
+      expect(answer.json.data).to.include({ msg_id: id, status: 'queued' });
+      expect(answer.json.data!['conversation_id']).to.match(/^c_/);
+    });
+
+    for (const [type, who] of [[1, 'the bound account'], [3, 'staff'], [4, 'the bot itself']] as const) {
+      it(`records a message from ${who} without queuing a reply`, async () => {
+        const answer = await post(t.url, sign(bodyFor('auto_dialog', { from_user_type: type }, { send_url })));
+        expect(answer.json.data).to.include({ status: 'recorded' });
+      });
+    }
+
+    it('replies in a group only when the bound account is @-mentioned', async () => {
+      const group = { group_id: 'g-1', from_user_id: 'cust-g', to_user_id: 'bound-g' };
+      expect((await post(t.url, sign(bodyFor('auto_dialog', group, { send_url })))).json.data).to.include({ status: 'recorded' });
+      expect((await post(t.url, sign(bodyFor('auto_dialog', { ...group, at_list: ['bound-g'] }, { send_url })))).json.data).to.include({ status: 'queued' });
+    });
+
+    it('uses the client default send_url and its "always" group policy', async () => {
+      const answer = await post(t.url, sign(bodyFor('auto_dialog', { group_id: 'g-2' }, { client: 'hub' }), 'hub-secret'));
+      expect(answer.status, JSON.stringify(answer.json)).to.equal(202);
+      expect(answer.json.data).to.include({ status: 'queued' });
+    });
+
+    it('accepts send_url inside message_info too', async () => {
+      const answer = await post(t.url, sign(bodyFor('auto_dialog', { send_url })));
+      expect(answer.json.data).to.include({ status: 'queued' });
+    });
+  });
+});

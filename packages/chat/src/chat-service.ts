@@ -1,0 +1,102 @@
+import type { ClientSettings } from '@dialog-relay/config';
+import { AppError, leadingErrorCode, type EventType } from '@dialog-relay/contracts';
+import type { Admission, IdempotencyKey, StoredAnswer } from '@dialog-relay/admission';
+import type { Logger } from '@dialog-relay/logger';
+import type { RequestValidator } from '@dialog-relay/contracts';
+import { authenticate } from './authenticate.js';
+import type { ClientLookup } from './ports.js';
+import { assistDialog } from './scenarios/assist-dialog.js';
+import { autoDialog } from './scenarios/auto-dialog.js';
+import { cmdDialog } from './scenarios/cmd-dialog.js';
+import type { ScenarioDeps, ScenarioInput, ScenarioResult } from './scenarios/scenario.js';
+import { websiteDialog } from './scenarios/website-dialog.js';
+import { resolveSendUrl, type SendUrlChecker } from './send-url.js';
+
+export interface ChatServiceDeps extends ScenarioDeps {
+  validate: RequestValidator;
+  findClient: ClientLookup;
+  admission: Admission;
+  checkSendUrl: SendUrlChecker;
+  timestampToleranceS: number;
+}
+
+export interface ChatOutcome {
+  status: number;
+  /** The request id of the answer: the first request's when the answer is an idempotent replay. */
+  requestId: string;
+  data: unknown;
+  idempotentReplay: boolean;
+  conversationId: string | undefined;
+  client: string;
+  eventType: EventType;
+}
+
+export interface ChatService {
+  /** Runs the whole pipeline for one parsed body; throws AppError for every refusal. */
+  handle(body: Readonly<Record<string, unknown>>, context: { requestId: string; logger: Logger }): Promise<ChatOutcome>;
+}
+
+const SCENARIOS: Record<EventType, (deps: ScenarioDeps, input: ScenarioInput) => Promise<ScenarioResult>> = {
+  assist_dialog: assistDialog,
+  website_dialog: websiteDialog,
+  cmd_dialog: cmdDialog,
+  auto_dialog: autoDialog,
+};
+
+export function createChatService(deps: ChatServiceDeps): ChatService {
+  const admit = async (client: ClientSettings, replayDigest: string, idempotency: IdempotencyKey | undefined): Promise<StoredAnswer | undefined> => {
+    const result = await deps.admission.admit({ client: client.id, ratePerS: client.rateLimitPerS, nowMs: deps.nowMs(), replayDigest, idempotency });
+    switch (result.kind) {
+      case 'admitted':
+        return undefined;
+      case 'idempotent':
+        return result.answer;
+      case 'rate_limited':
+        throw new AppError('rate_limited', `Too many requests for client ${client.id} (limit ${client.rateLimitPerS}/s).`, { retryAfterS: result.retryAfterS });
+      case 'replayed':
+        throw new AppError('replayed_request', 'This exact signed request was already received.', {
+          detail: 'Sign every request afresh (new timestamp); a request with a msg_id is answered idempotently instead.',
+        });
+      case 'in_progress':
+        throw new AppError('request_in_progress', 'A request with this msg_id is still being processed.', { retryAfterS: 1 });
+    }
+  };
+
+  return {
+    async handle(body, context) {
+      const validation = deps.validate(body);
+      if (!validation.ok) {
+        const code = leadingErrorCode(validation.errors);
+        const first = validation.errors.find((e) => e.code === code) ?? validation.errors[0];
+        throw new AppError(code, first?.message ?? 'The request is not valid.', { errors: validation.errors });
+      }
+      const { value: request, command } = validation;
+      const info = request.message_info;
+      const client = await deps.findClient(request.client);
+      const replayDigest = authenticate({ body, request, client, nowMs: deps.nowMs(), toleranceS: deps.timestampToleranceS });
+      if (!client) throw new AppError('invalid_signature', 'The signature does not match this client and body.');
+      const sendUrl = info.event_type === 'auto_dialog' ? await resolveSendUrl(validation.sendUrl, client, deps.checkSendUrl) : undefined;
+
+      const callerMsgId = info.msg_id !== undefined && info.msg_id !== '' ? info.msg_id : undefined;
+      const idempotency = callerMsgId === undefined ? undefined : { client: client.id, eventType: info.event_type, msgId: callerMsgId };
+      const stored = await admit(client, replayDigest, idempotency);
+      const base = { client: client.id, eventType: info.event_type };
+      if (stored) {
+        const data = stored.data as { conversation_id?: string } | undefined;
+        return { ...base, status: stored.status, requestId: stored.request_id, data: stored.data, idempotentReplay: true, conversationId: data?.conversation_id };
+      }
+
+      const logger = context.logger.child({ client: client.id, event_type: info.event_type });
+      try {
+        const msgId = callerMsgId ?? deps.newId();
+        const result = await SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger });
+        const answer: StoredAnswer = { status: result.status, request_id: context.requestId, data: result.data };
+        await Promise.all([result.commit(), idempotency ? deps.admission.complete(idempotency, answer) : undefined]);
+        return { ...base, status: result.status, requestId: context.requestId, data: result.data, idempotentReplay: false, conversationId: result.conversationId };
+      } catch (error) {
+        if (idempotency) await deps.admission.release(idempotency).catch(() => undefined);
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { ClientSettings } from '@dialog-relay/config';
+import type { ChatMessageRequest, Command } from '@dialog-relay/contracts';
+import type { ContextStore, MessageIndex } from '@dialog-relay/conversations';
+import type { Logger } from '@dialog-relay/logger';
+import type { ReplyEngine } from '@dialog-relay/reply-engine';
+import type { AutoReplyQueue } from '../ports.js';
+
+export interface ScenarioDeps {
+  contexts: ContextStore;
+  messageIndex: MessageIndex;
+  engine: ReplyEngine;
+  queue: AutoReplyQueue;
+  newId: () => string;
+  nowMs: () => number;
+}
+
+export interface ScenarioInput {
+  request: ChatMessageRequest;
+  client: ClientSettings;
+  /** The caller's msg_id, or one the service made up for a message that had none. */
+  msgId: string;
+  sendUrl: string | undefined;
+  command: Command | undefined;
+  logger: Logger;
+}
+
+export interface ScenarioResult {
+  status: number;
+  conversationId: string;
+  data: Record<string, unknown>;
+  /** Redis writes that may go out together with storing the idempotent answer (one round trip). */
+  commit: () => Promise<unknown>;
+}
+
+export const nothingToCommit = (): Promise<void> => Promise.resolve();
