@@ -24,9 +24,13 @@ export interface Config {
   readonly context: { readonly maxMessages: number; readonly ttlS: number };
   readonly autoReplyDebounceMs: number;
   readonly replyMaxAgeMs: number;
-  readonly delivery: { readonly maxAttempts: number; readonly backoffMs: number; readonly timeoutMs: number };
+  readonly delivery: { readonly maxAttempts: number; readonly backoffMs: number; readonly maxBackoffMs: number; readonly timeoutMs: number };
   readonly allowPrivateSendUrls: boolean;
   readonly workerConcurrency: number;
+  /** BullMQ job lock; longer than a delivery attempt so a slow receiver never gets a second concurrent delivery. */
+  readonly workerLockMs: number;
+  /** How often a worker looks for jobs of a dead worker (stalled jobs) to take them up. */
+  readonly workerStalledIntervalMs: number;
   readonly replyEngine: ReplyEngineConfig;
   /** The text sent when the engine cannot answer (openai failing for good); '' sends nothing. */
   readonly replyFallback: string;
@@ -69,6 +73,9 @@ export function loadConfig(env: Env): Config {
   const defaultRateLimitPerS = readInt(env, 'RATE_LIMIT_PER_S', 50, 1, 1_000_000);
   const redisPrefix = readString(env, 'REDIS_PREFIX', 'dr:');
   if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'use 1-64 characters of A-Z a-z 0-9 : _ . -');
+  const timeoutMs = readInt(env, 'DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000);
+  const workerLockMs = readInt(env, 'WORKER_LOCK_MS', Math.max(30_000, 2 * timeoutMs + 5000), 1000, 3_600_000);
+  if (workerLockMs <= timeoutMs + 1000) throw new ConfigError('WORKER_LOCK_MS', `must exceed DELIVERY_TIMEOUT_MS + 1000 (${timeoutMs + 1000})`);
   const config: Config = {
     port: readInt(env, 'PORT', 8080, 0, 65535),
     host: readString(env, 'HOST', '0.0.0.0'),
@@ -94,10 +101,13 @@ export function loadConfig(env: Env): Config {
     delivery: Object.freeze({
       maxAttempts: readInt(env, 'DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
       backoffMs: readInt(env, 'DELIVERY_BACKOFF_MS', 1000, 1, 3_600_000),
-      timeoutMs: readInt(env, 'DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000),
+      maxBackoffMs: readInt(env, 'DELIVERY_MAX_BACKOFF_MS', 300_000, 1, 86_400_000),
+      timeoutMs,
     }),
     allowPrivateSendUrls: readBool(env, 'ALLOW_PRIVATE_SEND_URLS', false),
     workerConcurrency: readInt(env, 'WORKER_CONCURRENCY', 16, 1, 1000),
+    workerLockMs,
+    workerStalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, 100, 600_000),
     replyEngine: readReplyEngine(env),
     replyFallback: env['REPLY_FALLBACK'] ?? DEFAULT_FALLBACK,
     adminToken: readOptionalString(env, 'ADMIN_TOKEN'),

@@ -9,7 +9,8 @@ describe('config', () => {
     expect(config.timestampToleranceS).to.equal(300);
     expect(config.autoReplyDebounceMs).to.equal(1000);
     expect(config.replyMaxAgeMs).to.equal(900_000);
-    expect(config.delivery).to.deep.equal({ maxAttempts: 8, backoffMs: 1000, timeoutMs: 10_000 });
+    expect(config.delivery).to.deep.equal({ maxAttempts: 8, backoffMs: 1000, maxBackoffMs: 300_000, timeoutMs: 10_000 });
+    expect(config.workerLockMs).to.equal(30_000);
     expect(config.limits).to.deep.equal({ bodyBytes: 5 * 1024 * 1024, contentMaxChars: 10_000, filesMax: 10, atListMax: 100 });
     expect(config.allowPrivateSendUrls).to.equal(false);
     expect(config.replyEngine).to.deep.equal({ kind: 'knowledge', knowledgeFile: undefined });
@@ -31,6 +32,11 @@ describe('config', () => {
       expect(() => loadConfig({ [variable]: value })).to.throw(ConfigError, new RegExp(`^${variable}:`));
     });
   }
+
+  it('refuses a worker lock that is not longer than a delivery attempt', () => {
+    expect(() => loadConfig({ DELIVERY_TIMEOUT_MS: '5000', WORKER_LOCK_MS: '5500' })).to.throw(ConfigError, /^WORKER_LOCK_MS:/);
+    expect(loadConfig({ DELIVERY_TIMEOUT_MS: '20000' }).workerLockMs).to.equal(45_000);
+  });
 
   it('requires OPENAI_API_KEY with the openai engine', () => {
     expect(() => loadConfig({ REPLY_ENGINE: 'openai' })).to.throw(ConfigError, /^OPENAI_API_KEY:/);

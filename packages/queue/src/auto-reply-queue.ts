@@ -1,7 +1,7 @@
 import type { AutoReplyQueue } from '@dialog-relay/chat';
 import type { Queue } from 'bullmq';
 import type { ConversationTurns } from './conversation-turns.js';
-import type { DeliveryRecords } from './delivery-records.js';
+import { deliveryIdOf, type DeliveryRecords } from './delivery-records.js';
 import { JOB_NAMES, turnJobId, type JobPayloads } from './job-catalog.js';
 
 export interface AutoReplyQueueDeps {
@@ -35,7 +35,10 @@ export function createAutoReplyQueue(deps: AutoReplyQueueDeps): AutoReplyQueue {
       const { cancelled, generation } = await turns.stop(conversationId);
       // A waiting or delayed job of the old generation is removed; an active one cannot deliver any more
       // (the generation moved on) and is waited for below.
-      await queue.remove(turnJobId(conversationId, generation)).catch(() => 0);
+      await Promise.all([
+        queue.remove(turnJobId(conversationId, generation)).catch(() => 0),
+        deliveries.cancel(deliveryIdOf(conversationId, generation)),
+      ]);
       const deadline = Date.now() + stopWaitMs;
       while (Date.now() < deadline && (await turns.attemptInFlight(conversationId))) await sleep(20);
       return cancelled;

@@ -35,6 +35,8 @@ export interface DeliveryRecords {
   attempts(deliveryId: string): Promise<DeliveryAttempt[]>;
   appendAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void>;
   setState(deliveryId: string, state: Exclude<DeliveryState, 'dead'>, extra?: Partial<Pick<DeliveryRecord, 'deadline_ms'>>): Promise<void>;
+  /** Marks a delivery that is still pending or retrying as cancelled (stop_auto_reply); false if there is none. */
+  cancel(deliveryId: string): Promise<boolean>;
   deadLetter(deliveryId: string, reason: DeadReason, atMs: number): Promise<void>;
   /** Dead letters, newest first. */
   listDead(offset: number, limit: number): Promise<DeliveryRecord[]>;
@@ -43,6 +45,9 @@ export interface DeliveryRecords {
 }
 
 const KEEP_PER_CONVERSATION = 20;
+
+/** Stable across retries and crashes: the webhook-id receivers deduplicate on. */
+export const deliveryIdOf = (conversationId: string, generation: number): string => `dlv_${conversationId.slice(2)}_${generation}`;
 
 function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
   if (hash['delivery_id'] === undefined) return undefined;
@@ -88,6 +93,12 @@ export function createDeliveryRecords(deps: { redis: Redis; keys: RedisKeys; ttl
     },
     async setState(id, state, extra = {}) {
       await redis.hset(keys.delivery(id), { state, ...extra });
+    },
+    async cancel(id) {
+      const state = await redis.hget(keys.delivery(id), 'state');
+      if (state !== 'pending' && state !== 'retrying') return false;
+      await redis.hset(keys.delivery(id), 'state', 'cancelled');
+      return true;
     },
     async deadLetter(id, reason, atMs) {
       await redis.multi().hset(keys.delivery(id), { state: 'dead', dead_reason: reason }).zadd(keys.deadLetters, atMs, id).exec();
