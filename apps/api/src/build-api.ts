@@ -7,7 +7,7 @@ import { createContextStore, createMessageIndex } from '@dialog-relay/conversati
 import type { Logger } from '@dialog-relay/logger';
 import { checkSendUrl } from '@dialog-relay/net-guard';
 import { createAutoReplyQueue, createConversationTurns, createDeliveryRecords, createReplyQueue } from '@dialog-relay/queue';
-import { createRedisKeys, createRequestRedis } from '@dialog-relay/redis';
+import { createRedisKeys, createRequestRedis, waitForRedis } from '@dialog-relay/redis';
 import { createEngineFromConfig } from '@dialog-relay/reply-engine';
 import type { Express } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +17,8 @@ import { queueDashboard } from './http/queue-dashboard.js';
 
 export interface Api {
   app: Express;
+  /** Resolves when Redis is connected (rejects after timeoutMs; the API then answers 503 until it is). */
+  ready(timeoutMs: number): Promise<void>;
   /** Marks the API as draining (readyz answers 503) before the HTTP server closes. */
   drain(): void;
   /** Closes the queue and Redis connections. */
@@ -82,6 +84,7 @@ export async function buildApi(config: Config, logger: Logger): Promise<Api> {
   });
   return {
     app,
+    ready: (timeoutMs) => waitForRedis(redis, timeoutMs),
     drain: () => {
       draining = true;
     },

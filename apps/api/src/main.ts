@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.logLevel, service: 'api' });
   const api = await buildApi(config, logger);
+  await api.ready(5000).catch(() => logger.warn('redis not reachable yet; answering 503 until it is', { redis: config.redisUrl.replace(/\/\/[^@]*@/, '//***@') }));
   const server: Server = api.app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
-import { createRedisKeys, createRequestRedis, type Redis } from '@dialog-relay/redis';
+import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { createAutoReplyFlag } from '../src/index.js';
 
 describe('auto-reply flag', () => {
   let redis: Redis;
-  before(() => {
+  before(async () => {
     redis = createRequestRedis(testRedisUrl(), { name: 'conversations-test' });
+    await waitForRedis(redis, 5000);
   });
   after(() => redis.quit());
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ContextMessage } from '@dialog-relay/contracts';
-import { createRedisKeys, createRequestRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { createRedisKeys, createRequestRedis, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { createContextStore, type ContextStore } from '../src/index.js';
 
@@ -18,9 +18,11 @@ const range = (from: number, to: number): string[] => Array.from({ length: to - 
 describe('context store', () => {
   let redis: Redis;
   let other: Redis;
-  before(() => {
+  before(async () => {
     redis = createRequestRedis(testRedisUrl(), { name: 'conversations-test' });
     other = createRequestRedis(testRedisUrl(), { name: 'conversations-test-2' });
+    await waitForRedis(redis, 5000);
+    await waitForRedis(other, 5000);
   });
   after(async () => {
     await redis.quit();

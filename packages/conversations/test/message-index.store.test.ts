@@ -1,12 +1,13 @@
 import { expect } from 'chai';
-import { createRedisKeys, createRequestRedis, type Redis } from '@dialog-relay/redis';
+import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { createMessageIndex } from '../src/index.js';
 
 describe('message index', () => {
   let redis: Redis;
-  before(() => {
+  before(async () => {
     redis = createRequestRedis(testRedisUrl(), { name: 'conversations-test' });
+    await waitForRedis(redis, 5000);
   });
   after(() => redis.quit());
 

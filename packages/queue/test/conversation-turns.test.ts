@@ -1,5 +1,5 @@
 import type { DueMessage } from '@dialog-relay/chat';
-import { createRedisKeys, createRequestRedis, type Redis } from '@dialog-relay/redis';
+import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { createConversationTurns, type ConversationTurns } from '../src/index.js';
@@ -7,8 +7,9 @@ import { createConversationTurns, type ConversationTurns } from '../src/index.js
 describe('conversation turns (the per-conversation reply protocol)', () => {
   let redis: Redis;
   let turns: ConversationTurns;
-  before(() => {
+  before(async () => {
     redis = createRequestRedis(testRedisUrl(), { name: 'turns-test' });
+    await waitForRedis(redis, 5000);
   });
   after(() => redis.disconnect());
   beforeEach(() => {
@@ -43,6 +44,7 @@ describe('conversation turns (the per-conversation reply protocol)', () => {
     const early = await turns.take('c_one', 0, 60_000);
     expect(early.kind).to.equal('wait');
     expect(early.kind === 'wait' && early.ms).to.be.within(59_000, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // let a 1 ms window pass on the server clock
     const late = await turns.take('c_one', 0, 1);
     expect(late.kind === 'batch' && late.messages.map((m) => m.msgId)).to.deep.equal(['a', 'b']);
   });

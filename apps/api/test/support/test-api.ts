@@ -35,6 +35,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   });
   const logger = createLogger({ level: 'error', service: 'api-test', silent: true });
   const api = await buildApi(config, logger);
+  await api.ready(5000);
   const server: Server = await new Promise((resolve) => {
     const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -1,0 +1,13 @@
+# One image for both processes; docker-compose picks the command.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund && node node_modules/typescript/bin/tsc -b && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app /app
+USER node
+EXPOSE 8080
+CMD ["node", "apps/api/dist/src/main.js"]

@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { startReceiver, type Receiver } from './support/receiver.js';
+import { startSystem, type System } from './support/system.js';
+
+describe('worker lifecycle', function () {
+  let system: System;
+  let receiver: Receiver;
+  before(async () => {
+    receiver = await startReceiver();
+    system = await startSystem({ workers: 1, env: { DELIVERY_TIMEOUT_MS: '3000', WORKER_LOCK_MS: '8000', LOG_LEVEL: 'info' } });
+  });
+  after(async () => {
+    await system.close();
+    await receiver.close();
+  });
+
+  it('on SIGTERM finishes the delivery in flight and exits 0', async () => {
+    let release: () => void = () => undefined;
+    receiver.respond((_r, _i, res) => {
+      release = () => res.writeHead(200).end();
+    });
+    await system.send({ from_user_id: 'term-customer', to_user_id: 'bound', content: 'hi' }, { send_url: receiver.url });
+    await receiver.waitFor(1);
+    const worker = system.workers[0]!;
+    worker.child.kill('SIGTERM');
+    setTimeout(() => release(), 300);
+    expect(await worker.exited).to.equal(0);
+    expect(worker.output()).to.include('worker stopped');
+    expect(worker.output()).to.not.include('job failed');
+  });
+
+  it('refuses to start with a bad configuration, naming the variable', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const main = new URL('../src/main.js', import.meta.url);
+    const result = spawnSync(process.execPath, [main.pathname], { env: { ...process.env, DELIVERY_MAX_ATTEMPTS: 'many' }, encoding: 'utf8' });
+    expect(result.status).to.equal(78);
+    expect(result.stderr).to.include('DELIVERY_MAX_ATTEMPTS');
+  });
+});

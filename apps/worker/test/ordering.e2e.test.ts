@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { startReceiver, type Receiver } from './support/receiver.js';
+import { startSystem, type System } from './support/system.js';
+import { waitUntil } from './support/wait-until.js';
+
+async function runConversations(system: System, receiver: Receiver, conversations: number, perConversation: number): Promise<void> {
+  const sent = new Map<string, string[]>();
+  await Promise.all(Array.from({ length: conversations }, async (_, c) => {
+    const ids: string[] = [];
+    for (let m = 0; m < perConversation; m++) {
+      const msgId = `c${c}-m${m}-${Date.now()}`;
+      const answer = await system.send({ msg_id: msgId, from_user_id: `order-customer-${c}`, to_user_id: 'bound-order', content: `question ${m}` }, { send_url: receiver.url });
+      expect(answer.status).to.equal(202);
+      ids.push(msgId);
+    }
+    sent.set(`order-customer-${c}`, ids);
+  }));
+  const requests = await receiver.waitFor(conversations * perConversation, 60_000);
+  const answered = requests.flatMap((r) => r.body.in_reply_to);
+  expect(answered).to.have.length(conversations * perConversation);
+  expect(new Set(answered).size).to.equal(conversations * perConversation);
+  for (const [customer, ids] of sent) {
+    const order = requests.filter((r) => r.body.message_info['to_user_id'] === customer).flatMap((r) => r.body.in_reply_to);
+    expect(order, customer).to.deep.equal(ids);
+  }
+}
+
+for (const replicas of [2, 3]) {
+  describe(`${replicas} worker replicas`, function () {
+    let system: System;
+    let receiver: Receiver;
+    before(async () => {
+      receiver = await startReceiver((_r, _i, res) => setTimeout(() => res.writeHead(200).end(), 2));
+      system = await startSystem({ workers: replicas });
+    });
+    after(async () => {
+      await system.close();
+      await receiver.close();
+    });
+
+    it('answers 200 messages over 20 conversations exactly once each, every conversation in order', async () => {
+      await runConversations(system, receiver, 20, 10);
+    });
+  });
+}
+
+describe('a worker SIGKILLed mid-run', function () {
+  let system: System;
+  let receiver: Receiver;
+  before(async () => {
+    receiver = await startReceiver((_r, _i, res) => setTimeout(() => res.writeHead(200).end(), 30));
+    system = await startSystem({ workers: 2 });
+  });
+  after(async () => {
+    await system.close();
+    await receiver.close();
+  });
+
+  it('still answers every message (the other replica takes up its jobs)', async () => {
+    const total = 60;
+    const sent: string[] = [];
+    const sending = (async () => {
+      for (let i = 0; i < total; i++) {
+        const msgId = `kill-${i}-${Date.now()}`;
+        sent.push(msgId);
+        await system.send({ msg_id: msgId, from_user_id: `kill-customer-${i % 12}`, to_user_id: 'bound-kill', content: 'hello' }, { send_url: receiver.url });
+      }
+    })();
+    await receiver.waitFor(10);
+    system.workers[0]!.child.kill('SIGKILL');
+    await sending;
+    const missing = (): string[] => {
+      const answered = new Set(receiver.requests.flatMap((r) => r.body.in_reply_to));
+      return sent.filter((id) => !answered.has(id));
+    };
+    await waitUntil(() => Promise.resolve(missing().length === 0), 60_000).catch(() => undefined);
+    expect(missing()).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,90 @@
+import type { ContextMessage, ReplyPart } from '@dialog-relay/contracts';
+import { retryDelayMs } from '@dialog-relay/delivery';
+import type { DeadReason, DeliveryRecord } from '@dialog-relay/queue';
+import { webhookSigningKey } from '@dialog-relay/signing';
+import { DONE, type JobDecision, type WorkerDeps } from './worker-deps.js';
+
+const boundAccountOf = (payload: string): string =>
+  (JSON.parse(payload) as { message_info?: { from_user_id?: string } }).message_info?.from_user_id ?? '';
+
+/**
+ * One delivery attempt of a reply (CONTRACT §7, §8): refuses to start when the reply is stale or
+ * the conversation was stopped (atomically with marking the attempt in flight), records the
+ * attempt, and decides: delivered, dead letter, or retry at a time that never passes the deadline.
+ * `generation` null is an operator's redelivery, not bound to the conversation's current turn.
+ */
+export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, generation: number | null): Promise<JobDecision> {
+  const { turns, deliveries, settings } = deps;
+  const id = record.delivery_id;
+  const log = deps.logger.child({ conversation_id: record.conversation_id, delivery_id: id });
+  const deadLetter = async (reason: DeadReason): Promise<JobDecision> => {
+    await deliveries.deadLetter(id, reason, deps.nowMs());
+    log.warn('reply dead-lettered', { reason });
+    return DONE;
+  };
+
+  if (deps.nowMs() >= record.deadline_ms) return deadLetter('stale');
+  const client = await deps.findClient(record.client);
+  if (!client) return deadLetter('permanent');
+  const go = await turns.beginAttempt(record.conversation_id, generation, id, settings.timeoutMs + 5000);
+  if (!go) {
+    await deliveries.setState(id, 'cancelled');
+    log.info('delivery cancelled: auto reply stopped');
+    return DONE;
+  }
+  const previous = await deliveries.attempts(id);
+  const attempt = previous.length + 1;
+  const startedAt = deps.nowMs();
+  const outcome = await deps.deliverer.deliver({
+    url: record.send_url,
+    body: record.payload,
+    deliveryId: id,
+    timestampS: Math.floor(startedAt / 1000),
+    signingKey: webhookSigningKey(client.webhookSecret ?? client.secrets[0] ?? ''),
+    timeoutMs: settings.timeoutMs,
+  });
+  await Promise.all([
+    turns.endAttempt(record.conversation_id, id),
+    deliveries.appendAttempt(id, {
+      attempt,
+      at: new Date(startedAt).toISOString(),
+      status: outcome.status,
+      latency_ms: Math.round(outcome.latencyMs),
+      error: outcome.error,
+      response_body: outcome.responseBody,
+    }),
+  ]);
+  log.info('delivery attempt', { attempt, outcome: outcome.kind, status: outcome.status, latency_ms: Math.round(outcome.latencyMs), error: outcome.error });
+
+  switch (outcome.kind) {
+    case 'delivered': {
+      const reply: ContextMessage = {
+        msg_id: id,
+        role: 'bot',
+        from_user_id: boundAccountOf(record.payload),
+        content: JSON.parse(record.reply_content) as ReplyPart[],
+        event_type: 'auto_dialog',
+        create_timestamp: Math.floor(startedAt / 1000),
+      };
+      await Promise.all([deliveries.setState(id, 'delivered'), deps.contexts.record(record.conversation_id, [reply])]);
+      return DONE;
+    }
+    case 'permanent':
+      return deadLetter('permanent');
+    case 'retry': {
+      if (attempt >= settings.maxAttempts) return deadLetter('exhausted');
+      const delay = retryDelayMs({
+        failedAttempts: attempt,
+        baseMs: settings.backoffMs,
+        maxDelayMs: settings.maxBackoffMs,
+        retryAfterMs: outcome.retryAfterMs,
+        maxRetryAfterMs: settings.replyMaxAgeMs,
+        random: deps.random,
+      });
+      const untilMs = deps.nowMs() + delay;
+      if (untilMs >= record.deadline_ms) return deadLetter('stale');
+      await deliveries.setState(id, 'retrying');
+      return { kind: 'wait', untilMs };
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import type { DueMessage } from '@dialog-relay/chat';
+import type { ContextMessage } from '@dialog-relay/contracts';
+import { buildReplyPayload } from '@dialog-relay/delivery';
+import { deliveryIdOf, type DeliveryRecord } from '@dialog-relay/queue';
+import type { WorkerDeps } from './worker-deps.js';
+
+/**
+ * Produces the reply to a batch of due messages once: the engine answers the newest message with the
+ * conversation's context before it as history. Returns the stored record (an existing one after a
+ * crash, so the same reply is delivered), or undefined when the engine has nothing to send.
+ */
+export async function produceReply(deps: WorkerDeps, batch: readonly DueMessage[], generation: number): Promise<DeliveryRecord | undefined> {
+  const newest = batch[batch.length - 1];
+  if (!newest) return undefined;
+  const conversationId = newest.conversationId;
+  const deliveryId = deliveryIdOf(conversationId, generation);
+  const existing = await deps.deliveries.get(deliveryId);
+  if (existing) return existing;
+
+  const context = await deps.contexts.read(conversationId);
+  const at = context.findIndex((m) => m.msg_id === newest.msgId);
+  const message: ContextMessage = context[at] ?? {
+    msg_id: newest.msgId, role: 'customer', from_user_id: newest.customerId, content: [], event_type: 'auto_dialog', create_timestamp: Math.floor(newest.receivedAtMs / 1000),
+  };
+  const history = at >= 0 ? context.slice(0, at) : context;
+  const content = await deps.engine.reply({ conversationId, message, context: history });
+  if (content.length === 0) {
+    deps.logger.info('engine had nothing to send', { conversation_id: conversationId, delivery_id: deliveryId });
+    return undefined;
+  }
+  const inReplyTo = batch.map((m) => m.msgId);
+  const payload = buildReplyPayload({
+    deliveryId,
+    client: newest.client,
+    conversationId,
+    inReplyTo,
+    replyMsgId: deliveryId,
+    groupId: newest.groupId,
+    groupName: newest.groupName,
+    boundAccountId: newest.boundAccountId,
+    customerId: newest.customerId,
+    content,
+    createTimestamp: Math.floor(deps.nowMs() / 1000),
+  });
+  return deps.deliveries.create({
+    delivery_id: deliveryId,
+    conversation_id: conversationId,
+    client: newest.client,
+    send_url: newest.sendUrl,
+    in_reply_to: inReplyTo,
+    state: 'pending',
+    payload,
+    reply_content: JSON.stringify(content),
+    generation,
+    created_at_ms: deps.nowMs(),
+    deadline_ms: newest.receivedAtMs + deps.settings.replyMaxAgeMs,
+    dead_reason: '',
+  });
+}

@@ -1,0 +1,121 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { StringDecoder } from 'node:string_decoder';
+import { createGuardedLookup, forbiddenAddressReason, type AddressPolicy, type Resolver } from '@dialog-relay/net-guard';
+import { webhookHeaders } from '@dialog-relay/signing';
+import got from 'got';
+import { describeAttemptError } from './attempt-error.js';
+import { readCappedAnswer, type CappedAnswer } from './capped-answer.js';
+import { classifyStatus, failedOutcome, MAX_RESPONSE_BODY_BYTES, type AttemptOutcome } from './outcome.js';
+import { parseRetryAfter } from './retry-after.js';
+
+export interface DeliveryRequest {
+  url: string;
+  /** The JSON body, signed and sent as is. */
+  body: string;
+  /** webhook-id: the same on every retry, so receivers can deduplicate. */
+  deliveryId: string;
+  /** webhook-timestamp, unix seconds. */
+  timestampS: number;
+  /** webhookSigningKey(client secret). */
+  signingKey: Buffer;
+  timeoutMs: number;
+}
+
+export interface Deliverer {
+  /** One attempt; never throws: every failure is an AttemptOutcome. */
+  deliver(request: DeliveryRequest): Promise<AttemptOutcome>;
+  /** Destroys the keep-alive agents and their sockets. */
+  close(): void;
+}
+
+export interface DelivererOptions {
+  /** Address policy; true only for tests and local demos. */
+  allowPrivate: boolean;
+  userAgent: string;
+  /** Host name resolver for the connect-time guard (tests); the system resolver by default. */
+  resolve?: Resolver;
+}
+
+/** One POST per attempt, through keep-alive agents whose connections only go to checked addresses. */
+export function createDeliverer(options: DelivererOptions): Deliverer {
+  const policy: AddressPolicy = { allowPrivate: options.allowPrivate };
+  const lookup = createGuardedLookup(policy, options.resolve ? { resolve: options.resolve } : {});
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: 256, lookup }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 256, lookup }),
+  };
+
+  async function deliver(request: DeliveryRequest): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const elapsed = (): number => Math.round(performance.now() - started);
+    try {
+      const refusal = refuseTarget(request.url, policy);
+      if (refusal !== null) return failedOutcome('permanent', refusal, elapsed());
+      const signed = webhookHeaders({
+        key: request.signingKey,
+        id: request.deliveryId,
+        timestamp: request.timestampS,
+        body: request.body,
+      });
+      const stream = got.stream(request.url, {
+        method: 'POST',
+        body: request.body,
+        headers: { 'content-type': 'application/json', 'user-agent': options.userAgent, ...signed },
+        agent: agents,
+        dnsLookup: lookup,
+        followRedirect: false,
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        timeout: { request: request.timeoutMs },
+      });
+      const answer = await readCappedAnswer(stream, MAX_RESPONSE_BODY_BYTES);
+      return answerOutcome(answer, elapsed());
+    } catch (err: unknown) {
+      const verdict = describeAttemptError(err);
+      return failedOutcome(verdict.kind, verdict.error, elapsed());
+    }
+  }
+
+  return {
+    deliver,
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+/**
+ * Checks that need no connection: a usable http(s) URL, and for an IP-literal host the
+ * address policy (node skips `lookup` for literals, so the guarded lookup never sees them).
+ */
+function refuseTarget(raw: string, policy: AddressPolicy): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'invalid_send_url';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'invalid_send_url: protocol';
+  const host = url.hostname.startsWith('[') && url.hostname.endsWith(']') ? url.hostname.slice(1, -1) : url.hostname;
+  if (isIP(host) === 0) return null;
+  const reason = forbiddenAddressReason(host, policy);
+  return reason === null ? null : `send_url_forbidden: ${reason}`;
+}
+
+function answerOutcome(answer: CappedAnswer, latencyMs: number): AttemptOutcome {
+  const kind = classifyStatus(answer.status);
+  const retryAfter = answer.headers['retry-after'];
+  return {
+    kind,
+    status: answer.status,
+    error: answer.readError === null ? null : describeAttemptError(answer.readError).error,
+    latencyMs,
+    retryAfterMs: kind === 'retry' ? parseRetryAfter(retryAfter, Date.now()) : null,
+    // write() without end() withholds a multi-byte character cut by the byte cap.
+    responseBody: new StringDecoder('utf8').write(answer.body),
+  };
+}
