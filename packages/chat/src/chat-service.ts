@@ -8,7 +8,7 @@ import type { ClientLookup } from './ports.js';
 import { assistDialog } from './scenarios/assist-dialog.js';
 import { autoDialog } from './scenarios/auto-dialog.js';
 import { cmdDialog } from './scenarios/cmd-dialog.js';
-import type { ScenarioDeps, ScenarioInput, ScenarioResult } from './scenarios/scenario.js';
+import type { Scenario, ScenarioDeps } from './scenarios/scenario.js';
 import { websiteDialog } from './scenarios/website-dialog.js';
 import { resolveSendUrl, type SendUrlChecker } from './send-url.js';
 
@@ -36,7 +36,7 @@ export interface ChatService {
   handle(body: Readonly<Record<string, unknown>>, context: { requestId: string; logger: Logger }): Promise<ChatOutcome>;
 }
 
-const SCENARIOS: Record<EventType, (deps: ScenarioDeps, input: ScenarioInput) => Promise<ScenarioResult>> = {
+const SCENARIOS: Record<EventType, Scenario> = {
   assist_dialog: assistDialog,
   website_dialog: websiteDialog,
   cmd_dialog: cmdDialog,
@@ -79,6 +79,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
       const callerMsgId = info.msg_id !== undefined && info.msg_id !== '' ? info.msg_id : undefined;
       const idempotency = callerMsgId === undefined ? undefined : { client: client.id, eventType: info.event_type, msgId: callerMsgId };
+      const logger = context.logger.child({ client: client.id, event_type: info.event_type });
+      const msgId = callerMsgId ?? deps.newId();
+      // The scenario's reads start now, in the same round trip as admission; its writes wait for it.
+      const started = SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger });
+      started.reads.catch(() => undefined);
       const stored = await admit(client, replayDigest, idempotency);
       const base = { client: client.id, eventType: info.event_type };
       if (stored) {
@@ -86,10 +91,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         return { ...base, status: stored.status, requestId: stored.request_id, data: stored.data, idempotentReplay: true, conversationId: data?.conversation_id };
       }
 
-      const logger = context.logger.child({ client: client.id, event_type: info.event_type });
       try {
-        const msgId = callerMsgId ?? deps.newId();
-        const result = await SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger });
+        const result = await started.finish();
         const answer: StoredAnswer = { status: result.status, request_id: context.requestId, data: result.data };
         await Promise.all([result.commit(), idempotency ? deps.admission.complete(idempotency, answer) : undefined]);
         return { ...base, status: result.status, requestId: context.requestId, data: result.data, idempotentReplay: false, conversationId: result.conversationId };

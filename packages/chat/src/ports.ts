@@ -37,8 +37,8 @@ export interface DeliveryView {
 
 /** The asynchronous half seen from the ingress: implemented with BullMQ by the queue package. */
 export interface AutoReplyQueue {
-  /** Queues (or joins, within the debounce window) the conversation's next reply. */
-  schedule(message: DueMessage): Promise<void>;
+  /** Queues (or joins, within the debounce window) the conversation's next reply; 'stopped' when auto reply is stopped. */
+  schedule(message: DueMessage): Promise<'queued' | 'stopped'>;
   /** Stops the conversation's auto replies: flag set, waiting and delayed replies removed. Returns how many messages lost their pending reply. */
   stop(conversationId: string): Promise<number>;
   resume(conversationId: string): Promise<void>;

@@ -29,7 +29,9 @@ export function createAutoReplyQueue(deps: AutoReplyQueueDeps): AutoReplyQueue {
   return {
     async schedule(message) {
       const result = await turns.schedule(message);
-      if (result.kind === 'queued') await addTurnJob(queue, message.conversationId, result.generation, debounceMs);
+      if (result.kind === 'stopped') return 'stopped';
+      await addTurnJob(queue, message.conversationId, result.generation, debounceMs);
+      return 'queued';
     },
     async stop(conversationId) {
       const { cancelled, generation } = await turns.stop(conversationId);

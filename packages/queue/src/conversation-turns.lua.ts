@@ -5,15 +5,20 @@
  * Every step is one atomic script, so any number of API and worker replicas keep one order.
  */
 
-/** API: KEYS pending, pendingSince, generation, stop; ARGV json, ttlMs → {'stopped'} | {'queued', G} */
+/**
+ * API: KEYS pending, pendingSince, generation, stop, scheduledMessage; ARGV json, ttlMs
+ * → {'stopped'} | {'queued', G}. A msg_id already queued is not queued again (a retried request),
+ * but G is still returned so the caller makes sure its job exists.
+ */
 export const SCHEDULE = `
 if redis.call('EXISTS', KEYS[4]) == 1 then return {'stopped'} end
+local g = redis.call('GET', KEYS[3])
+if not g then g = '0'; redis.call('SET', KEYS[3], g) end
+if not redis.call('SET', KEYS[5], '1', 'NX', 'PX', ARGV[2]) then return {'queued', g} end
 redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 local t = redis.call('TIME')
 redis.call('SET', KEYS[2], t[1] * 1000 + math.floor(t[2] / 1000), 'PX', ARGV[2])
-local g = redis.call('GET', KEYS[3])
-if not g then g = '0'; redis.call('SET', KEYS[3], g) end
 return {'queued', g}
 `;
 

@@ -39,7 +39,7 @@ export function createConversationTurns(deps: { redis: Redis; keys: RedisKeys; p
   return {
     async schedule(message) {
       const c = message.conversationId;
-      const reply = (await run(SCHEDULE, [keys.pendingReplies(c), keys.pendingSince(c), keys.replyGeneration(c), keys.autoReplyStopped(c)],
+      const reply = (await run(SCHEDULE, [keys.pendingReplies(c), keys.pendingSince(c), keys.replyGeneration(c), keys.autoReplyStopped(c), keys.scheduledMessage(c, message.msgId)],
         [JSON.stringify(message), pendingTtlMs])) as [string, string?];
       return reply[0] === 'stopped' ? { kind: 'stopped' } : { kind: 'queued', generation: Number(reply[1]) };
     },

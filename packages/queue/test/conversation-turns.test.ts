@@ -27,6 +27,12 @@ describe('conversation turns (the per-conversation reply protocol)', () => {
     expect((await turns.pending('c_one')).map((m) => m.msgId)).to.deep.equal(['a', 'b']);
   });
 
+  it('never queues the same msg_id twice (a retried request), yet names the generation to make sure its job exists', async () => {
+    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0 });
+    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0 });
+    expect((await turns.pending('c_one')).map((m) => m.msgId)).to.deep.equal(['a']);
+  });
+
   it('with debounce 0 takes one message per turn, in order', async () => {
     await turns.schedule(due('a'));
     await turns.schedule(due('b'));

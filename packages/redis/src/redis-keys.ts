@@ -28,6 +28,8 @@ export function createRedisKeys(prefix: string) {
     autoReplyStopped: (conversationId: string) => key('stop', conversationId),
     /** List of JSON due messages of a conversation waiting for their reply, oldest first. */
     pendingReplies: (conversationId: string) => key('pending', conversationId),
+    /** Marks a msg_id already put in the pending list, so a retried request never queues it twice. */
+    scheduledMessage: (conversationId: string, msgId: string) => key('pending', conversationId, 'msg', part(msgId)),
     /** Redis server time (ms) of the latest due message: the debounce window runs from it. */
     pendingSince: (conversationId: string) => key('pending', conversationId, 'at'),
     /** The conversation's reply generation: its one reply job is `${conversationId}-${generation}`. */

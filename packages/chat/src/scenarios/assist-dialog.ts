@@ -1,27 +1,27 @@
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
-import type { ScenarioDeps, ScenarioInput, ScenarioResult } from './scenario.js';
+import type { Scenario } from './scenario.js';
 
 /**
  * CONTRACT §5 assist_dialog: reuse the conversation of an earlier auto_dialog message with the same
  * msg_id, else the participants' conversation; suggest a reply; record the message, not the suggestion.
  * The index lookup and the likely context read go out in one round trip.
  */
-export async function assistDialog(deps: ScenarioDeps, input: ScenarioInput): Promise<ScenarioResult> {
+export const assistDialog: Scenario = (deps, input) => {
   const { request, client, msgId } = input;
   const info = request.message_info;
   const participants = conversationIdOf(client.id, info);
-  const [indexed, participantContext] = await Promise.all([
-    deps.messageIndex.lookup(client.id, msgId),
-    deps.contexts.read(participants),
-  ]);
-  const conversationId = indexed ?? participants;
-  const context = conversationId === participants ? participantContext : await deps.contexts.read(conversationId);
-  const message = contextMessageFrom(info, msgId);
-  const content = await deps.engine.reply({ conversationId, message, context: context.filter((m) => m.msg_id !== msgId) });
-  return {
-    status: 200,
-    conversationId,
-    data: { conversation_id: conversationId, msg_id: deps.newId(), in_reply_to: [msgId], content, context_reused: indexed !== null },
-    commit: () => deps.contexts.record(conversationId, [message]),
-  };
-}
+  const reads = Promise.all([deps.messageIndex.lookup(client.id, msgId), deps.contexts.read(participants)]);
+  return { reads, finish: async () => {
+    const [indexed, participantContext] = await reads;
+    const conversationId = indexed ?? participants;
+    const context = conversationId === participants ? participantContext : await deps.contexts.read(conversationId);
+    const message = contextMessageFrom(info, msgId);
+    const content = await deps.engine.reply({ conversationId, message, context: context.filter((m) => m.msg_id !== msgId) });
+    return {
+      status: 200,
+      conversationId,
+      data: { conversation_id: conversationId, msg_id: deps.newId(), in_reply_to: [msgId], content, context_reused: indexed !== null },
+      commit: () => deps.contexts.record(conversationId, [message]),
+    };
+  } };
+};

@@ -1,26 +1,19 @@
+import type { DueMessage } from '../ports.js';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
 import { isReplyDue } from '../reply-policy.js';
-import { nothingToCommit, type ScenarioDeps, type ScenarioInput, type ScenarioResult } from './scenario.js';
+import { noReads, nothingToCommit, type Scenario } from './scenario.js';
 
 /**
- * CONTRACT §6: record the message (and index its msg_id for assist_dialog), then queue a reply when
- * one is due and auto reply is not stopped. Answered 202 with status queued | recorded | suppressed.
- * The message is recorded before it is queued, so the worker always finds it in the context.
+ * CONTRACT §6: record the message (and index its msg_id for assist_dialog), and queue a reply when
+ * one is due; the queue itself refuses while auto reply is stopped. Answered 202 with status
+ * queued | recorded | suppressed. The three writes go out in one tick (one round trip), in order,
+ * so the message is in the context before it is queued.
  */
-export async function autoDialog(deps: ScenarioDeps, input: ScenarioInput): Promise<ScenarioResult> {
-  const { request, client, msgId, sendUrl } = input;
-  const info = request.message_info;
-  const conversationId = conversationIdOf(client.id, info);
-  const due = isReplyDue(info, client);
-  const [, , stopped] = await Promise.all([
-    deps.contexts.record(conversationId, [contextMessageFrom(info, msgId)]),
-    deps.messageIndex.remember(client.id, msgId, conversationId),
-    due ? deps.queue.isStopped(conversationId) : Promise.resolve(false),
-  ]);
-  let status: 'queued' | 'recorded' | 'suppressed' = 'recorded';
-  if (due && stopped) status = 'suppressed';
-  if (due && !stopped && sendUrl !== undefined) {
-    await deps.queue.schedule({
+export const autoDialog: Scenario = (deps, input) => ({ reads: noReads, finish: async () => {
+    const { request, client, msgId, sendUrl } = input;
+    const info = request.message_info;
+    const conversationId = conversationIdOf(client.id, info);
+    const due: DueMessage | undefined = isReplyDue(info, client) && sendUrl !== undefined ? {
       client: client.id,
       conversationId,
       msgId,
@@ -30,8 +23,12 @@ export async function autoDialog(deps: ScenarioDeps, input: ScenarioInput): Prom
       customerId: info.from_user_id ?? '',
       boundAccountId: info.to_user_id ?? '',
       receivedAtMs: deps.nowMs(),
-    });
-    status = 'queued';
-  }
-  return { status: 202, conversationId, data: { conversation_id: conversationId, msg_id: msgId, status }, commit: nothingToCommit };
-}
+    } : undefined;
+    const [, , scheduled] = await Promise.all([
+      deps.contexts.record(conversationId, [contextMessageFrom(info, msgId)]),
+      deps.messageIndex.remember(client.id, msgId, conversationId),
+      due ? deps.queue.schedule(due) : undefined,
+    ]);
+    const status = scheduled === undefined ? 'recorded' : scheduled === 'queued' ? 'queued' : 'suppressed';
+    return { status: 202, conversationId, data: { conversation_id: conversationId, msg_id: msgId, status }, commit: nothingToCommit };
+} });

@@ -33,3 +33,16 @@ export interface ScenarioResult {
 }
 
 export const nothingToCommit = (): Promise<void> => Promise.resolve();
+
+/**
+ * A scenario starts its reads at once (they have no side effects, so they may go out in the same
+ * round trip as admission) and returns `finish`, which the service calls once the request is admitted.
+ */
+export interface StartedScenario {
+  reads: Promise<unknown>;
+  finish: () => Promise<ScenarioResult>;
+}
+
+export type Scenario = (deps: ScenarioDeps, input: ScenarioInput) => StartedScenario;
+
+export const noReads: Promise<undefined> = Promise.resolve(undefined);

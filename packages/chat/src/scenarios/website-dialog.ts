@@ -1,28 +1,31 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
-import type { ScenarioDeps, ScenarioInput, ScenarioResult } from './scenario.js';
+import type { Scenario } from './scenario.js';
 
 /** CONTRACT §5 website_dialog: answer at once; record both the message and the reply. */
-export async function websiteDialog(deps: ScenarioDeps, input: ScenarioInput): Promise<ScenarioResult> {
+export const websiteDialog: Scenario = (deps, input) => {
   const { request, client, msgId } = input;
   const info = request.message_info;
   const conversationId = conversationIdOf(client.id, info);
-  const context = await deps.contexts.read(conversationId);
-  const message = contextMessageFrom(info, msgId);
-  const content = await deps.engine.reply({ conversationId, message, context: context.filter((m) => m.msg_id !== msgId) });
-  const replyId = deps.newId();
-  const reply: ContextMessage = {
-    msg_id: replyId,
-    role: 'bot',
-    from_user_id: info.to_user_id ?? '',
-    content,
-    event_type: 'website_dialog',
-    create_timestamp: Math.floor(deps.nowMs() / 1000),
-  };
-  return {
-    status: 200,
-    conversationId,
-    data: { conversation_id: conversationId, msg_id: replyId, in_reply_to: [msgId], content },
-    commit: () => deps.contexts.record(conversationId, content.length > 0 ? [message, reply] : [message]),
-  };
-}
+  const reads = deps.contexts.read(conversationId);
+  return { reads, finish: async () => {
+    const context = await reads;
+    const message = contextMessageFrom(info, msgId);
+    const content = await deps.engine.reply({ conversationId, message, context: context.filter((m) => m.msg_id !== msgId) });
+    const replyId = deps.newId();
+    const reply: ContextMessage = {
+      msg_id: replyId,
+      role: 'bot',
+      from_user_id: info.to_user_id ?? '',
+      content,
+      event_type: 'website_dialog',
+      create_timestamp: Math.floor(deps.nowMs() / 1000),
+    };
+    return {
+      status: 200,
+      conversationId,
+      data: { conversation_id: conversationId, msg_id: replyId, in_reply_to: [msgId], content },
+      commit: () => deps.contexts.record(conversationId, content.length > 0 ? [message, reply] : [message]),
+    };
+  } };
+};

@@ -1,0 +1,76 @@
+import { signRequestBody } from '@dialog-relay/signing';
+import { freePort, testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { expect } from 'chai';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const MAIN = new URL('../src/main.js', import.meta.url).pathname;
+
+describe('API process lifecycle', function () {
+  let slowModel: Server;
+  let modelUrl: string;
+  let releaseModel: () => void = () => undefined;
+  let modelRequests = 0;
+  before(async () => {
+    // An OpenAI-compatible endpoint that answers only when the test says so: a request stays in flight.
+    slowModel = createServer((req, res) => {
+      req.resume();
+      modelRequests += 1;
+      releaseModel = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: 'late but complete' } }] }));
+    });
+    await new Promise<void>((resolve) => slowModel.listen(0, '127.0.0.1', resolve));
+    modelUrl = `http://127.0.0.1:${(slowModel.address() as AddressInfo).port}/v1`;
+  });
+  after(async () => {
+    slowModel.closeAllConnections();
+    await new Promise((resolve) => slowModel.close(resolve));
+  });
+
+  it('finishes a request in flight on SIGTERM, refuses new connections, and exits 0', async () => {
+    const port = await freePort();
+    const child: ChildProcess = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('proc'), LOG_LEVEL: 'info',
+        CLIENTS: JSON.stringify({ shop: { secret: 's' } }), REPLY_ENGINE: 'openai', OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'k', OPENAI_TIMEOUT_MS: '10000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100; i++) {
+      const ready = await fetch(`${base}/readyz`).then((r) => r.status, () => 0);
+      if (ready === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const body: Record<string, unknown> = { client: 'shop', timestamp: now, message_info: { from_user_id: 'u', to_user_id: 'b', content: 'hi', message_type: 1, event_type: 'website_dialog', create_timestamp: now } };
+    body['signature'] = signRequestBody(body, 's', 'hmac-sha256');
+    const inFlight = fetch(`${base}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await waitFor(() => modelRequests === 1); // the request is now in flight, waiting for the model
+    child.kill('SIGTERM');
+    await waitFor(() => output.includes('api draining'));
+    const refused = await fetch(`${base}/healthz`).then((r) => r.status, () => 'refused');
+    expect(refused).to.equal('refused');
+    releaseModel();
+    const answer = await inFlight;
+    expect(answer.status).to.equal(200);
+    expect(((await answer.json()) as { data: { content: { content: string }[] } }).data.content[0]?.content).to.equal('late but complete');
+    expect(await exited).to.equal(0);
+    expect(output).to.include('api stopped');
+  });
+
+  it('refuses to start with a bad configuration, naming the variable (exit 78)', () => {
+    const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8' });
+    expect(result.status).to.equal(78);
+    expect(result.stderr).to.include('PORT');
+  });
+});
+
+async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
