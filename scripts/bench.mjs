@@ -75,13 +75,20 @@ function row(name, result, baseline) {
 
 async function syncBench(redisUrl) {
   log(`\n1. Synchronous requests: ${CONNECTIONS} connections, ${SECONDS} s each (ratio = req/s against the bare Express baseline)`);
-  const barePort = await freePort();
-  const bare = fork(join(root, 'scripts/bench/bare-server.mjs'), { env: { ...process.env, PORT: String(barePort) }, stdio: 'inherit' });
-  children.push(bare);
-  await waitMessage(bare);
-  const baseline = await load(`http://127.0.0.1:${barePort}`, () => JSON.stringify({ client: 'bench', timestamp: now(), signature: 'x', message_info: { content: 'hi', trace: ++trace } }));
+  const bareBody = () => JSON.stringify({ client: 'bench', timestamp: now(), signature: 'x', message_info: { content: 'hi', trace: ++trace } });
+  const runBare = async (name, extraEnv) => {
+    const port = await freePort();
+    const bare = fork(join(root, 'scripts/bench/bare-server.mjs'), { env: { ...process.env, REDIS_URL: '', ...extraEnv, PORT: String(port) }, stdio: 'inherit' });
+    children.push(bare);
+    await waitMessage(bare);
+    const result = await load(`http://127.0.0.1:${port}`, bareBody);
+    bare.kill('SIGTERM');
+    return result;
+  };
+  const baseline = await runBare('bare', {});
   row('bare Express + express.json (baseline)', baseline);
-  bare.kill('SIGTERM');
+  const redisFloor = await runBare('redis', { REDIS_URL: redisUrl });
+  row('bare Express + 2 Redis round trips', redisFloor, baseline);
 
   const apiPort = await freePort();
   const env = { ...process.env, PORT: String(apiPort), HOST: '127.0.0.1', REDIS_URL: redisUrl, REDIS_PREFIX: `bench-${randomUUID().slice(0, 6)}:`, LOG_LEVEL: 'error',
@@ -96,6 +103,7 @@ async function syncBench(redisUrl) {
     let i = 0;
     const result = await load(`http://127.0.0.1:${apiPort}`, () => (i < pool.length ? pool[i++] : signedBody(eventType, extra)));
     row(`dialog-relay ${eventType}`, result, baseline);
+    log(`  ${''.padEnd(34)} ${''.padStart(7)}        against the Redis floor: ratio ${(result.requests.average / redisFloor.requests.average).toFixed(2)}`);
   }
   api.kill('SIGTERM');
 }

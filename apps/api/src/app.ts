@@ -23,6 +23,10 @@ export interface AppDeps {
   adminRoutes?: RequestHandler;
 }
 
+const KNOWN_ROUTES = new Set(['/custom-im/chat-messages', '/healthz', '/readyz', '/metrics']);
+/** A bounded metrics label: unknown paths must not create new series. */
+const routeLabel = (path: string): string => (KNOWN_ROUTES.has(path) ? path : path.startsWith('/admin/') ? '/admin' : 'other');
+
 /** The Express application, without listening: tests and main.ts both use it. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -30,11 +34,12 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const stop = deps.metrics.duration.startTimer({ route: req.path === '/custom-im/chat-messages' ? 'chat-messages' : 'other' });
+    const route = routeLabel(req.path);
+    const stop = deps.metrics.duration.startTimer({ route });
     res.on('finish', () => {
       stop();
       const eventType = typeof res.locals['eventType'] === 'string' ? res.locals['eventType'] : 'none';
-      deps.metrics.requests.inc({ route: req.path, status: String(res.statusCode), event_type: eventType });
+      deps.metrics.requests.inc({ route, status: String(res.statusCode), event_type: eventType });
       deps.logger.info('request', {
         request_id: requestIdFrom(res), method: req.method, path: req.path, status: res.statusCode,
         client: res.locals['client'], event_type: res.locals['eventType'], conversation_id: res.locals['conversationId'],

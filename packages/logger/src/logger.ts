@@ -27,16 +27,33 @@ export interface LoggerOptions {
   silent?: boolean;
 }
 
+/**
+ * winston sends every call through its stream pipeline and drops lines below the level only at the
+ * end; this wrapper asks first, so a disabled level costs one comparison on the request path.
+ */
+function guarded(logger: winston.Logger): Logger {
+  const at = (level: 'error' | 'warn' | 'info' | 'debug') => (message: string, meta?: Record<string, unknown>): void => {
+    if (logger.isLevelEnabled(level)) logger.log(level, message, meta);
+  };
+  return {
+    error: at('error'),
+    warn: at('warn'),
+    info: at('info'),
+    debug: at('debug'),
+    child: (fields) => guarded(logger.child(fields)),
+  };
+}
+
 /** One JSON object per line: timestamp, level, message, service and the caller's fields, secrets redacted. */
 export function createLogger(options: LoggerOptions): Logger {
   const transport = options.stream
     ? new winston.transports.Stream({ stream: options.stream })
     : new winston.transports.Console();
-  return winston.createLogger({
+  return guarded(winston.createLogger({
     level: options.level,
     silent: options.silent ?? false,
     defaultMeta: { service: options.service },
     format: winston.format.combine(winston.format.timestamp(), redactFormat(), winston.format.json()),
     transports: [transport],
-  });
+  }));
 }
