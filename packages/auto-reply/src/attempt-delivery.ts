@@ -18,19 +18,22 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
   const id = record.delivery_id;
   const log = deps.logger.child({ conversation_id: record.conversation_id, delivery_id: id });
   const deadLetter = async (reason: DeadReason): Promise<JobDecision> => {
-    await deliveries.deadLetter(id, reason, deps.nowMs());
-    log.warn('reply dead-lettered', { reason });
+    if (await deliveries.deadLetter(id, reason, deps.nowMs())) log.warn('reply dead-lettered', { reason });
+    else log.info('reply not dead-lettered: it was cancelled meanwhile', { reason });
     return DONE;
   };
 
-  if (deps.nowMs() >= record.deadline_ms) return deadLetter('stale');
-  const client = await deps.findClient(record.client);
-  if (!client) return deadLetter('permanent');
+  // The stop check comes first: a stopped conversation's reply is cancelled, never dead-lettered.
   const go = await turns.beginAttempt(record.conversation_id, generation, id, settings.timeoutMs + 5000);
   if (!go) {
-    await deliveries.setState(id, 'cancelled');
+    await deliveries.cancel(id);
     log.info('delivery cancelled: auto reply stopped');
     return DONE;
+  }
+  const client = deps.nowMs() >= record.deadline_ms ? undefined : await deps.findClient(record.client);
+  if (!client) {
+    await turns.endAttempt(record.conversation_id, id);
+    return deadLetter(deps.nowMs() >= record.deadline_ms ? 'stale' : 'permanent');
   }
   const previous = await deliveries.attempts(id);
   const attempt = previous.length + 1;
@@ -66,13 +69,13 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
         event_type: 'auto_dialog',
         create_timestamp: Math.floor(startedAt / 1000),
       };
-      await Promise.all([deliveries.setState(id, 'delivered'), deps.contexts.record(record.conversation_id, [reply])]);
+      if (await deliveries.setState(id, 'delivered')) await deps.contexts.record(record.conversation_id, [reply]);
       return DONE;
     }
     case 'permanent':
       return deadLetter('permanent');
     case 'retry': {
-      if (attempt >= settings.maxAttempts) return deadLetter('exhausted');
+      if (attempt - record.attempt_base >= settings.maxAttempts) return deadLetter('exhausted');
       const delay = retryDelayMs({
         failedAttempts: attempt,
         baseMs: settings.backoffMs,
@@ -83,8 +86,8 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
       });
       const untilMs = deps.nowMs() + delay;
       if (untilMs >= record.deadline_ms) return deadLetter('stale');
-      await deliveries.setState(id, 'retrying');
-      return { kind: 'wait', untilMs };
+      // Refused when a stop cancelled the delivery during this attempt: then nothing is retried.
+      return (await deliveries.setState(id, 'retrying')) ? { kind: 'wait', untilMs } : DONE;
     }
   }
 }

@@ -13,16 +13,22 @@ export async function listDeadLetters(deliveries: DeliveryRecords, offset = 0, l
 }
 
 /**
- * Sends a dead letter again, with the same webhook-id and body and a fresh deadline. Its attempt
- * log continues. A stopped conversation still gets nothing (the attempt refuses to start).
+ * Sends a dead letter again, with the same webhook-id and body, a fresh deadline and a fresh attempt
+ * budget (its attempt log continues). Taking it off the dead list is atomic, so two operators cannot
+ * both replay it; if the job cannot be queued it goes back on the list. A stopped conversation still
+ * gets nothing (the attempt refuses to start).
  */
 export async function replayDeadLetter(deps: { deliveries: DeliveryRecords; queue: Queue; replyMaxAgeMs: number; nowMs: () => number }, deliveryId: string): Promise<boolean> {
   const record = await deps.deliveries.get(deliveryId);
   if (!record || record.state !== 'dead') return false;
-  if (!(await deps.deliveries.removeFromDead(deliveryId))) return false;
   const now = deps.nowMs();
-  await deps.deliveries.setState(deliveryId, 'pending', { deadline_ms: now + deps.replyMaxAgeMs });
+  if (!(await deps.deliveries.revive(deliveryId, now + deps.replyMaxAgeMs))) return false;
   const payload: JobPayloads['redeliver'] = { deliveryId };
-  await deps.queue.add(JOB_NAMES.redeliver, payload, { jobId: `redeliver-${deliveryId}-${now}` });
+  try {
+    await deps.queue.add(JOB_NAMES.redeliver, payload, { jobId: `redeliver-${deliveryId}-${now}` });
+  } catch (error) {
+    await deps.deliveries.bury(deliveryId, record.dead_reason || 'permanent', now);
+    throw error;
+  }
   return true;
 }

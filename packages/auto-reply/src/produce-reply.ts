@@ -22,7 +22,9 @@ export async function produceReply(deps: WorkerDeps, batch: readonly DueMessage[
   const message: ContextMessage = context[at] ?? {
     msg_id: newest.msgId, role: 'customer', from_user_id: newest.customerId, content: [], event_type: 'auto_dialog', create_timestamp: Math.floor(newest.receivedAtMs / 1000),
   };
-  const history = at >= 0 ? context.slice(0, at) : context;
+  // History: everything before the newest message, plus the bot's replies recorded after it (a reply
+  // to an earlier turn can land after a later message); later customer messages belong to later turns.
+  const history = at >= 0 ? context.filter((m, i) => i < at || (i > at && m.role === 'bot')) : context;
   const content = await deps.engine.reply({ conversationId, message, context: history });
   if (content.length === 0) {
     deps.logger.info('engine had nothing to send', { conversation_id: conversationId, delivery_id: deliveryId });
@@ -55,5 +57,6 @@ export async function produceReply(deps: WorkerDeps, batch: readonly DueMessage[
     created_at_ms: deps.nowMs(),
     deadline_ms: newest.receivedAtMs + deps.settings.replyMaxAgeMs,
     dead_reason: '',
+    attempt_base: 0,
   });
 }

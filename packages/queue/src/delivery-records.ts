@@ -1,5 +1,5 @@
 import type { DeliveryAttemptView, DeliveryView } from '@dialog-relay/chat';
-import type { Redis, RedisKeys } from '@dialog-relay/redis';
+import { defineScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 
 export type DeliveryState = 'pending' | 'retrying' | 'delivered' | 'dead' | 'cancelled';
 export type DeadReason = 'permanent' | 'stale' | 'exhausted';
@@ -21,6 +21,8 @@ export interface DeliveryRecord {
   created_at_ms: number;
   deadline_ms: number;
   dead_reason: DeadReason | '';
+  /** Attempts made before the operator's last replay: the attempt limit counts from here. */
+  attempt_base: number;
 }
 
 export interface DeliveryAttempt extends DeliveryAttemptView {
@@ -34,13 +36,21 @@ export interface DeliveryRecords {
   get(deliveryId: string): Promise<DeliveryRecord | undefined>;
   attempts(deliveryId: string): Promise<DeliveryAttempt[]>;
   appendAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void>;
-  setState(deliveryId: string, state: Exclude<DeliveryState, 'dead'>, extra?: Partial<Pick<DeliveryRecord, 'deadline_ms'>>): Promise<void>;
+  /**
+   * Moves a delivery to `delivered` or `retrying`. Refused (false) when it is already cancelled,
+   * delivered or dead: a stop that landed during an attempt is never undone by the attempt's outcome.
+   */
+  setState(deliveryId: string, state: 'delivered' | 'retrying'): Promise<boolean>;
   /** Marks a delivery that is still pending or retrying as cancelled (stop_auto_reply); false if there is none. */
   cancel(deliveryId: string): Promise<boolean>;
-  deadLetter(deliveryId: string, reason: DeadReason, atMs: number): Promise<void>;
+  /** Dead-letters a pending or retrying delivery; refused (false) when it was cancelled meanwhile. */
+  deadLetter(deliveryId: string, reason: DeadReason, atMs: number): Promise<boolean>;
+  /** Takes a dead letter back for redelivery (fresh deadline and attempt budget); false if it is not dead. */
+  revive(deliveryId: string, deadlineMs: number): Promise<boolean>;
+  /** Undoes revive when the redelivery could not be queued. */
+  bury(deliveryId: string, reason: DeadReason, atMs: number): Promise<void>;
   /** Dead letters, newest first. */
   listDead(offset: number, limit: number): Promise<DeliveryRecord[]>;
-  removeFromDead(deliveryId: string): Promise<boolean>;
   latestForConversation(conversationId: string, limit: number): Promise<DeliveryView[]>;
 }
 
@@ -64,8 +74,29 @@ function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
     created_at_ms: Number(hash['created_at_ms'] ?? 0),
     deadline_ms: Number(hash['deadline_ms'] ?? 0),
     dead_reason: (hash['dead_reason'] ?? '') as DeadReason | '',
+    attempt_base: Number(hash['attempt_base'] ?? 0),
   };
 }
+
+/** KEYS delivery, deadLetters; ARGV newState, deadReason, atMs. Only pending/retrying deliveries move. */
+const TRANSITION = defineScript(`
+local state = redis.call('HGET', KEYS[1], 'state')
+if state ~= 'pending' and state ~= 'retrying' then return 0 end
+redis.call('HSET', KEYS[1], 'state', ARGV[1])
+if ARGV[1] == 'dead' then
+  redis.call('HSET', KEYS[1], 'dead_reason', ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[3], redis.call('HGET', KEYS[1], 'delivery_id'))
+end
+return 1
+`);
+
+/** KEYS delivery, deadLetters, attempts; ARGV deliveryId, deadlineMs. */
+const REVIVE = defineScript(`
+if redis.call('HGET', KEYS[1], 'state') ~= 'dead' then return 0 end
+if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'pending', 'dead_reason', '', 'deadline_ms', ARGV[2], 'attempt_base', redis.call('LLEN', KEYS[3]))
+return 1
+`);
 
 export function createDeliveryRecords(deps: { redis: Redis; keys: RedisKeys; ttlS: number }): DeliveryRecords {
   const { redis, keys, ttlS } = deps;
@@ -91,25 +122,25 @@ export function createDeliveryRecords(deps: { redis: Redis; keys: RedisKeys; ttl
     async appendAttempt(id, attempt) {
       await redis.multi().rpush(keys.deliveryAttempts(id), JSON.stringify(attempt)).expire(keys.deliveryAttempts(id), ttlS).exec();
     },
-    async setState(id, state, extra = {}) {
-      await redis.hset(keys.delivery(id), { state, ...extra });
+    async setState(id, state) {
+      return (await TRANSITION.run(redis, [keys.delivery(id), keys.deadLetters], [state, '', 0])) === 1;
     },
     async cancel(id) {
-      const state = await redis.hget(keys.delivery(id), 'state');
-      if (state !== 'pending' && state !== 'retrying') return false;
-      await redis.hset(keys.delivery(id), 'state', 'cancelled');
-      return true;
+      return (await TRANSITION.run(redis, [keys.delivery(id), keys.deadLetters], ['cancelled', '', 0])) === 1;
     },
     async deadLetter(id, reason, atMs) {
+      return (await TRANSITION.run(redis, [keys.delivery(id), keys.deadLetters], ['dead', reason, atMs])) === 1;
+    },
+    async revive(id, deadlineMs) {
+      return (await REVIVE.run(redis, [keys.delivery(id), keys.deadLetters, keys.deliveryAttempts(id)], [id, deadlineMs])) === 1;
+    },
+    async bury(id, reason, atMs) {
       await redis.multi().hset(keys.delivery(id), { state: 'dead', dead_reason: reason }).zadd(keys.deadLetters, atMs, id).exec();
     },
     async listDead(offset, limit) {
       const ids = await redis.zrevrange(keys.deadLetters, offset, offset + limit - 1);
       const records = await Promise.all(ids.map(get));
       return records.filter((r): r is DeliveryRecord => r !== undefined);
-    },
-    async removeFromDead(id) {
-      return (await redis.zrem(keys.deadLetters, id)) === 1;
     },
     async latestForConversation(conversationId, limit) {
       const ids = await redis.lrange(keys.conversationDeliveries(conversationId), 0, limit - 1);

@@ -11,7 +11,13 @@ export async function clientsCommand(store: ClientStore, args: readonly string[]
       return (await store.list()).map(describe).join('\n') || '(no clients in Redis)';
     case 'add': {
       if (!id || !json) throw new Error('usage: clients add <id> \'{"secret":"…","webhook_secret":"whsec_…"}\'');
-      const settings = parseClientRecord(id, JSON.parse(json), defaultRateLimitPerS);
+      let record: unknown;
+      try {
+        record = JSON.parse(json);
+      } catch {
+        throw new Error(`client "${id}": the record is not valid JSON`);
+      }
+      const settings = parseClientRecord(id, record, defaultRateLimitPerS);
       await store.put(settings);
       return `saved ${describe(settings)}`;
     }

@@ -10,7 +10,9 @@ export async function deadLettersCommand(
   const [action, arg] = args;
   switch (action) {
     case 'list': {
-      const letters = await listDeadLetters(deps.deliveries, 0, Number(arg ?? 50));
+      const limit = Number(arg ?? 50);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('usage: dead-letters list [limit 1-1000]');
+      const letters = await listDeadLetters(deps.deliveries, 0, limit);
       if (letters.length === 0) return '(no dead letters)';
       return letters.map(({ record, attempts }) => [
         `${record.delivery_id}\t${record.dead_reason}\tconversation=${record.conversation_id}\tclient=${record.client}\tsend_url=${record.send_url}\tin_reply_to=${record.in_reply_to.join(',')}`,
