@@ -61,6 +61,7 @@ export class ScriptedDeliverer implements Deliverer {
 
 /** A ReplyEngine that answers every message with fixed parts ([] = nothing to send) and counts its calls. */
 export class FixedEngine implements ReplyEngine {
+  readonly contextWindow = 50;
   readonly name = 'fixed';
   readonly calls: ReplyRequest[] = [];
   during: ((request: ReplyRequest) => Promise<void>) | undefined;

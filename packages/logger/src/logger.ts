@@ -31,16 +31,17 @@ export interface LoggerOptions {
  * winston sends every call through its stream pipeline and drops lines below the level only at the
  * end; this wrapper asks first, so a disabled level costs one comparison on the request path.
  */
-function guarded(logger: winston.Logger): Logger {
+function guarded(root: winston.Logger, fields: Record<string, unknown> = {}): Logger {
   const at = (level: 'error' | 'warn' | 'info' | 'debug') => (message: string, meta?: Record<string, unknown>): void => {
-    if (logger.isLevelEnabled(level)) logger.log(level, message, meta);
+    if (root.isLevelEnabled(level)) root.log(level, message, { ...fields, ...meta });
   };
   return {
     error: at('error'),
     warn: at('warn'),
     info: at('info'),
     debug: at('debug'),
-    child: (fields) => guarded(logger.child(fields)),
+    // Children only merge fields: nothing is allocated in winston until a line is actually written.
+    child: (more) => guarded(root, { ...fields, ...more }),
   };
 }
 

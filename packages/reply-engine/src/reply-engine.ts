@@ -9,6 +9,8 @@ export interface ReplyRequest {
 
 export interface ReplyEngine {
   readonly name: string;
+  /** How many of the most recent context messages this engine looks at; callers read no more than that. */
+  readonly contextWindow: number;
   /** [] means: send nothing */
   reply(request: ReplyRequest, signal?: AbortSignal): Promise<ReplyPart[]>;
 }

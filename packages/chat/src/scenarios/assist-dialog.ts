@@ -10,11 +10,11 @@ export const assistDialog: Scenario = (deps, input) => {
   const { request, client, msgId } = input;
   const info = request.message_info;
   const participants = conversationIdOf(client.id, info);
-  const reads = Promise.all([deps.messageIndex.lookup(client.id, msgId), deps.contexts.read(participants)]);
+  const reads = Promise.all([deps.messageIndex.lookup(client.id, msgId), deps.contexts.read(participants, deps.engine.contextWindow)]);
   return { reads, finish: async () => {
     const [indexed, participantContext] = await reads;
     const conversationId = indexed ?? participants;
-    const context = conversationId === participants ? participantContext : await deps.contexts.read(conversationId);
+    const context = conversationId === participants ? participantContext : await deps.contexts.read(conversationId, deps.engine.contextWindow);
     const message = contextMessageFrom(info, msgId);
     const content = await deps.engine.reply({ conversationId, message, context: context.filter((m) => m.msg_id !== msgId) });
     return {

@@ -7,7 +7,7 @@ export const websiteDialog: Scenario = (deps, input) => {
   const { request, client, msgId } = input;
   const info = request.message_info;
   const conversationId = conversationIdOf(client.id, info);
-  const reads = deps.contexts.read(conversationId);
+  const reads = deps.contexts.read(conversationId, deps.engine.contextWindow);
   return { reads, finish: async () => {
     const context = await reads;
     const message = contextMessageFrom(info, msgId);

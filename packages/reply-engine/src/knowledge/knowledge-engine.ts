@@ -53,6 +53,8 @@ export function createKnowledgeEngine(kb: KnowledgeBase, options: KnowledgeEngin
 
   return {
     name: 'knowledge',
+    // the last `historyMessages` customer messages, with room for the replies between them
+    contextWindow: Math.max(10, historyMessages * 5),
     reply(request, signal) {
       return new Promise<ReplyPart[]>((resolve) => {
         signal?.throwIfAborted();

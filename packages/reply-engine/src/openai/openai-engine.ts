@@ -52,6 +52,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
 
   return {
     name: 'openai',
+    contextWindow: historyMessages,
     async reply(request, signal) {
       signal?.throwIfAborted();
       const messages = buildChatMessages(options.systemPrompt, request.context, request.message, historyMessages);
