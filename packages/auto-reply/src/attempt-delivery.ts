@@ -1,5 +1,5 @@
 import type { ContextMessage, ReplyPart } from '@dialog-relay/contracts';
-import { retryDelayMs } from '@dialog-relay/delivery';
+import { retryDelayMs, type AttemptOutcome } from '@dialog-relay/delivery';
 import type { DeadReason, DeliveryRecord } from '@dialog-relay/queue';
 import { webhookSigningKey } from '@dialog-relay/signing';
 import { DONE, type JobDecision, type WorkerDeps } from './worker-deps.js';
@@ -24,7 +24,11 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
   };
 
   // The stop check comes first: a stopped conversation's reply is cancelled, never dead-lettered.
-  const go = await turns.beginAttempt(record.conversation_id, generation, id, settings.timeoutMs + 5000);
+  // The attempt count is read in the same round trip (reading it is harmless if the attempt is refused).
+  const [go, previous] = await Promise.all([
+    turns.beginAttempt(record.conversation_id, generation, id, settings.timeoutMs + 5000),
+    deliveries.attemptCount(id),
+  ]);
   if (!go) {
     await deliveries.cancel(id);
     log.info('delivery cancelled: auto reply stopped');
@@ -35,8 +39,7 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
     await turns.endAttempt(record.conversation_id, id);
     return deadLetter(deps.nowMs() >= record.deadline_ms ? 'stale' : 'permanent');
   }
-  const previous = await deliveries.attempts(id);
-  const attempt = previous.length + 1;
+  const attempt = previous + 1;
   const startedAt = deps.nowMs();
   const outcome = await deps.deliverer.deliver({
     url: record.send_url,
@@ -46,7 +49,11 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
     signingKey: webhookSigningKey(client.webhookSecret ?? client.secrets[0] ?? ''),
     timeoutMs: settings.timeoutMs,
   });
-  await Promise.all([
+  log.info('delivery attempt', { attempt, outcome: outcome.kind, status: outcome.status, latency_ms: Math.round(outcome.latencyMs), error: outcome.error });
+
+  // Decide first, then write everything that follows from the attempt in one round trip.
+  const next = decide(deps, record, outcome, attempt);
+  const recorded = Promise.all([
     turns.endAttempt(record.conversation_id, id),
     deliveries.appendAttempt(id, {
       attempt,
@@ -57,9 +64,7 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
       response_body: outcome.responseBody,
     }),
   ]);
-  log.info('delivery attempt', { attempt, outcome: outcome.kind, status: outcome.status, latency_ms: Math.round(outcome.latencyMs), error: outcome.error });
-
-  switch (outcome.kind) {
+  switch (next.kind) {
     case 'delivered': {
       const reply: ContextMessage = {
         msg_id: id,
@@ -69,13 +74,34 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
         event_type: 'auto_dialog',
         create_timestamp: Math.floor(startedAt / 1000),
       };
-      if (await deliveries.setState(id, 'delivered')) await deps.contexts.record(record.conversation_id, [reply]);
+      // The receiver accepted it, so it belongs in the history even if a stop landed meanwhile.
+      await Promise.all([recorded, deliveries.setState(id, 'delivered'), deps.contexts.record(record.conversation_id, [reply])]);
       return DONE;
     }
-    case 'permanent':
-      return deadLetter('permanent');
+    case 'dead': {
+      const [, decision] = await Promise.all([recorded, deadLetter(next.reason)]);
+      return decision;
+    }
     case 'retry': {
-      if (attempt - record.attempt_base >= settings.maxAttempts) return deadLetter('exhausted');
+      // Refused when a stop cancelled the delivery during this attempt: then nothing is retried.
+      const [, retrying] = await Promise.all([recorded, deliveries.setState(id, 'retrying')]);
+      return retrying ? { kind: 'wait', untilMs: next.untilMs } : DONE;
+    }
+  }
+}
+
+type Next = { kind: 'delivered' } | { kind: 'dead'; reason: DeadReason } | { kind: 'retry'; untilMs: number };
+
+/** What follows an attempt: retry decisions come from the typed outcome, never from HTTP exceptions. */
+function decide(deps: WorkerDeps, record: DeliveryRecord, outcome: AttemptOutcome, attempt: number): Next {
+  const { settings } = deps;
+  switch (outcome.kind) {
+    case 'delivered':
+      return { kind: 'delivered' };
+    case 'permanent':
+      return { kind: 'dead', reason: 'permanent' };
+    case 'retry': {
+      if (attempt - record.attempt_base >= settings.maxAttempts) return { kind: 'dead', reason: 'exhausted' };
       const delay = retryDelayMs({
         failedAttempts: attempt,
         baseMs: settings.backoffMs,
@@ -85,9 +111,7 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
         random: deps.random,
       });
       const untilMs = deps.nowMs() + delay;
-      if (untilMs >= record.deadline_ms) return deadLetter('stale');
-      // Refused when a stop cancelled the delivery during this attempt: then nothing is retried.
-      return (await deliveries.setState(id, 'retrying')) ? { kind: 'wait', untilMs } : DONE;
+      return untilMs >= record.deadline_ms ? { kind: 'dead', reason: 'stale' } : { kind: 'retry', untilMs };
     }
   }
 }

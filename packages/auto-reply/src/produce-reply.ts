@@ -14,10 +14,10 @@ export async function produceReply(deps: WorkerDeps, batch: readonly DueMessage[
   if (!newest) return undefined;
   const conversationId = newest.conversationId;
   const deliveryId = deliveryIdOf(conversationId, generation);
-  const existing = await deps.deliveries.get(deliveryId);
+  // Usually there is no record yet and the context is needed: both reads share one round trip.
+  const [existing, context] = await Promise.all([deps.deliveries.get(deliveryId), deps.contexts.read(conversationId)]);
   if (existing) return existing;
 
-  const context = await deps.contexts.read(conversationId);
   const at = context.findIndex((m) => m.msg_id === newest.msgId);
   const message: ContextMessage = context[at] ?? {
     msg_id: newest.msgId, role: 'customer', from_user_id: newest.customerId, content: [], event_type: 'auto_dialog', create_timestamp: Math.floor(newest.receivedAtMs / 1000),

@@ -35,6 +35,7 @@ export interface DeliveryRecords {
   create(record: DeliveryRecord): Promise<DeliveryRecord>;
   get(deliveryId: string): Promise<DeliveryRecord | undefined>;
   attempts(deliveryId: string): Promise<DeliveryAttempt[]>;
+  attemptCount(deliveryId: string): Promise<number>;
   appendAttempt(deliveryId: string, attempt: DeliveryAttempt): Promise<void>;
   /**
    * Moves a delivery to `delivered` or `retrying`. Refused (false) when it is already cancelled,
@@ -90,6 +91,17 @@ end
 return 1
 `);
 
+/** KEYS delivery, conversationDeliveries; ARGV ttlS, keep, then field/value pairs. 1 = created, 0 = existed. */
+const CREATE = defineScript(`
+if redis.call('HSETNX', KEYS[1], 'delivery_id', ARGV[4]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+redis.call('LPUSH', KEYS[2], ARGV[4])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+redis.call('EXPIRE', KEYS[2], ARGV[1])
+return 1
+`);
+
 /** KEYS delivery, deadLetters, attempts; ARGV deliveryId, deadlineMs. */
 const REVIVE = defineScript(`
 if redis.call('HGET', KEYS[1], 'state') ~= 'dead' then return 0 end
@@ -105,20 +117,16 @@ export function createDeliveryRecords(deps: { redis: Redis; keys: RedisKeys; ttl
   const get = async (id: string): Promise<DeliveryRecord | undefined> => parseRecord(await redis.hgetall(keys.delivery(id)));
   return {
     async create(record) {
-      const key = keys.delivery(record.delivery_id);
-      const created = await redis.hsetnx(key, 'delivery_id', record.delivery_id);
-      if (created === 0) return (await get(record.delivery_id)) ?? record;
-      await redis.multi()
-        .hset(key, { ...record, in_reply_to: JSON.stringify(record.in_reply_to) })
-        .expire(key, ttlS)
-        .lpush(keys.conversationDeliveries(record.conversation_id), record.delivery_id)
-        .ltrim(keys.conversationDeliveries(record.conversation_id), 0, KEEP_PER_CONVERSATION - 1)
-        .expire(keys.conversationDeliveries(record.conversation_id), ttlS)
-        .exec();
-      return record;
+      // delivery_id first: the script reads it as ARGV[4] (after ttl, keep and the field name).
+      const fields = Object.entries({ ...record, in_reply_to: JSON.stringify(record.in_reply_to) })
+        .sort(([a], [b]) => (a === 'delivery_id' ? -1 : b === 'delivery_id' ? 1 : 0))
+        .flatMap(([field, value]) => [field, String(value)]);
+      const created = await CREATE.run(redis, [keys.delivery(record.delivery_id), keys.conversationDeliveries(record.conversation_id)], [ttlS, KEEP_PER_CONVERSATION, ...fields]);
+      return created === 1 ? record : ((await get(record.delivery_id)) ?? record);
     },
     get,
     attempts: attemptsOf,
+    attemptCount: (id) => redis.llen(keys.deliveryAttempts(id)),
     async appendAttempt(id, attempt) {
       await redis.multi().rpush(keys.deliveryAttempts(id), JSON.stringify(attempt)).expire(keys.deliveryAttempts(id), ttlS).exec();
     },
