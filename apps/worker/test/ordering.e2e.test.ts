@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createWorkerRedis } from '@dialog-relay/redis';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
 import { waitUntil } from './support/wait-until.js';
@@ -56,7 +57,8 @@ describe('a worker SIGKILLed mid-run', function () {
     await receiver.close();
   });
 
-  it('still answers every message (the other replica takes up its jobs)', async () => {
+  it('still answers every message (the other replica takes up its jobs)', async function () {
+    this.timeout(90_000);
     const total = 60;
     const sent: string[] = [];
     const sending = (async () => {
@@ -74,6 +76,13 @@ describe('a worker SIGKILLed mid-run', function () {
       return sent.filter((id) => !answered.has(id));
     };
     await waitUntil(() => Promise.resolve(missing().length === 0), 60_000).catch(() => undefined);
+    if (missing().length > 0) {
+      const redis = createWorkerRedis(system.config.redisUrl, { name: 'diagnose' });
+      const keys = await redis.keys(`${system.config.redisPrefix}*`);
+      const state = await Promise.all(keys.filter((k) => /:(gen|pending|batch):/.test(k) || k.endsWith(':gen')).map(async (k) => `${k} ${await redis.type(k) === 'string' ? await redis.get(k) : `list(${await redis.llen(k)})`}`));
+      process.stderr.write(`missing replies: ${missing().join(', ')}\n${state.sort().join('\n')}\n`);
+      redis.disconnect();
+    }
     expect(missing()).to.deep.equal([]);
   });
 });
