@@ -21,6 +21,7 @@ export interface WorkerProcess {
 
 export interface System {
   apiUrl: string;
+  api: Api;
   config: Config;
   keys: RedisKeys;
   env: Record<string, string>;
@@ -78,6 +79,7 @@ export async function startSystem(options: { workers: number; env?: Record<strin
 
   return {
     apiUrl,
+    api,
     config,
     keys: createRedisKeys(config.redisPrefix),
     env,
