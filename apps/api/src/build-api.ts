@@ -76,7 +76,10 @@ export async function buildApi(config: Config, logger: Logger): Promise<Api> {
     chat,
     redis,
     logger,
-    metrics: createApiMetrics(),
+    metrics: createApiMetrics(async () => ({
+      jobs: await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'),
+      deadLetters: await redis.zcard(keys.deadLetters),
+    })),
     bodyLimitBytes: config.limits.bodyBytes,
     adminToken: config.adminToken,
     isDraining: () => draining,

@@ -27,6 +27,13 @@ describe('admin endpoints behind ADMIN_TOKEN', () => {
     expect(text).to.match(/route="other",status="404"/);
   });
 
+  it('exposes the reply queue and the dead letters as gauges', async () => {
+    await post(t.url, sign(bodyFor('auto_dialog', {}, { send_url: 'http://127.0.0.1:9/x' })));
+    const text = await (await fetch(`${t.url}/metrics`, { headers: auth })).text();
+    expect(text).to.match(/dialog_relay_queue_jobs\{state="(waiting|delayed)"\} [1-9]/);
+    expect(text).to.match(/dialog_relay_dead_letters 0/);
+  });
+
   it('serves the queue dashboard', async () => {
     const response = await fetch(`${t.url}/admin/queues`, { headers: auth });
     expect(response.status).to.equal(200);

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -6,10 +6,33 @@ export interface ApiMetrics {
   duration: Histogram<'route'>;
 }
 
+/** What the reply queue looks like right now (read at scrape time, shared by all replicas). */
+export interface QueueSnapshot {
+  jobs: Record<string, number>;
+  deadLetters: number;
+}
+
 /** Prometheus metrics of one API process, on a registry of its own (not the global one). */
-export function createApiMetrics(): ApiMetrics {
+export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'dialog_relay_api_' });
+  if (snapshot) {
+    let latest: Promise<QueueSnapshot> | undefined;
+    const read = (): Promise<QueueSnapshot> => (latest ??= snapshot().finally(() => (latest = undefined)));
+    new Gauge({
+      name: 'dialog_relay_queue_jobs', help: 'Reply jobs by state (all worker replicas)', labelNames: ['state'], registers: [registry],
+      async collect() {
+        const { jobs } = await read();
+        for (const [state, count] of Object.entries(jobs)) this.set({ state }, count);
+      },
+    });
+    new Gauge({
+      name: 'dialog_relay_dead_letters', help: 'Replies in the dead-letter state', registers: [registry],
+      async collect() {
+        this.set((await read()).deadLetters);
+      },
+    });
+  }
   return {
     registry,
     requests: new Counter({ name: 'dialog_relay_http_requests_total', help: 'HTTP requests by route, status and event type', labelNames: ['route', 'status', 'event_type'], registers: [registry] }),
