@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { createClientStore } from '@dialog-relay/clients';
+import { parseClientRecord } from '@dialog-relay/config';
+import { createRequestRedis, waitForRedis } from '@dialog-relay/redis';
 import { signMd5 } from '@dialog-relay/signing';
 import { bodyFor, msgId, nowS, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
@@ -12,6 +15,19 @@ describe('authentication, replay and idempotency over HTTP', () => {
   it('accepts a request signed with any active secret during a rotation', async () => {
     expect((await post(t.url, sign(bodyFor('website_dialog'), 'shop-secret'))).status).to.equal(200);
     expect((await post(t.url, sign(bodyFor('website_dialog'), 'previous-secret'))).status).to.equal(200);
+  });
+
+  it('authenticates a client kept in Redis (as the admin CLI stores it), not only one from CLIENTS', async () => {
+    const redis = createRequestRedis(t.config.redisUrl, { name: 'auth-test' });
+    try {
+      await waitForRedis(redis, 5000);
+      await createClientStore({ redis, keys: t.keys, defaultRateLimitPerS: 50 }).put(parseClientRecord('stored', { secret: 'stored-secret' }, 50));
+      const answer = await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'stored' }), 'stored-secret'));
+      expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+      expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'stored' }), 'wrong'))).status).to.equal(401);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('refuses a wrong signature with 401 invalid_signature showing the string to sign, never the secret', async () => {

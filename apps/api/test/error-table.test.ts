@@ -29,6 +29,12 @@ describe('POST /custom-im/chat-messages error table', () => {
     expect(answer.json.errors?.map((e) => e.path)).to.include.members(['/timestamp', '/message_info/message_type', '/message_info/files_info/0/file_type']);
   });
 
+  it('answers invalid_request when send_url is given twice with different values', async () => {
+    const answer = await post(t.url, sign(bodyFor('auto_dialog', { send_url: 'http://127.0.0.1:9/a' }, { send_url: 'http://127.0.0.1:9/b' })));
+    expectError(answer, 400, 'invalid_request');
+    expect(answer.json.errors?.map((e) => e.path)).to.include('/message_info/send_url');
+  });
+
   it('answers invalid_request for an unknown event_type', async () => {
     expectError(await post(t.url, sign(bodyFor('group_chat'))), 400, 'invalid_request');
   });

@@ -1,5 +1,5 @@
 import { signRequestBody } from '@dialog-relay/signing';
-import { freePort, testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { freePort, testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -47,9 +47,9 @@ describe('API process lifecycle', function () {
     const body: Record<string, unknown> = { client: 'shop', timestamp: now, message_info: { from_user_id: 'u', to_user_id: 'b', content: 'hi', message_type: 1, event_type: 'website_dialog', create_timestamp: now } };
     body['signature'] = signRequestBody(body, 's', 'hmac-sha256');
     const inFlight = fetch(`${base}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    await waitFor(() => modelRequests === 1); // the request is now in flight, waiting for the model
+    await waitUntil(() => modelRequests === 1); // the request is now in flight, waiting for the model
     child.kill('SIGTERM');
-    await waitFor(() => output.includes('api draining'));
+    await waitUntil(() => output.includes('api draining'));
     const refused = await fetch(`${base}/healthz`).then((r) => r.status, () => 'refused');
     expect(refused).to.equal('refused');
     releaseModel();
@@ -67,10 +67,3 @@ describe('API process lifecycle', function () {
   });
 });
 
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -3,7 +3,7 @@ import { createRequestRedis, type Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '@dialog-relay/testkit';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem } from './support/system.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '@dialog-relay/testkit';
 
 describe('debounce', function () {
   let receiver: Receiver;

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, WEBHOOK_SECRET, type System } from './support/system.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '@dialog-relay/testkit';
 
 describe('auto_dialog delivery to send_url (API + real worker process + real receiver)', function () {
   let system: System;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createWorkerRedis } from '@dialog-relay/redis';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
-import { waitUntil } from './support/wait-until.js';
+import { waitUntil } from '@dialog-relay/testkit';
 
 async function runConversations(system: System, receiver: Receiver, conversations: number, perConversation: number): Promise<void> {
   const sent = new Map<string, string[]>();

@@ -2,4 +2,3 @@ export * from './conversation-key.js';
 export * from './context-message.js';
 export * from './context.store.js';
 export * from './message-index.store.js';
-export * from './auto-reply-flag.store.js';

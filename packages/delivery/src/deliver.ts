@@ -1,9 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
-import { createGuardedLookup, forbiddenAddressReason, type AddressPolicy, type Resolver } from '@dialog-relay/net-guard';
+import { checkSendUrlStatically, createGuardedLookup, type AddressPolicy, type Resolver } from '@dialog-relay/net-guard';
 import { webhookHeaders } from '@dialog-relay/signing';
 import got from 'got';
 import { describeAttemptError } from './attempt-error.js';
@@ -88,22 +87,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   };
 }
 
-/**
- * Checks that need no connection: a usable http(s) URL, and for an IP-literal host the
- * address policy (node skips `lookup` for literals, so the guarded lookup never sees them).
- */
+/** The checks that need no connection, in net-guard's words: node skips `lookup` for IP literals. */
 function refuseTarget(raw: string, policy: AddressPolicy): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'invalid_send_url';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'invalid_send_url: protocol';
-  const host = url.hostname.startsWith('[') && url.hostname.endsWith(']') ? url.hostname.slice(1, -1) : url.hostname;
-  if (isIP(host) === 0) return null;
-  const reason = forbiddenAddressReason(host, policy);
-  return reason === null ? null : `send_url_forbidden: ${reason}`;
+  const checked = checkSendUrlStatically(raw, policy);
+  if (checked.ok) return null;
+  return checked.problem === 'forbidden' ? `send_url_forbidden: ${checked.range}` : `invalid_send_url: ${checked.reason}`;
 }
 
 function answerOutcome(answer: CappedAnswer, latencyMs: number): AttemptOutcome {

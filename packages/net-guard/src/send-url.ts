@@ -13,39 +13,52 @@ export interface CheckSendUrlOptions {
 
 const refuse = (reason: string): SendUrlVerdict => ({ ok: false, reason });
 
+/** The verdict of the checks that need no DNS (see checkSendUrlStatically). */
+export type StaticSendUrlVerdict =
+  | { ok: true; url: URL; literal: LookupAddress | undefined }
+  | { ok: false; problem: 'invalid'; reason: string }
+  | { ok: false; problem: 'forbidden'; range: string; reason: string };
+
+/**
+ * The part of the send_url check that needs no DNS: a usable absolute http(s) URL, and for an
+ * IP-literal host the address policy. Used at accept time before resolving, and by the deliverer
+ * before connecting (node does not call the guarded lookup for IP literals).
+ */
+export function checkSendUrlStatically(raw: string, policy: AddressPolicy): StaticSendUrlVerdict {
+  const invalid = (reason: string): StaticSendUrlVerdict => ({ ok: false, problem: 'invalid', reason });
+  if (typeof raw !== 'string' || raw.length === 0) return invalid('send_url must be a non-empty string');
+  if (raw.length > MAX_SEND_URL_LENGTH) return invalid(`send_url must be at most ${MAX_SEND_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return invalid('send_url must be a valid absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return invalid('send_url must use http or https');
+  if (url.hostname === '') return invalid('send_url must have a host');
+  const literal = literalAddress(url.hostname);
+  const range = literal ? forbiddenAddressReason(literal.address, policy) : null;
+  if (literal && range !== null) return { ok: false, problem: 'forbidden', range, reason: describeForbiddenAddress(literal.address, range) };
+  return { ok: true, url, literal };
+}
+
 /** Accept-time check of a caller-supplied send_url; every resolved address must pass the policy. */
 export async function checkSendUrl(
   raw: string,
   policy: AddressPolicy,
   options: CheckSendUrlOptions = {},
 ): Promise<SendUrlVerdict> {
-  if (typeof raw !== 'string' || raw.length === 0) return refuse('send_url must be a non-empty string');
-  if (raw.length > MAX_SEND_URL_LENGTH) {
-    return refuse(`send_url must be at most ${MAX_SEND_URL_LENGTH} characters`);
-  }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return refuse('send_url must be a valid absolute URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return refuse('send_url must use http or https');
-  if (url.hostname === '') return refuse('send_url must have a host');
-
-  const literal = literalAddress(url.hostname);
-  let addresses: LookupAddress[];
-  if (literal) {
-    addresses = [literal];
-  } else {
-    const resolved = await resolveWithin(url.hostname, options.resolve ?? systemResolver, options.timeoutMs);
-    if (typeof resolved === 'string') return refuse(resolved);
-    addresses = resolved;
-  }
-  for (const { address } of addresses) {
+  const checked = checkSendUrlStatically(raw, policy);
+  if (!checked.ok) return refuse(checked.reason);
+  const { url, literal } = checked;
+  if (literal) return { ok: true, url, addresses: [literal] };
+  const resolved = await resolveWithin(url.hostname, options.resolve ?? systemResolver, options.timeoutMs);
+  if (typeof resolved === 'string') return refuse(resolved);
+  for (const { address } of resolved) {
     const why = forbiddenAddressReason(address, policy);
     if (why !== null) return refuse(describeForbiddenAddress(address, why));
   }
-  return { ok: true, url, addresses };
+  return { ok: true, url, addresses: resolved };
 }
 
 /** The resolver's addresses, or an English reason when it fails, answers nothing or is too slow. */

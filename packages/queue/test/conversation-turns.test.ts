@@ -12,8 +12,10 @@ describe('conversation turns (the per-conversation reply protocol)', () => {
     await waitForRedis(redis, 5000);
   });
   after(() => redis.disconnect());
+  let keys: ReturnType<typeof createRedisKeys>;
   beforeEach(() => {
-    turns = createConversationTurns({ redis, keys: createRedisKeys(uniquePrefix('turns')), pendingTtlMs: 60_000 });
+    keys = createRedisKeys(uniquePrefix('turns'));
+    turns = createConversationTurns({ redis, keys, pendingTtlMs: 60_000 });
   });
 
   const due = (msgId: string, conversationId = 'c_one'): DueMessage => ({
@@ -76,6 +78,7 @@ describe('conversation turns (the per-conversation reply protocol)', () => {
     await turns.take('c_one', 0, 0);
     expect(await turns.stop('c_one')).to.deep.equal({ cancelled: 2, generation: 0 });
     expect(await turns.isStopped('c_one')).to.equal(true);
+    expect(await redis.pttl(keys.autoReplyStopped('c_one'))).to.equal(-1); // a stop lasts until resume
     expect(await turns.pending('c_one')).to.deep.equal([]);
     expect(await turns.schedule(due('c'))).to.deep.equal({ kind: 'stopped' });
     expect(await turns.take('c_one', 0, 0)).to.deep.equal({ kind: 'stale', current: 1 });

@@ -1,3 +1,4 @@
+import type { ReplyEngineConfig } from '@dialog-relay/config';
 import type { ReplyPart } from '@dialog-relay/contracts';
 import { EXAMPLE_KNOWLEDGE_FILE } from './example-knowledge-file.js';
 import { createKnowledgeEngine } from './knowledge/knowledge-engine.js';
@@ -5,13 +6,8 @@ import { loadKnowledgeBase } from './knowledge/load-knowledge-base.js';
 import { createOpenAiEngine } from './openai/openai-engine.js';
 import type { EngineLogger, ReplyEngine } from './reply-engine.js';
 
-/** The engine part of the configuration (REPLY_ENGINE and its variables). */
-export type EngineConfig =
-  | { kind: 'knowledge'; knowledgeFile: string | undefined }
-  | { kind: 'openai'; baseUrl: string; apiKey: string; model: string; timeoutMs: number; maxRetries: number; systemPrompt: string };
-
 /** Builds the configured engine once at start-up; the knowledge file is read and indexed here. */
-export async function createEngineFromConfig(config: EngineConfig, options: { fallbackText: string; logger: EngineLogger }): Promise<ReplyEngine> {
+export async function createEngineFromConfig(config: ReplyEngineConfig, options: { fallbackText: string; logger: EngineLogger }): Promise<ReplyEngine> {
   if (config.kind === 'knowledge') {
     return createKnowledgeEngine(await loadKnowledgeBase(config.knowledgeFile ?? EXAMPLE_KNOWLEDGE_FILE));
   }
