@@ -1,6 +1,8 @@
 # One image for both processes; docker-compose picks the command.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# No install-time analytics from any dependency (swagger-ui-dist's scarf; package.json says so too).
+ENV SCARF_ANALYTICS=false
 COPY . .
 RUN npm ci --no-audit --no-fund && node node_modules/typescript/bin/tsc -b && npm prune --omit=dev
 

@@ -1,186 +1,108 @@
-// `npm run bench`: measures dialog-relay against baselines measured in the same run, on this machine.
-//  1. synchronous path: dialog-relay API vs a bare Express JSON endpoint (autocannon, pre-signed bodies);
-//  2. delivery: dialog-relay worker vs a raw BullMQ worker POSTing to the same loopback receiver;
-//  3. memory: worker RSS over sustained rounds.
-// Prints ratios; asserts nothing (speed is measured here, never in tests).
-import autocannon from 'autocannon';
-import { fork, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// `npm run bench`: dialog-relay against baselines measured in the same run, on this machine, on
+// loopback only. Prints the table of the performance issue (every figure beside its baseline, as a
+// ratio) and writes bench/results/latest.json. Asserts nothing: speed is measured here, never in tests.
+// Sizes (environment, defaults fit a 2-core machine in under 5 minutes): BENCH_SECONDS (5) per
+// synchronous figure, BENCH_DELIVERIES (4000), BENCH_RATE (500 msg/s) for BENCH_E2E_SECONDS (10),
+// BENCH_MEMORY_REQUESTS (100000, sampled after a tenth), BENCH_CLUSTER (1: also on a 3-master cluster).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
+import { ourDeliveries, rawDeliveries } from './bench/delivery-phase.mjs';
+import { ourLatency, rawLatency } from './bench/latency-phase.mjs';
+import { memoryPhase } from './bench/memory-phase.mjs';
+import { killAll } from './bench/processes.mjs';
+import { startReceiver } from './bench/receiver.mjs';
+import { machine, printTable, writeResults } from './bench/report.mjs';
+import { syncPhase } from './bench/sync-phase.mjs';
+import { clientsEnv, createSigner, loadMessages } from './bench/traffic.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = (p) => join(root, p);
-const { signRequestBody } = await import(dist('packages/signing/dist/src/index.js'));
-const { createRedisKeys, createRequestRedis } = await import(dist('packages/redis/dist/src/index.js'));
-const { createConversationTurns, createReplyQueue, addTurnJob } = await import(dist('packages/queue/dist/src/index.js'));
-const { Queue } = await import('bullmq');
-
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2000);
-const children = [];
+const numberOf = (name, fallback) => Number(process.env[name] ?? fallback);
+const SECONDS = numberOf('BENCH_SECONDS', 5);
+const DELIVERIES = numberOf('BENCH_DELIVERIES', 4000);
+const RATE = numberOf('BENCH_RATE', 500);
+const E2E_SECONDS = numberOf('BENCH_E2E_SECONDS', 10);
+const MEMORY = numberOf('BENCH_MEMORY_REQUESTS', 100_000);
+const CLUSTER = process.env.BENCH_CLUSTER !== '0';
+// BENCH_ONLY=sync,delivery,latency,memory,cluster runs some phases (while working on one figure).
+const only = process.env.BENCH_ONLY?.split(',');
+const runs = (phase) => only === undefined || only.includes(phase);
 const log = (line) => process.stdout.write(`${line}\n`);
-const freePort = () => new Promise((resolve) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); }); });
-const waitMessage = (child) => new Promise((resolve, reject) => { child.once('message', resolve); child.once('exit', (code) => reject(new Error(`child exited ${code}`))); });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function startRedis() {
-  if (process.env.REDIS_URL) return process.env.REDIS_URL;
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', mkdtempSync(join(tmpdir(), 'bench-redis-'))], { stdio: 'ignore' });
-  children.push(child);
-  const probe = createRequestRedis(`redis://127.0.0.1:${port}`, { name: 'bench-probe' });
-  probe.on('error', () => undefined);
-  for (let i = 0; i < 100; i++) { try { await probe.ping(); break; } catch { await sleep(50); } }
-  probe.disconnect();
-  return `redis://127.0.0.1:${port}`;
-}
+const { signRequestBody } = await import(join(root, 'packages/signing/dist/src/index.js'));
+const { startRedisServer, startRedisCluster } = await import(join(root, 'packages/testkit/dist/src/index.js'));
+const { loadKnowledgeBase, EXAMPLE_KNOWLEDGE_FILE } = await import(join(root, 'packages/reply-engine/dist/src/index.js'));
 
-async function waitHttp(url) {
-  for (let i = 0; i < 200; i++) { try { await fetch(url); return; } catch { await sleep(50); } }
-  throw new Error(`${url} did not come up`);
-}
+const began = performance.now();
+const messages = loadMessages(root);
+const kb = await loadKnowledgeBase(EXAMPLE_KNOWLEDGE_FILE);
+const counts = new Map();
+for (const { lang } of messages) counts.set(lang, (counts.get(lang) ?? 0) + 1);
+const languages = [...counts].map(([lang, n]) => `${n} ${lang}`).join(', ');
+log(`dialog-relay benchmark: node ${process.version}, ${machine()}`);
+log(`traffic: ${messages.length} distinct customer messages (${languages}), a fresh msg_id per request, knowledge FAQ of ${kb.entries.length} entries`);
 
-function load(url, makeBody) {
-  return new Promise((resolve, reject) => {
-    autocannon({
-      url: `${url}/custom-im/chat-messages`, method: 'POST', connections: CONNECTIONS, duration: SECONDS,
-      headers: { 'content-type': 'application/json' },
-      requests: [{ setupRequest: (req) => ({ ...req, body: makeBody() }) }],
-    }, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-const now = () => Math.floor(Date.now() / 1000);
-let trace = 0;
-function signedBody(eventType, extra = {}) {
-  const info = { from_user_id: `bench-customer-${trace % 500}`, to_user_id: 'bench-bot', content: 'When are you open on Saturday?', message_type: 1, event_type: eventType, create_timestamp: now(), trace: ++trace, ...extra };
-  if (eventType === 'assist_dialog') info.msg_id = `bench-${randomUUID()}`;
-  if (eventType === 'auto_dialog') info.from_user_type = 2;
-  const body = { client: 'bench', timestamp: now(), message_info: info };
-  if (eventType === 'auto_dialog') body.send_url = 'http://127.0.0.1:9/unused';
-  return JSON.stringify({ ...body, signature: signRequestBody(body, 'bench-secret', 'hmac-sha256') });
-}
-
-function row(name, result, baseline) {
-  const rps = result.requests.average;
-  const ok = result['2xx'];
-  const ratio = baseline ? (rps / baseline.requests.average).toFixed(2) : '1.00';
-  log(`  ${name.padEnd(34)} ${rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.latency.p50).padStart(3)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  2xx ${ok}/${result.requests.total}  ratio ${ratio}`);
-}
-
-async function syncBench(redisUrl) {
-  log(`\n1. Synchronous requests: ${CONNECTIONS} connections, ${SECONDS} s each (ratio = req/s against the bare Express baseline)`);
-  const bareBody = () => JSON.stringify({ client: 'bench', timestamp: now(), signature: 'x', message_info: { content: 'hi', trace: ++trace } });
-  const runBare = async (name, extraEnv) => {
-    const port = await freePort();
-    const bare = fork(join(root, 'scripts/bench/bare-server.mjs'), { env: { ...process.env, REDIS_URL: '', ...extraEnv, PORT: String(port) }, stdio: 'inherit' });
-    children.push(bare);
-    await waitMessage(bare);
-    const result = await load(`http://127.0.0.1:${port}`, bareBody);
-    bare.kill('SIGTERM');
-    return result;
-  };
-  const baseline = await runBare('bare', {});
-  row('bare Express + express.json (baseline)', baseline);
-  const redisFloor = await runBare('redis', { REDIS_URL: redisUrl });
-  row('bare Express + 2 Redis round trips', redisFloor, baseline);
-
-  const apiPort = await freePort();
-  const env = { ...process.env, PORT: String(apiPort), HOST: '127.0.0.1', REDIS_URL: redisUrl, REDIS_PREFIX: `bench-${randomUUID().slice(0, 6)}:`, LOG_LEVEL: 'error',
-    CLIENTS: JSON.stringify({ bench: { secret: 'bench-secret', rate_limit_per_s: 1_000_000 } }), ALLOW_PRIVATE_SEND_URLS: 'true' };
-  const api = spawn(process.execPath, [dist('apps/api/dist/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  children.push(api);
-  await waitHttp(`http://127.0.0.1:${apiPort}/healthz`);
-  for (const eventType of ['cmd_dialog', 'website_dialog', 'assist_dialog', 'auto_dialog']) {
-    const extra = eventType === 'cmd_dialog' ? { content: 'auto_reply_status' } : {};
-    // Every request must be a new signed body (an exact replay is refused), so sign them before the clock runs.
-    const pool = Array.from({ length: 30_000 }, () => signedBody(eventType, extra));
-    let i = 0;
-    const result = await load(`http://127.0.0.1:${apiPort}`, () => (i < pool.length ? pool[i++] : signedBody(eventType, extra)));
-    row(`dialog-relay ${eventType}`, result, baseline);
-    log(`  ${''.padEnd(34)} ${''.padStart(7)}        against the Redis floor: ratio ${(result.requests.average / redisFloor.requests.average).toFixed(2)}`);
-  }
-  api.kill('SIGTERM');
-}
-
-async function deliveryBench(redisUrl) {
-  log(`\n2. Delivery: ${MESSAGES} replies over ${MESSAGES / 10} conversations to a loopback receiver, concurrency 16 (ratio = throughput against raw BullMQ + got)`);
-  let received = 0;
-  let onReceived = () => undefined;
-  const receiver = createServer((req, res) => { req.resume(); req.on('end', () => { received += 1; res.end('ok'); onReceived(); }); });
-  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-  const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
-  const until = (count) => new Promise((resolve) => { onReceived = () => { if (received >= count) resolve(); }; onReceived(); });
-  const redis = createRequestRedis(redisUrl, { name: 'bench' });
-
-  // Baseline: raw BullMQ.
-  const rawPrefix = `bench-raw-${randomUUID().slice(0, 6)}`;
-  const rawQueue = new Queue('raw', { connection: redis, prefix: rawPrefix });
-  await rawQueue.addBulk(Array.from({ length: MESSAGES }, (_, i) => ({ name: 'deliver', data: { i, text: 'We are open Monday to Friday.' }, opts: { removeOnComplete: true } })));
-  const raw = fork(join(root, 'scripts/bench/raw-worker.mjs'), { env: { ...process.env, REDIS_URL: redisUrl, QUEUE: 'raw', PREFIX: rawPrefix, RECEIVER: receiverUrl, CONCURRENCY: '16' } });
-  children.push(raw);
-  received = 0;
-  await until(1); // the clock starts at the first delivery, for both workers alike
-  let started = performance.now();
-  await until(MESSAGES);
-  const rawRate = (MESSAGES - 1) / ((performance.now() - started) / 1000);
-  log(`  raw BullMQ worker + got (baseline)   ${rawRate.toFixed(0).padStart(6)} deliveries/s  ratio 1.00`);
-  raw.kill('SIGTERM');
-  await rawQueue.close();
-
-  // dialog-relay worker: the same number of due messages, scheduled through the reply protocol.
-  const prefix = `bench-${randomUUID().slice(0, 6)}:`;
-  const keys = createRedisKeys(prefix);
-  const turns = createConversationTurns({ redis, keys, pendingTtlMs: 3_600_000 });
-  const queue = createReplyQueue(redis, keys.bullPrefix);
-  const env = { ...process.env, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, LOG_LEVEL: 'error', AUTO_REPLY_DEBOUNCE_MS: '0', WORKER_CONCURRENCY: '16', ALLOW_PRIVATE_SEND_URLS: 'true',
-    CLIENTS: JSON.stringify({ bench: { secret: 'bench-secret' } }) };
-  const schedule = async (round) => {
-    for (let c = 0; c < MESSAGES / 10; c++) {
-      const conversationId = `c_bench${round}x${c}`;
-      for (let m = 0; m < 10; m++) {
-        const message = { client: 'bench', conversationId, msgId: `r${round}-c${c}-m${m}`, sendUrl: receiverUrl, customerId: `cust-${c}`, boundAccountId: 'bound', receivedAtMs: Date.now() };
-        const result = await turns.schedule(message);
-        if (result.kind === 'queued') await addTurnJob(queue, conversationId, result.generation, 0);
-      }
-    }
-  };
-  await schedule(0);
-  received = 0;
-  const worker = spawn(process.execPath, [dist('apps/worker/dist/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  children.push(worker);
-  await until(1);
-  started = performance.now();
-  await until(MESSAGES);
-  const ourRate = (MESSAGES - 1) / ((performance.now() - started) / 1000);
-  log(`  dialog-relay worker                  ${ourRate.toFixed(0).padStart(6)} deliveries/s  ratio ${(ourRate / rawRate).toFixed(2)}`);
-
-  log(`\n3. Worker memory under sustained load (${MESSAGES} replies a round)`);
-  const rss = () => Number(spawnSync('ps', ['-o', 'rss=', '-p', String(worker.pid)], { encoding: 'utf8' }).stdout.trim()) / 1024;
-  const samples = [rss()];
-  for (let round = 1; round <= 4; round++) {
-    const target = received + MESSAGES;
-    await schedule(round);
-    await until(target);
-    samples.push(rss());
-  }
-  log(`  RSS after each round (MiB): ${samples.map((s) => s.toFixed(0)).join(' → ')}   last/first-loaded ratio ${(samples[samples.length - 1] / samples[1]).toFixed(2)}`);
-  worker.kill('SIGTERM');
-  await queue.close();
-  redis.disconnect();
-  receiver.close();
-}
-
+const servers = [];
+const receiver = await startReceiver();
+const rows = [];
+let errors = 0;
 try {
-  const redisUrl = await startRedis();
-  log(`dialog-relay benchmark (node ${process.version}, Redis ${redisUrl})`);
-  await syncBench(redisUrl);
-  await deliveryBench(redisUrl);
+  const single = await startRedisServer();
+  servers.push(single);
+  const ctx = { root, redis: { url: single.url }, receiver, messages, sign: createSigner(signRequestBody, messages, 'b'), clients: clientsEnv(receiver.base), log };
+
+  if (runs('sync')) {
+    const sync = await syncPhase({ ...ctx, seconds: SECONDS });
+    rows.push(...sync.rows);
+    errors += sync.errors;
+  }
+
+  let ours;
+  if (runs('delivery') || runs('cluster')) {
+    log(`2. delivery: ${DELIVERIES} replies over ${DELIVERIES / 10} conversations, one worker, concurrency 50`);
+    const raw = await rawDeliveries(ctx, DELIVERIES);
+    ours = await ourDeliveries(ctx, ctx.redis, DELIVERIES, DELIVERIES / 10);
+    errors += ours.errors;
+    log(`   raw BullMQ + got ${raw.toFixed(0)} /s, dialog-relay ${ours.rate.toFixed(0)} /s`);
+    rows.push({ id: 'delivery', figure: 'deliveries/s, one worker, WORKER_CONCURRENCY=50', value: ours.rate, unit: '/s', baseline: 'raw BullMQ worker + got', baseline_value: raw, ratio: ours.rate / raw, target: 0.7, direction: 'min' });
+  }
+
+  if (runs('latency')) {
+    const count = RATE * E2E_SECONDS;
+    log(`3. accept→delivered at ${RATE} msg/s for ${E2E_SECONDS} s over 200 conversations; 4. stop_auto_reply under that load`);
+    const rawLat = await rawLatency(ctx, RATE, count);
+    const lat = await ourLatency(ctx, RATE, count, Number(process.env.BENCH_STOPS ?? 20));
+    errors += lat.errors;
+    log(`   raw BullMQ add→delivered p50 ${rawLat.p50.toFixed(1)} ms p99 ${rawLat.p99.toFixed(1)} ms; dialog-relay p50 ${lat.p50.toFixed(1)} ms p99 ${lat.p99.toFixed(1)} ms; stops ${lat.stops}, attempts after the answer ${lat.attemptsAfter}`);
+    for (const p of ['p50', 'p99']) {
+      rows.push({ id: `e2e_${p}`, figure: `accept→delivered ${p} at ${RATE} msg/s`, value: lat[p], unit: 'ms', baseline: 'raw BullMQ add→delivered', baseline_value: rawLat[p], ratio: lat[p] / rawLat[p], target: 3, direction: 'max' });
+  }
+  rows.push({ id: 'stop_attempts_after', figure: `stop_auto_reply under load (${lat.stops} stops): attempts started after the answer`, value: lat.attemptsAfter, unit: '', baseline: 'none allowed', baseline_value: 0, ratio: lat.attemptsAfter, target: 0, direction: 'max' });
+  }
+
+  if (runs('memory')) {
+    log(`5. memory: RSS after ${MEMORY / 10} and after ${MEMORY} requests (mixed scenarios, 30 % auto_dialog delivered)`);
+    const memory = await memoryPhase(ctx, MEMORY / 10, MEMORY);
+    errors += memory.errors;
+    for (const which of ['api', 'worker']) {
+      rows.push({ id: `rss_${which}`, figure: `${which === 'api' ? 'API' : 'worker'} RSS after ${MEMORY} requests (< 250 MiB)`, value: memory.last[which], unit: 'MiB', baseline: `after ${MEMORY / 10}`, baseline_value: memory.first[which], ratio: memory.last[which] / memory.first[which], target: 1.2, direction: 'max', under_250: memory.last[which] < 250 });
+  }
+  }
+
+  if (CLUSTER && ours && runs('cluster')) {
+    log(`6. the delivery run on a 3-master Redis Cluster`);
+    const cluster = await startRedisCluster(3);
+    servers.push(cluster);
+    const onCluster = await ourDeliveries(ctx, { nodes: cluster.nodes }, DELIVERIES, DELIVERIES / 10);
+    errors += onCluster.errors;
+    rows.push({ id: 'cluster_delivery', figure: 'deliveries/s on a 3-master Redis Cluster', value: onCluster.rate, unit: '/s', baseline: 'the same run on one Redis', baseline_value: ours.rate, ratio: onCluster.rate / ours.rate, target: null, direction: 'info' });
+  }
+  const last = rows.find((row) => row.id === 'stop_attempts_after');
+  log(`\nResults (${((performance.now() - began) / 1000).toFixed(0)} s; errors ${errors})`);
+  printTable(rows, log);
+  const file = writeResults(root, { rows, stopAttemptsAfter: last?.value ?? null, errors });
+  log(`\nwritten to ${file.slice(root.length + 1)}`);
 } finally {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  killAll();
+  await receiver.close();
+  await Promise.all(servers.map((server) => server.dispose()));
 }

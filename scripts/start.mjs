@@ -1,14 +1,17 @@
-// `npm start`: runs the API and the worker together for local use.
-// Redis: REDIS_URL if set, else 127.0.0.1:6379 if it answers, else a private redis-server whose data
-// lives in .data/redis (git-ignored), stopped on exit. Without CLIENTS a demo client is configured
-// and a ready-to-paste signed curl example is printed.
+// `npm start`: runs the API and the worker together for local use, listening on 127.0.0.1 unless
+// HOST says otherwise (the demo client's secret is printed and it may send to loopback addresses).
+// Redis: REDIS_URL if set (refused with one plain line when it does not answer), else 127.0.0.1:6379
+// if it answers, else a private redis-server whose data lives in .data/redis (git-ignored), stopped
+// on exit. Keys live under a prefix of this checkout's own unless REDIS_PREFIX is set, so two
+// checkouts on one machine never share a queue (npm run start:api / start:worker use the same one).
+// A busy port is reported before anything starts.
+// Without CLIENTS a demo client is configured and a ready-to-paste signed curl example is printed.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { checkoutPrefix, root } from './checkout-prefix.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const say = (line) => process.stdout.write(`[dialog-relay] ${line}\n`);
 const children = [];
 
@@ -23,6 +26,24 @@ function redisAnswers(host, port) {
   });
 }
 
+function reachable(host, port) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    const done = (ok) => { socket.destroy(); resolve(ok); };
+    socket.setTimeout(2000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => done(true));
+  });
+}
+
+function portInUse(host, port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', (error) => resolve(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? error.code : false));
+    server.listen(Number(port), host, () => server.close(() => resolve(false)));
+  });
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -32,7 +53,20 @@ function freePort() {
 }
 
 async function chooseRedis() {
-  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, how: 'REDIS_URL' };
+  // A cluster or Sentinel is the operator's: used as configured (the services check it themselves).
+  if (process.env.REDIS_CLUSTER_NODES) return { env: {}, how: `the Redis Cluster REDIS_CLUSTER_NODES=${process.env.REDIS_CLUSTER_NODES}` };
+  if (process.env.REDIS_SENTINELS) return { env: {}, how: `Redis behind Sentinel REDIS_SENTINELS=${process.env.REDIS_SENTINELS}` };
+  if (process.env.REDIS_URL) {
+    const url = process.env.REDIS_URL;
+    let target;
+    try { target = new URL(url); } catch { target = undefined; }
+    const shown = url.replace(/\/\/[^@/]*@/, '//***@');
+    if (!target || !(await reachable(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 6379)))) {
+      say(`Redis at ${shown} is not reachable: start Redis there, correct REDIS_URL, or unset REDIS_URL so npm start runs a private redis-server.`);
+      process.exit(1);
+    }
+    return { url, how: 'REDIS_URL' };
+  }
   if (await redisAnswers('127.0.0.1', 6379)) return { url: 'redis://127.0.0.1:6379', how: 'the Redis answering on 127.0.0.1:6379' };
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) {
     say('No Redis found: REDIS_URL is not set, nothing answers on 127.0.0.1:6379 and redis-server is not installed.');
@@ -71,15 +105,26 @@ function stopAll(code) {
   setTimeout(() => process.exit(code), 500).unref();
 }
 
+const DEMO = { id: 'demo', secret: 'demo-secret-not-for-production', webhookSecret: 'whsec_ZGVtby13ZWJob29rLXNlY3JldA==' };
+const port = process.env.PORT || '8080';
+// Local use: loopback only unless HOST says otherwise (the services' own default, for containers, is 0.0.0.0).
+const host = process.env.HOST || '127.0.0.1';
+const busy = await portInUse(host, port);
+if (busy) {
+  say(`Cannot start: port ${port} on ${host} is ${busy === 'EACCES' ? 'not allowed for this user' : 'already in use (another program listens there)'}. Stop that program, or choose another port: PORT=8081 npm start`);
+  process.exit(1);
+}
 const redis = await chooseRedis();
-const env = { ...process.env, REDIS_URL: redis.url };
+const env = { ...process.env, HOST: host, ...(redis.url ? { REDIS_URL: redis.url } : {}) };
+// Each checkout gets its own keys (and queue): a hash of its path, unless REDIS_PREFIX says otherwise.
+env.REDIS_PREFIX ||= checkoutPrefix();
 const demo = !process.env.CLIENTS;
 if (demo) {
-  env.CLIENTS = JSON.stringify({ demo: { secret: 'demo-secret', webhook_secret: 'whsec_ZGVtby13ZWJob29rLXNlY3JldA==' } });
-  env.ALLOW_PRIVATE_SEND_URLS ??= 'true';
+  // Private (loopback) send_urls are opened for the demo client only, not for every client.
+  env.CLIENTS = JSON.stringify({ [DEMO.id]: { secret: DEMO.secret, webhook_secret: DEMO.webhookSecret, allow_private_send_urls: true } });
 }
-const port = env.PORT ?? '8080';
 say(`Redis: ${redis.how}`);
+say(process.env.REDIS_PREFIX ? `Redis keys under prefix "${env.REDIS_PREFIX}" (REDIS_PREFIX)` : `Redis keys under prefix "${env.REDIS_PREFIX}" (this checkout's own; set REDIS_PREFIX to share)`);
 const api = spawn(process.execPath, [join(root, 'apps/api/dist/src/main.js')], { env, stdio: 'inherit' });
 const worker = spawn(process.execPath, [join(root, 'apps/worker/dist/src/main.js')], { env, stdio: 'inherit' });
 children.push(api, worker);
@@ -87,12 +132,12 @@ for (const child of [api, worker]) child.on('exit', (code) => { say(`a process e
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-const baseUrl = `http://127.0.0.1:${port}`;
-if (await waitReady(baseUrl)) {
+const baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+if ((await waitReady(baseUrl)) && api.exitCode === null) {
   say(`API ready at ${baseUrl}   (worker running beside it)`);
   if (demo) {
-    say('CLIENTS is not set: using the demo client "demo" with secret "demo-secret" (never use it for real).');
+    say(`CLIENTS is not set: using the demo client "${DEMO.id}" with secret "${DEMO.secret}" and webhook secret ${DEMO.webhookSecret} (never use them for real; loopback send_urls are allowed for it).`);
     say('Try a signed assist_dialog (valid for 5 minutes; re-run npm start for a fresh one):');
-    process.stdout.write(`\n${await curlExample(baseUrl, 'demo', 'demo-secret')}\n\n`);
+    process.stdout.write(`\n${await curlExample(baseUrl, DEMO.id, DEMO.secret)}\n\n`);
   }
 }

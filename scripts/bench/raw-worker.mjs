@@ -1,4 +1,4 @@
-// Baseline for delivery: a raw BullMQ worker whose processor POSTs a small JSON body with got.
+// Baseline for delivery: a raw BullMQ worker whose processor POSTs the job's data as JSON with got.
 import { Worker } from 'bullmq';
 import got from 'got';
 import { Agent } from 'node:http';

@@ -2,11 +2,15 @@ import type { ChatService } from '@dialog-relay/chat';
 import { AppError } from '@dialog-relay/contracts';
 import type { Logger } from '@dialog-relay/logger';
 import type { Redis } from '@dialog-relay/redis';
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { adminAuth } from './http/admin-auth.js';
+import type { Tracing } from '@dialog-relay/tracing';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { createAdminGate } from './http/admin-auth.js';
+import { adminRouter } from './http/admin-routes.js';
+import { apiDocsRouter } from './http/api-docs.js';
 import { sendError } from './http/envelope.js';
 import { toAppError } from './http/error-mapping.js';
 import type { ApiMetrics } from './http/metrics.js';
+import type { QueueDashboard } from './http/queue-dashboard.js';
 import { requestIdFrom, requestIdMiddleware } from './http/request-id.js';
 import { chatMessagesRouter } from './routes/chat-messages.route.js';
 import { healthRouter } from './routes/health.route.js';
@@ -17,27 +21,51 @@ export interface AppDeps {
   logger: Logger;
   metrics: ApiMetrics;
   bodyLimitBytes: number;
+  /** ADMIN_TOKEN: metrics and the dashboard read-only. */
   adminToken: string | undefined;
+  /** ADMIN_WRITE_TOKEN: also the dashboard's actions. */
+  adminWriteToken?: string | undefined;
+  /** Express's `trust proxy` (TRUST_PROXY): which proxies' X-Forwarded-For names the caller. */
+  trustProxy?: boolean | number | string | undefined;
   isDraining: () => boolean;
-  /** Extra admin routes mounted under /admin behind the admin token (the queue dashboard). */
-  adminRoutes?: RequestHandler;
+  /** The queue dashboard, mounted at /admin/queues behind the admin tokens. */
+  dashboard?: QueueDashboard;
+  /** The OpenAPI document served at /openapi.json and rendered at /docs. */
+  openApi?: Readonly<Record<string, unknown>>;
+  /** When set (OTEL_EXPORTER_OTLP_ENDPOINT), every request runs in a server span. */
+  tracing?: Tracing | undefined;
 }
 
-const KNOWN_ROUTES = new Set(['/custom-im/chat-messages', '/healthz', '/readyz', '/metrics']);
+const KNOWN_ROUTES = new Set(['/custom-im/chat-messages', '/healthz', '/readyz', '/metrics', '/openapi.json', '/docs']);
 /** A bounded metrics label: unknown paths must not create new series. */
-const routeLabel = (path: string): string => (KNOWN_ROUTES.has(path) ? path : path.startsWith('/admin/') ? '/admin' : 'other');
+const routeLabel = (path: string): string => (KNOWN_ROUTES.has(path) ? path : path.startsWith('/admin/') ? '/admin' : path.startsWith('/docs/') ? '/docs' : 'other');
 
 /** The Express application, without listening: tests and main.ts both use it. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(requestIdMiddleware);
+  const tracing = deps.tracing;
+  if (tracing !== undefined) {
+    // The request's span is active for everything the request does, the queued job's add included.
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      void tracing.inSpan(`${req.method} ${routeLabel(req.path)}`, 'server', { 'http.request.method': req.method, 'http.route': routeLabel(req.path) }, (span) =>
+        new Promise<void>((resolve) => {
+          res.on('finish', () => span.setAttribute('http.response.status_code', res.statusCode));
+          res.on('close', () => resolve());
+          next();
+        }));
+    });
+  }
   app.use((req: Request, res: Response, next: NextFunction) => {
     const route = routeLabel(req.path);
     const stop = deps.metrics.duration.startTimer({ route });
     res.on('finish', () => {
-      stop();
+      const seconds = stop();
+      // docs/decisions.md "Stop latency": an idempotent replay of a stop stops nothing.
+      if (res.locals['command'] === 'stop_auto_reply' && res.statusCode === 200 && res.get('Idempotent-Replayed') === undefined) deps.metrics.stopLatency.observe(seconds);
       const eventType = typeof res.locals['eventType'] === 'string' ? res.locals['eventType'] : 'none';
       deps.metrics.requests.inc({ route, status: String(res.statusCode), event_type: eventType });
       deps.logger.info('request', {
@@ -50,15 +78,17 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(chatMessagesRouter({ chat: deps.chat, logger: deps.logger, metrics: deps.metrics, bodyLimitBytes: deps.bodyLimitBytes }));
   app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining }));
-  app.get('/metrics', adminAuth(deps.adminToken), async (_req: Request, res: Response) => {
+  if (deps.openApi !== undefined) app.use(apiDocsRouter(deps.openApi));
+  const gate = createAdminGate({ readToken: deps.adminToken, writeToken: deps.adminWriteToken });
+  app.get('/metrics', gate.require('read'), async (_req: Request, res: Response) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
-  if (deps.adminRoutes) app.use('/admin', adminAuth(deps.adminToken), deps.adminRoutes);
+  app.use('/admin', adminRouter(gate, deps.dashboard));
 
   app.use((req: Request) => {
     throw new AppError('not_found', `No route for ${req.method} ${req.path}.`);
   });
-  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(err);
       return;
@@ -66,6 +96,7 @@ export function createApp(deps: AppDeps): Express {
     const { error, unexpected } = toAppError(err, { bodyBytes: deps.bodyLimitBytes });
     if (unexpected) deps.logger.error('unexpected error', { request_id: requestIdFrom(res), error: err });
     else if (error.code === 'service_unavailable') deps.logger.warn('redis unavailable', { request_id: requestIdFrom(res), error: err });
+    deps.metrics.errors.inc({ route: routeLabel(req.path), error: error.code });
     sendError(res, error, requestIdFrom(res));
   });
   return app;

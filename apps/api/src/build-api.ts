@@ -2,22 +2,41 @@ import { createAdmission } from '@dialog-relay/admission';
 import { createChatService } from '@dialog-relay/chat';
 import { createClientRegistry, createClientStore } from '@dialog-relay/clients';
 import type { Config } from '@dialog-relay/config';
-import { createRequestValidator, DEFAULT_LIMITS } from '@dialog-relay/contracts';
+import { AppError, buildOpenApiDocument, createRequestValidator, DEFAULT_LIMITS } from '@dialog-relay/contracts';
 import { createContextStore, createMessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
 import { checkSendUrl } from '@dialog-relay/net-guard';
-import { createAutoReplyQueue, createConversationTurns, createDeliveryRecords, createReplyQueue } from '@dialog-relay/queue';
-import { createRedisKeys, createRequestRedis, waitForRedis } from '@dialog-relay/redis';
+import { createJobProducer, createReplyQueues } from '@dialog-relay/queue';
+import { checkShardCount, createRedis, createRedisKeys, createReplicaConfirmation, ShardCountMismatchError, waitForRedis } from '@dialog-relay/redis';
+import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
 import { createEngineFromConfig } from '@dialog-relay/reply-engine';
+import { signRequestBody } from '@dialog-relay/signing';
+import type { Tracing } from '@dialog-relay/tracing';
 import type { Express } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createApp } from './app.js';
+import { createAuthThrottle } from './http/auth-throttle.js';
 import { createApiMetrics } from './http/metrics.js';
 import { queueDashboard } from './http/queue-dashboard.js';
 
+/** The version named in the OpenAPI document. */
+export const SERVICE_VERSION = '0.1.0';
+/** The README's test-vector secret: the document's request examples are signed with it. */
+export const EXAMPLE_SECRET = 'demo-secret';
+
+export interface BuildApiOptions {
+  tracing?: Tracing | undefined;
+  /**
+   * Called when Redis says its data was written with another QUEUE_SHARDS (at start or, when Redis
+   * was away then, once it is reachable): the process exits 78. Until the count is checked and
+   * right, chat requests answer 503.
+   */
+  onShardMismatch?: (error: ShardCountMismatchError) => void;
+}
+
 export interface Api {
   app: Express;
-  /** Resolves when Redis is connected (rejects after timeoutMs; the API then answers 503 until it is). */
+  /** Resolves when Redis is connected and QUEUE_SHARDS checked (rejects after timeoutMs; the API then answers 503 until it is). */
   ready(timeoutMs: number): Promise<void>;
   /** Marks the API as draining (readyz answers 503) before the HTTP server closes. */
   drain(): void;
@@ -25,26 +44,76 @@ export interface Api {
   close(): Promise<void>;
 }
 
+const sumCounts = (counts: Record<string, number>[]): Record<string, number> => {
+  const total: Record<string, number> = {};
+  for (const one of counts) for (const [state, n] of Object.entries(one)) total[state] = (total[state] ?? 0) + n;
+  return total;
+};
+
 /** Wires every package into the API for one configuration. No port is opened here. */
-export async function buildApi(config: Config, logger: Logger): Promise<Api> {
-  const keys = createRedisKeys(config.redisPrefix);
-  const redis = createRequestRedis(config.redisUrl, { name: 'dialog-relay-api' });
+export async function buildApi(config: Config, logger: Logger, options: BuildApiOptions = {}): Promise<Api> {
+  const keys = createRedisKeys(config.redisPrefix, config.redis.shards);
+  const redis = createRedis(config.redis, 'request', { name: 'dialog-relay-api' });
   let redisDown = false;
   redis.on('error', (error: Error) => {
     if (!redisDown) logger.warn('redis connection lost', { error: error.message });
     redisDown = true;
   });
+  // QUEUE_SHARDS must match the count the data in Redis was written with before any conversation key
+  // is touched (docs/scaling.md): checked at start, or as soon as Redis is reachable when it was away
+  // then; chat requests wait for the check and answer 503 until it passes.
+  let shardsChecked: Promise<void> | undefined;
+  const checkShards = (): Promise<void> => (shardsChecked ??= checkShardCount(redis, keys.shardCount, keys.shards).catch((error: unknown) => {
+    shardsChecked = undefined;
+    if (error instanceof ShardCountMismatchError) {
+      logger.error('QUEUE_SHARDS does not match the data in Redis', { error: error.message });
+      options.onShardMismatch?.(error);
+    }
+    throw error;
+  }));
+  const shardsReady = (): Promise<void> => checkShards().catch((error: unknown) => {
+    if (!(error instanceof ShardCountMismatchError)) throw error;
+    throw new AppError('service_unavailable', 'The service is not ready: its QUEUE_SHARDS does not match the data in Redis.', { retryAfterS: 30 });
+  });
   redis.on('ready', () => {
     if (redisDown) logger.info('redis connection back');
     redisDown = false;
+    checkShards().catch(() => undefined);
   });
 
-  const engine = await createEngineFromConfig(config.replyEngine, { fallbackText: config.replyFallback, logger });
-  const queue = createReplyQueue(redis, keys.bullPrefix);
-  queue.on('error', (error: Error) => logger.warn('queue error', { error: error.message }));
-  const turns = createConversationTurns({ redis, keys, pendingTtlMs: config.replyMaxAgeMs + 3_600_000 });
-  const deliveries = createDeliveryRecords({ redis, keys, ttlS: config.context.ttlS });
-  const policy = { allowPrivate: config.allowPrivateSendUrls };
+  const queues = createReplyQueues(redis, keys, { failureAttempts: config.jobFailureAttempts, telemetry: options.tracing?.bullmq });
+  for (const queue of queues) queue.on('error', (error: Error) => logger.warn('queue error', { error: error.message }));
+  const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-api-signals' });
+  subscriber.on('error', () => undefined);
+  const aborts = createAbortRequester({ redis, subscriber, keys });
+  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS });
+  const metrics = createApiMetrics(async () => ({
+    jobs: sumCounts(await Promise.all(queues.map((queue) => queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed')))),
+    deadLetters: await deliveries.countDead(),
+    // Every replica runs one worker per shard, so shard 0's workers are the replicas. CLIENT LIST may
+    // be refused by a managed Redis: then the count is unknown (NaN), not an error.
+    workers: await (queues[0]?.getWorkersCount() ?? Promise.resolve(Number.NaN)).catch(() => Number.NaN),
+  }));
+  const autoReplies = createAutoReplies({
+    metrics: metrics.autoReplies,
+    turns: createTurnStore({ redis, keys, timings: turnTimingsOf(config) }),
+    deliveries,
+    jobs: createJobProducer(queues, keys),
+    aborts,
+    settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: config.humanPauseMs, abortWaitMs: config.replies.abortWaitMs },
+  });
+  // Behind Sentinel: an accepted auto_dialog message is on a replica before the 202 (docs/scaling.md).
+  // WAIT blocks its connection, so it runs on a pool of its own, never on the shared one.
+  const replication = config.redis.waitReplicas === 0 ? undefined : createReplicaConfirmation({
+    open: (name) => {
+      const connection = createRedis(config.redis, 'request', { name, commandTimeoutMs: config.redis.waitTimeoutMs + 2000 });
+      connection.on('error', () => undefined);
+      return connection;
+    },
+    fenceKey: keys.replicationFence,
+    replicas: config.redis.waitReplicas,
+    timeoutMs: config.redis.waitTimeoutMs,
+  });
   let draining = false;
 
   const clients = createClientRegistry({
@@ -52,8 +121,16 @@ export async function buildApi(config: Config, logger: Logger): Promise<Api> {
     store: createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }),
     cacheMs: config.clientCacheMs,
   });
+  const engine = await createEngineFromConfig(config.replyEngine, {
+    fallbackText: config.replyFallback,
+    logger,
+    knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
+  });
+  const reloadKnowledge = (): void => void engine.reload();
+  process.on('SIGHUP', reloadKnowledge);
+  const limits = { ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars };
   const chat = createChatService({
-    validate: createRequestValidator({ ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars }),
+    validate: createRequestValidator(limits),
     findClient: (id) => clients.get(id),
     admission: createAdmission({
       redis,
@@ -62,12 +139,15 @@ export async function buildApi(config: Config, logger: Logger): Promise<Api> {
       idempotencyTtlMs: config.idempotencyTtlS * 1000,
       pendingTtlMs: 30_000,
     }),
-    checkSendUrl: (raw) => checkSendUrl(raw, policy),
+    checkSendUrl: (raw, client) => checkSendUrl(raw, { allowPrivate: config.allowPrivateSendUrls || client.allowPrivateSendUrls }),
+    authThrottle: createAuthThrottle(config.ingress.authFailures),
     timestampToleranceS: config.timestampToleranceS,
     contexts: createContextStore({ redis, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
     messageIndex: createMessageIndex({ redis, keys, ttlSeconds: config.context.ttlS }),
     engine,
-    queue: createAutoReplyQueue({ queue, turns, deliveries, debounceMs: config.autoReplyDebounceMs, stopWaitMs: config.delivery.timeoutMs + 1000 }),
+    autoReplies,
+    ...(replication === undefined ? {} : { replication }),
+    ready: shardsReady,
     newId: () => `m_${randomUUID().replaceAll('-', '')}`,
     nowMs: Date.now,
   });
@@ -76,23 +156,31 @@ export async function buildApi(config: Config, logger: Logger): Promise<Api> {
     chat,
     redis,
     logger,
-    metrics: createApiMetrics(async () => ({
-      jobs: await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'),
-      deadLetters: await redis.zcard(keys.deadLetters),
-    })),
+    metrics,
     bodyLimitBytes: config.limits.bodyBytes,
     adminToken: config.adminToken,
+    trustProxy: config.ingress.trustProxy,
     isDraining: () => draining,
-    adminRoutes: config.adminToken === undefined ? undefined : queueDashboard([queue], '/admin/queues'),
+    adminWriteToken: config.ingress.adminWriteToken,
+    tracing: options.tracing,
+    openApi: buildOpenApiDocument({ limits, version: SERVICE_VERSION, signExample: (body) => signRequestBody(body, EXAMPLE_SECRET, 'hmac-sha256') }),
+    dashboard: config.adminToken === undefined && config.ingress.adminWriteToken === undefined ? undefined : queueDashboard(queues, '/admin/queues'),
   });
   return {
     app,
-    ready: (timeoutMs) => waitForRedis(redis, timeoutMs),
+    ready: async (timeoutMs) => {
+      await waitForRedis(redis, timeoutMs);
+      await checkShards();
+    },
     drain: () => {
       draining = true;
     },
     close: async () => {
-      await queue.close().catch(() => undefined);
+      process.off('SIGHUP', reloadKnowledge);
+      engine.close();
+      await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
+      aborts.close();
+      replication?.close();
       redis.disconnect();
     },
   };

@@ -1,7 +1,8 @@
-import { ConfigError, loadConfig } from '@dialog-relay/config';
+import { ConfigError, describeRedisTarget, loadConfig } from '@dialog-relay/config';
+import { ShardCountMismatchError } from '@dialog-relay/redis';
 import { createLogger } from '@dialog-relay/logger';
-import type { Server } from 'node:http';
-import { buildApi } from './build-api.js';
+import { buildApi, SERVICE_VERSION } from './build-api.js';
+import { createApiServer } from './http/api-server.js';
 
 /** Process wiring of the API: config, listen, and a graceful drain on SIGTERM / SIGINT. */
 async function main(): Promise<void> {
@@ -13,9 +14,21 @@ async function main(): Promise<void> {
     process.exit(78);
   }
   const logger = createLogger({ level: config.logLevel, service: 'api' });
-  const api = await buildApi(config, logger);
-  await api.ready(5000).catch(() => logger.warn('redis not reachable yet; answering 503 until it is', { redis: config.redisUrl.replace(/\/\/[^@]*@/, '//***@') }));
-  const server: Server = api.app.listen(config.port, config.host, () => {
+  // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
+  const tracing = config.otelEndpoint === undefined ? undefined
+    : (await import('@dialog-relay/tracing')).startTracing({ serviceName: 'dialog-relay-api', version: SERVICE_VERSION, endpoint: config.otelEndpoint });
+  // A QUEUE_SHARDS mismatch found at start or later (Redis away at start) stops the process.
+  const onShardMismatch = (error: ShardCountMismatchError): void => {
+    process.stderr.write(`dialog-relay api: ${error.message}\n`);
+    process.exit(78);
+  };
+  const api = await buildApi(config, logger, { tracing, onShardMismatch });
+  await api.ready(5000).catch((error: unknown) => {
+    if (error instanceof ShardCountMismatchError) return;
+    logger.warn('redis not reachable yet; answering 503 until it is', { redis: describeRedisTarget(config.redis.target) });
+  });
+  const server = createApiServer(api.app, config.ingress.http);
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info('api listening', { host: config.host, port });
@@ -37,7 +50,7 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     force.unref();
     server.close(() => {
-      void api.close().then(() => {
+      void api.close().then(() => tracing?.shutdown()).then(() => {
         logger.info('api stopped');
         process.exit(0);
       });

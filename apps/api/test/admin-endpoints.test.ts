@@ -31,7 +31,7 @@ describe('admin endpoints behind ADMIN_TOKEN', () => {
     await post(t.url, sign(bodyFor('auto_dialog', {}, { send_url: 'http://127.0.0.1:9/x' })));
     const text = await (await fetch(`${t.url}/metrics`, { headers: auth })).text();
     expect(text).to.match(/dialog_relay_queue_jobs\{state="(waiting|delayed)"\} [1-9]/);
-    expect(text).to.match(/dialog_relay_dead_letters 0/);
+    expect(text).to.match(/^dialog_relay_dead_letters_stored 0$/m);
   });
 
   it('serves the queue dashboard', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createClientStore } from '@dialog-relay/clients';
 import { parseClientRecord } from '@dialog-relay/config';
-import { createRequestRedis, waitForRedis } from '@dialog-relay/redis';
+import { createRedis, waitForRedis } from '@dialog-relay/redis';
 import { signMd5 } from '@dialog-relay/signing';
 import { bodyFor, msgId, nowS, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
@@ -13,16 +13,16 @@ describe('authentication, replay and idempotency over HTTP', () => {
   after(() => t.close());
 
   it('accepts a request signed with any active secret during a rotation', async () => {
-    expect((await post(t.url, sign(bodyFor('website_dialog'), 'shop-secret'))).status).to.equal(200);
-    expect((await post(t.url, sign(bodyFor('website_dialog'), 'previous-secret'))).status).to.equal(200);
+    expect((await post(t.url, sign(bodyFor('website_dialog'), 'shop-secret-0001'))).status).to.equal(200);
+    expect((await post(t.url, sign(bodyFor('website_dialog'), 'previous-secret1'))).status).to.equal(200);
   });
 
   it('authenticates a client kept in Redis (as the admin CLI stores it), not only one from CLIENTS', async () => {
-    const redis = createRequestRedis(t.config.redisUrl, { name: 'auth-test' });
+    const redis = createRedis(t.config.redis, 'request', { name: 'auth-test' });
     try {
       await waitForRedis(redis, 5000);
-      await createClientStore({ redis, keys: t.keys, defaultRateLimitPerS: 50 }).put(parseClientRecord('stored', { secret: 'stored-secret' }, 50));
-      const answer = await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'stored' }), 'stored-secret'));
+      await createClientStore({ redis, keys: t.keys, defaultRateLimitPerS: 50 }).put(parseClientRecord('stored', { secret: 'stored-secret-01' }, 50));
+      const answer = await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'stored' }), 'stored-secret-01'));
       expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
       expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'stored' }), 'wrong'))).status).to.equal(401);
     } finally {
@@ -37,7 +37,7 @@ describe('authentication, replay and idempotency over HTTP', () => {
     expect(answer.json).to.include({ error: 'invalid_signature' });
     expect(answer.json.detail).to.include('"client":"shop"').and.include('{secret}');
     expect(answer.json.detail).to.not.include('"signature"');
-    expect(JSON.stringify(answer.json)).to.not.include('shop-secret');
+    expect(JSON.stringify(answer.json)).to.not.include('shop-secret-0001');
   });
 
   it('answers an unknown client exactly like a wrong signature', async () => {
@@ -63,10 +63,10 @@ describe('authentication, replay and idempotency over HTTP', () => {
 
   it('accepts an md5 client that also sends secret and message_info.version, and never echoes the secret', async () => {
     const timestamp = nowS();
-    const body = { ...bodyFor('website_dialog', { version: '2.1' }, { client: 'widget', timestamp }), secret: 'widget-secret' };
-    const answer = await post(t.url, { ...body, signature: signMd5('widget-secret', timestamp, 'widget') });
+    const body = { ...bodyFor('website_dialog', { version: '2.1' }, { client: 'widget', timestamp }), secret: 'widget-secret-01' };
+    const answer = await post(t.url, { ...body, signature: signMd5('widget-secret-01', timestamp, 'widget') });
     expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
-    expect(JSON.stringify(answer.json)).to.not.include('widget-secret');
+    expect(JSON.stringify(answer.json)).to.not.include('widget-secret-01');
   });
 
   it('refuses a replayed request with 409', async () => {

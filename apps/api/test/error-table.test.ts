@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { bodyFor, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
-/** Every row of CONTRACT §3's error table, sent over real HTTP to the real API. */
+/** Every row of docs/service-rules.md §3's error table, sent over real HTTP to the real API. */
 describe('POST /custom-im/chat-messages error table', () => {
   let t: TestApi;
   before(async () => {
@@ -93,7 +93,7 @@ describe('POST /custom-im/chat-messages error table', () => {
   });
 
   it('answers 429 rate_limited with Retry-After past the client limit', async () => {
-    const answers = await Promise.all(Array.from({ length: 6 }, () => post(t.url, sign(bodyFor('website_dialog', {}, { client: 'tiny' }), 'tiny-secret'))));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(t.url, sign(bodyFor('website_dialog', {}, { client: 'tiny' }), 'tiny-secret-0001'))));
     const limited = answers.filter((a) => a.status === 429);
     expect(limited.length).to.be.greaterThan(0);
     expectError(limited[0]!, 429, 'rate_limited');

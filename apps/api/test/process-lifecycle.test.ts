@@ -31,7 +31,7 @@ describe('API process lifecycle', function () {
     const port = await freePort();
     const child: ChildProcess = spawn(process.execPath, [MAIN], {
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('proc'), LOG_LEVEL: 'info',
-        CLIENTS: JSON.stringify({ shop: { secret: 's' } }), REPLY_ENGINE: 'openai', OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'k', OPENAI_TIMEOUT_MS: '10000' },
+        CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001' } }), REPLY_ENGINE: 'openai', OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'k', OPENAI_TIMEOUT_MS: '10000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -45,7 +45,7 @@ describe('API process lifecycle', function () {
     }
     const now = Math.floor(Date.now() / 1000);
     const body: Record<string, unknown> = { client: 'shop', timestamp: now, message_info: { from_user_id: 'u', to_user_id: 'b', content: 'hi', message_type: 1, event_type: 'website_dialog', create_timestamp: now } };
-    body['signature'] = signRequestBody(body, 's', 'hmac-sha256');
+    body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
     const inFlight = fetch(`${base}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await waitUntil(() => modelRequests === 1); // the request is now in flight, waiting for the model
     child.kill('SIGTERM');
@@ -65,5 +65,10 @@ describe('API process lifecycle', function () {
     expect(result.status).to.equal(78);
     expect(result.stderr).to.include('PORT');
   });
-});
 
+  it('refuses to start with two Redis modes, naming both (exit 78)', () => {
+    const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_CLUSTER_NODES: '127.0.0.1:7001' }, encoding: 'utf8' });
+    expect(result.status).to.equal(78);
+    expect(result.stderr).to.include('REDIS_URL and REDIS_CLUSTER_NODES are both set');
+  });
+});

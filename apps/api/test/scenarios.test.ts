@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createRequestRedis, type Redis } from '@dialog-relay/redis';
+import { createRedis, type Redis } from '@dialog-relay/redis';
 import { bodyFor, msgId, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
 describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
@@ -7,7 +7,7 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
   let redis: Redis;
   before(async () => {
     t = await startTestApi();
-    redis = createRequestRedis(t.config.redisUrl, { name: 'scenario-test' });
+    redis = createRedis(t.config.redis, 'request', { name: 'scenario-test' });
   });
   after(async () => {
     redis.disconnect();
@@ -109,7 +109,7 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
     });
 
     it('uses the client default send_url and its "always" group policy', async () => {
-      const answer = await post(t.url, sign(bodyFor('auto_dialog', { group_id: 'g-2' }, { client: 'hub' }), 'hub-secret'));
+      const answer = await post(t.url, sign(bodyFor('auto_dialog', { group_id: 'g-2' }, { client: 'hub' }), 'hub-secret-00001'));
       expect(answer.status, JSON.stringify(answer.json)).to.equal(202);
       expect(answer.json.data).to.include({ status: 'queued' });
     });

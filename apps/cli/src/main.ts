@@ -1,54 +1,171 @@
 import { createClientStore } from '@dialog-relay/clients';
-import { loadConfig } from '@dialog-relay/config';
-import { createDeliveryRecords, createReplyQueue } from '@dialog-relay/queue';
-import { createRedisKeys, createRequestRedis, waitForRedis } from '@dialog-relay/redis';
-import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '@dialog-relay/config';
+import { createJobProducer, createReplyQueues } from '@dialog-relay/queue';
+import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
+import { checkShardCount, createRedis, createRedisKeys, ShardCountMismatchError, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
 import { clientsCommand } from './commands/clients.command.js';
+import { conversationCommand } from './commands/conversation.command.js';
 import { deadLettersCommand } from './commands/dead-letters.command.js';
-import { signCommand } from './commands/sign.command.js';
+import { deliveriesCommand } from './commands/deliveries.command.js';
+import { listenCommand } from './commands/listen.command.js';
+import { sendTestCommand } from './commands/send-test.command.js';
+import { shardsCommand } from './commands/shards.command.js';
+import { signOutput } from './commands/sign.command.js';
+import { UsageError, type Output, type Printer } from './output.js';
 
-const USAGE = `dialog-relay operator CLI
-  sign --client ID --secret S [--scheme hmac-sha256|md5] [--event assist_dialog] [--content TEXT] [--send-url URL] [--url http://127.0.0.1:8080]
+const USAGE = `dialog-relay CLI (add --json to any command for JSON output; exit code 0 only on success, 2 on a usage error)
+  sign --client ID --secret S [--scheme hmac-sha256|md5] [--event assist_dialog] [--content TEXT] [--send-url URL]
+       [--from ID] [--to ID] [--msg-id ID] [--group ID] [--url http://127.0.0.1:8080]
+  listen --secret WHSEC [--port 9999] [--host 127.0.0.1] [--count N] [--tolerance 300]
+  send-test URL --secret WHSEC [--client demo] [--at UNIX_SECONDS] [--timeout-ms 10000]
+  deliveries list --conversation ID | --client ID [--limit 20] | show <delivery_id>
+  conversation status|stop|resume <conversation_id>
   clients list | add <id> <json> | remove <id>
   dead-letters list [limit] | replay <delivery_id>
-Redis and prefix come from REDIS_URL and REDIS_PREFIX, as for the services.`;
+  shards migrate [--from-untagged]   (after a QUEUE_SHARDS change or an upgrade: docs/scaling.md)
+deliveries, conversation, clients, dead-letters and shards use the services' Redis variables (REDIS_URL or
+REDIS_CLUSTER_NODES or REDIS_SENTINELS, REDIS_PREFIX, QUEUE_SHARDS). Exit code 78: bad configuration,
+or QUEUE_SHARDS differs from the count the data in Redis was written with.`;
 
-async function main(argv: string[]): Promise<string> {
-  const [group, ...rest] = argv;
-  if (group === 'sign') {
-    const { values } = parseArgs({ args: rest, options: {
-      client: { type: 'string' }, secret: { type: 'string' }, scheme: { type: 'string', default: 'hmac-sha256' },
-      event: { type: 'string', default: 'assist_dialog' }, content: { type: 'string', default: 'When are you open?' },
-      'send-url': { type: 'string' }, from: { type: 'string', default: 'customer-1' }, to: { type: 'string', default: 'bot-1' },
-      url: { type: 'string', default: 'http://127.0.0.1:8080' },
-    } });
-    if (!values.client || !values.secret) throw new Error('sign needs --client and --secret');
-    return signCommand({ client: values.client, secret: values.secret, scheme: values.scheme, event: values.event, content: values.content,
-      sendUrl: values['send-url'], from: values.from, to: values.to, url: values.url, nowS: Math.floor(Date.now() / 1000) });
+const integer = (name: string, raw: string | undefined, fallback: number): number => {
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new UsageError(`${name} must be a non-negative integer`);
+  return value;
+};
+
+/** node:util's parseArgs, its errors (unknown option, missing value, stray positional) made usage errors (exit 2). */
+function parseArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseNodeArgs<T>> {
+  try {
+    return parseNodeArgs(config);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((error as Error).message, { showUsage: true });
+    throw error;
   }
-  if (group !== 'clients' && group !== 'dead-letters') return USAGE;
+}
+
+async function run(argv: string[], print: Printer): Promise<Output> {
+  const [group, ...rest] = argv;
+  switch (group) {
+    case 'sign': {
+      const { values } = parseArgs({ args: rest, options: {
+        client: { type: 'string' }, secret: { type: 'string' }, scheme: { type: 'string', default: 'hmac-sha256' },
+        event: { type: 'string', default: 'assist_dialog' }, content: { type: 'string', default: 'When are you open?' },
+        'send-url': { type: 'string' }, from: { type: 'string', default: 'customer-1' }, to: { type: 'string', default: 'bot-1' },
+        'msg-id': { type: 'string' }, group: { type: 'string' }, url: { type: 'string', default: 'http://127.0.0.1:8080' },
+      } });
+      if (!values.client || !values.secret) throw new UsageError('sign needs --client and --secret');
+      return signOutput({ client: values.client, secret: values.secret, scheme: values.scheme, event: values.event, content: values.content,
+        sendUrl: values['send-url'], from: values.from, to: values.to, url: values.url, msgId: values['msg-id'], group: values.group,
+        nowS: Math.floor(Date.now() / 1000) });
+    }
+    case 'listen': {
+      const { values } = parseArgs({ args: rest, options: {
+        secret: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string', default: '9999' },
+        count: { type: 'string' }, tolerance: { type: 'string', default: '300' },
+      } });
+      const controller = new AbortController();
+      process.once('SIGINT', () => controller.abort());
+      process.once('SIGTERM', () => controller.abort());
+      return listenCommand({
+        secret: values.secret ?? '', host: values.host, port: integer('--port', values.port, 9999),
+        count: values.count === undefined ? undefined : integer('--count', values.count, 1), toleranceS: integer('--tolerance', values.tolerance, 300),
+        print, signal: controller.signal,
+      });
+    }
+    case 'send-test': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: {
+        secret: { type: 'string' }, client: { type: 'string', default: 'demo' }, at: { type: 'string' }, 'timeout-ms': { type: 'string', default: '10000' },
+      } });
+      const [url] = positionals;
+      if (!url || !values.secret) throw new UsageError('usage: send-test URL --secret WHSEC');
+      return sendTestCommand({ url, secret: values.secret, client: values.client, atS: integer('--at', values.at, Math.floor(Date.now() / 1000)), timeoutMs: integer('--timeout-ms', values['timeout-ms'], 10_000) });
+    }
+    case 'clients':
+      return withRedis(false, (deps) => redisCommand(group, rest, deps));
+    case 'shards':
+      // Runs where the recorded count differs from QUEUE_SHARDS: that is what it is for.
+      return withRedis(false, ({ redis, keys }) => shardsCommand({ redis, keys }, rest));
+    case 'dead-letters':
+    case 'deliveries':
+    case 'conversation':
+      return withRedis(true, (deps) => redisCommand(group, rest, deps));
+    case undefined:
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+interface RedisDeps {
+  config: Config;
+  redis: Redis;
+  keys: RedisKeys;
+}
+
+/** Runs a command on the services' Redis; one that touches shard keys first checks QUEUE_SHARDS against the recorded count. */
+async function withRedis(touchesShards: boolean, command: (deps: RedisDeps) => Promise<Output>): Promise<Output> {
   const config = loadConfig(process.env);
-  const keys = createRedisKeys(config.redisPrefix);
-  const redis = createRequestRedis(config.redisUrl, { name: 'dialog-relay-cli', commandTimeoutMs: 10_000 });
+  const keys = createRedisKeys(config.redisPrefix, config.redis.shards);
+  const redis = createRedis(config.redis, 'request', { name: 'dialog-relay-cli', commandTimeoutMs: 10_000 });
   redis.on('error', () => undefined);
   try {
     await waitForRedis(redis, 5000);
-    if (group === 'clients') return await clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), rest, config.defaultRateLimitPerS);
-    const queue = createReplyQueue(redis, keys.bullPrefix);
-    try {
-      return await deadLettersCommand({ deliveries: createDeliveryRecords({ redis, keys, ttlS: config.context.ttlS }), queue, replyMaxAgeMs: config.replyMaxAgeMs }, rest);
-    } finally {
-      await queue.close();
-    }
+    if (touchesShards) await checkShardCount(redis, keys.shardCount, keys.shards, 'read');
+    return await command({ config, redis, keys });
   } finally {
     redis.disconnect();
   }
 }
 
-main(process.argv.slice(2)).then(
-  (output) => process.stdout.write(`${output}\n`),
+async function redisCommand(group: 'clients' | 'dead-letters' | 'deliveries' | 'conversation', args: string[], { config, redis, keys }: RedisDeps): Promise<Output> {
+  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS });
+  switch (group) {
+    case 'clients':
+      return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args, config.defaultRateLimitPerS);
+    case 'deliveries':
+      return deliveriesCommand({ deliveries, redis, keys }, args);
+    case 'dead-letters':
+    case 'conversation':
+      break;
+  }
+  const queues = createReplyQueues(redis, keys, { failureAttempts: config.jobFailureAttempts });
+  const jobs = createJobProducer(queues, keys);
+  const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-cli-signals' });
+  subscriber.on('error', () => undefined);
+  const aborts = createAbortRequester({ redis, subscriber, keys });
+  try {
+    if (group === 'dead-letters') return await deadLettersCommand({ deliveries, jobs, shardOfDelivery: keys.shardOfDelivery, replyMaxAgeMs: config.replyMaxAgeMs }, args);
+    const replies = createAutoReplies({
+      turns: createTurnStore({ redis, keys, timings: turnTimingsOf(config) }),
+      deliveries,
+      jobs,
+      aborts,
+      settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: config.humanPauseMs, abortWaitMs: config.replies.abortWaitMs },
+    });
+    return await conversationCommand(replies, args);
+  } finally {
+    aborts.close();
+    subscriber.disconnect();
+    await Promise.all(queues.map((queue) => queue.close()));
+  }
+}
+
+const argv = process.argv.slice(2);
+const json = argv.includes('--json');
+const print: Printer = (text, value) => process.stdout.write(`${json ? JSON.stringify(value) : text}\n`);
+
+run(argv.filter((a) => a !== '--json'), print).then(
+  (result) => {
+    print(result.text, result.json);
+    process.exitCode = result.ok ? 0 : 1;
+  },
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    const message = error instanceof Error ? error.message : String(error);
+    const usage = error instanceof UsageError && error.showUsage ? USAGE : undefined;
+    if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: message, ...(usage === undefined ? {} : { usage }) })}\n`);
+    else process.stderr.write(`${message}\n${usage === undefined ? '' : `${usage}\n`}`);
+    // 78 (EX_CONFIG) like the API and the worker: a bad variable, or a QUEUE_SHARDS the data was not written with.
+    process.exitCode = error instanceof UsageError ? 2 : error instanceof ConfigError || error instanceof ShardCountMismatchError ? 78 : 1;
   },
 );

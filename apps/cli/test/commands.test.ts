@@ -1,9 +1,10 @@
 import { createClientStore, type ClientStore } from '@dialog-relay/clients';
-import { parseClientRecord } from '@dialog-relay/config';
-import { createDeliveryRecords, JOB_NAMES, type DeliveryRecord, type DeliveryRecords } from '@dialog-relay/queue';
-import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { loadConfig, parseClientRecord } from '@dialog-relay/config';
+import { JOB_NAMES, type JobProducer } from '@dialog-relay/queue';
+import { createDeliveryStore, type DeliveryRecord, type DeliveryStore } from '@dialog-relay/replies';
+import { createRedis, createRedisKeys, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { verifyRequestSignature, type SignatureScheme } from '@dialog-relay/signing';
-import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { clientsCommand } from '../src/commands/clients.command.js';
 import { deadLettersCommand } from '../src/commands/dead-letters.command.js';
@@ -97,7 +98,8 @@ describe('cli sign', () => {
 describe('cli clients and dead-letters (on Redis)', () => {
   let redis: Redis;
   before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'cli-test' });
+    // The services' Redis of this pass: one server, or the cluster of the cluster pass.
+    redis = createRedis(loadConfig(testRedisEnv()).redis, 'request', { name: 'cli-test' });
     await waitForRedis(redis, 5000);
   });
   after(() => redis.disconnect());
@@ -107,7 +109,7 @@ describe('cli clients and dead-letters (on Redis)', () => {
     beforeEach(() => {
       store = createClientStore({ redis, keys: createRedisKeys(uniquePrefix('cli-clients')), defaultRateLimitPerS: 20 });
     });
-    const run = (...args: string[]): Promise<string> => clientsCommand(store, args, 20);
+    const run = async (...args: string[]): Promise<string> => (await clientsCommand(store, args, 20)).text;
 
     it('says so when Redis holds no clients', async () => {
       expect(await run('list')).to.equal('(no clients in Redis)');
@@ -132,8 +134,8 @@ describe('cli clients and dead-letters (on Redis)', () => {
     });
 
     it('lists clients sorted by id, one line each', async () => {
-      await run('add', 'zeta', '{"secret":"z-secret","signature_scheme":"md5","rate_limit_per_s":5}');
-      await run('add', 'alpha', '{"secret":"a-secret"}');
+      await run('add', 'zeta', '{"secret":"zeta-secret-00001","signature_scheme":"md5","rate_limit_per_s":5}');
+      await run('add', 'alpha', '{"secret":"alpha-secret-0001"}');
 
       const lines = (await run('list')).split('\n');
 
@@ -152,6 +154,12 @@ describe('cli clients and dead-letters (on Redis)', () => {
       expect(await store.list()).to.deep.equal([]);
     });
 
+    it('refuses a secret shorter than 16 characters and stores nothing', async () => {
+      await expectRejection(run('add', 'acme', '{"secret":"fifteen-chars-x"}'), /client "acme": a secret is shorter than 16 characters/);
+      await expectRejection(run('add', 'acme', '{"secrets":["sixteen-chars-xx","short"]}'), /client "acme": a secret is shorter than 16 characters/);
+      expect(await store.list()).to.deep.equal([]);
+    });
+
     it('answers usage errors with the usage', async () => {
       await expectRejection(run(), /usage: clients list \| add <id> <json> \| remove <id>/);
       await expectRejection(run('rename', 'a'), /usage: clients/);
@@ -162,48 +170,48 @@ describe('cli clients and dead-letters (on Redis)', () => {
   });
 
   describe('dead-letters', () => {
-    let deliveries: DeliveryRecords;
+    let deliveries: DeliveryStore;
     let added: { name: string; data: unknown }[];
-    type Deps = Parameters<typeof deadLettersCommand>[0];
     const run = (...args: string[]): Promise<string> => {
-      const queue = {
-        add: (name: string, data: unknown) => {
+      const jobs: Pick<JobProducer, 'add'> = {
+        add: (...[name, data]) => {
           added.push({ name, data });
-          return Promise.resolve({});
+          return Promise.resolve();
         },
-      } as unknown as Deps['queue'];
-      return deadLettersCommand({ deliveries, queue, replyMaxAgeMs: 900_000 }, args);
+      };
+      return deadLettersCommand({ deliveries, jobs, shardOfDelivery: () => 0, replyMaxAgeMs: 900_000 }, args).then((result) => result.text);
     };
     beforeEach(() => {
-      deliveries = createDeliveryRecords({ redis, keys: createRedisKeys(uniquePrefix('cli-dead')), ttlS: 3600 });
+      deliveries = createDeliveryStore({ redis, keys: createRedisKeys(uniquePrefix('cli-dead'), 1), ttlS: 3600 });
       added = [];
     });
 
     const record = (deliveryId: string): DeliveryRecord => ({
       delivery_id: deliveryId, conversation_id: 'c_conversationOne', client: 'acme', send_url: 'https://hooks.example/acme',
       in_reply_to: ['m-1', 'm-2'], state: 'pending', payload: '{}', reply_content: '[]', generation: 3,
-      created_at_ms: 1_700_000_000_000, deadline_ms: 1_700_000_900_000, dead_reason: '',
+      created_at_ms: 1_700_000_000_000, deadline_ms: 1_700_000_900_000, dead_reason: '', dead_detail: '',
       attempt_base: 0,
     });
     const makeDeadLetter = async (deliveryId: string, atMs: number): Promise<void> => {
       await deliveries.create(record(deliveryId));
-      await deliveries.appendAttempt(deliveryId, { attempt: 1, at: '2023-11-14T22:13:20.000Z', status: 503, latency_ms: 41, error: null, response_body: 'busy' });
+      await deliveries.appendAttempt(deliveryId, { attempt: 1, at: '2023-11-14T22:13:20.000Z', status: 503, latency_ms: 41, error: null, response_body: 'busy\nback "soon"' });
       await deliveries.appendAttempt(deliveryId, { attempt: 2, at: '2023-11-14T22:13:21.000Z', status: null, latency_ms: 10_000, error: 'timeout', response_body: null });
-      await deliveries.deadLetter(deliveryId, 'exhausted', atMs);
+      await deliveries.deadLetter(deliveryId, 'attempts_exhausted', '2 attempts, the last: timeout', atMs);
     };
 
     it('says so when there are no dead letters', async () => {
       expect(await run('list')).to.equal('(no dead letters)');
     });
 
-    it('lists a dead letter with its id, reason, target and every attempt', async () => {
+    it("lists a dead letter with its id, reason, detail, target and every attempt with the receiver's answer on one line", async () => {
       await makeDeadLetter('dlv_conversationOne_3', 1_700_000_001_000);
 
       const lines = (await run('list')).split('\n');
 
       expect(lines).to.deep.equal([
-        'dlv_conversationOne_3\texhausted\tconversation=c_conversationOne\tclient=acme\tsend_url=https://hooks.example/acme\tin_reply_to=m-1,m-2',
-        '  #1 2023-11-14T22:13:20.000Z status=503 41ms ',
+        'dlv_conversationOne_3\treason=attempts_exhausted\tconversation=c_conversationOne\tclient=acme\tsend_url=https://hooks.example/acme\tin_reply_to=m-1,m-2',
+        '  detail: 2 attempts, the last: timeout',
+        '  #1 2023-11-14T22:13:20.000Z status=503 41ms  answer="busy\\nback \\"soon\\""',
         '  #2 2023-11-14T22:13:21.000Z status=- 10000ms timeout',
       ]);
     });
@@ -227,11 +235,24 @@ describe('cli clients and dead-letters (on Redis)', () => {
       expect(await run('list')).to.equal('(no dead letters)');
     });
 
-    it('says that an unknown id, or one that is not dead, is not a dead letter', async () => {
-      expect(await run('replay', 'dlv_nothing_0')).to.equal('dlv_nothing_0 is not a dead letter');
+    it('refuses (exit code 1) an unknown id, one that is not dead, and one that was never produced', async () => {
+      await expectRejection(run('replay', 'dlv_nothing_0'), /dlv_nothing_0 is not a dead letter/);
       await deliveries.create(record('dlv_alive_1'));
-      expect(await run('replay', 'dlv_alive_1')).to.equal('dlv_alive_1 is not a dead letter');
+      await expectRejection(run('replay', 'dlv_alive_1'), /dlv_alive_1 is not a dead letter/);
+      await deliveries.create({ ...record('dlv_failed_2'), payload: '' });
+      await deliveries.deadLetter('dlv_failed_2', 'failed', 'the turn job failed for good: Error: boom', 1_000);
+      await expectRejection(run('replay', 'dlv_failed_2'), /never produced/);
       expect(added).to.deep.equal([]);
+    });
+
+    it('names the reason of a dead letter that had no attempt (a client that is gone)', async () => {
+      await deliveries.create(record('dlv_orphan_1'));
+      await deliveries.deadLetter('dlv_orphan_1', 'unknown_client', 'client "acme" is not configured any more', 1_000);
+      expect((await run('list')).split('\n')).to.deep.equal([
+        'dlv_orphan_1\treason=unknown_client\tconversation=c_conversationOne\tclient=acme\tsend_url=https://hooks.example/acme\tin_reply_to=m-1,m-2',
+        '  detail: client "acme" is not configured any more',
+        '  (no delivery attempt was made)',
+      ]);
     });
 
     it('answers usage errors with the usage', async () => {

@@ -1,50 +1,77 @@
-import { type WorkerDeps } from '@dialog-relay/auto-reply';
 import { createClientRegistry, createClientStore } from '@dialog-relay/clients';
 import type { Config } from '@dialog-relay/config';
 import { createContextStore } from '@dialog-relay/conversations';
 import { createDeliverer } from '@dialog-relay/delivery';
 import type { Logger } from '@dialog-relay/logger';
-import { addTurnJob, assertCompleteCatalog, createConversationTurns, createDeliveryRecords, createReplyQueue, JOB_NAMES, QUEUE_NAMES, type JobPayloads } from '@dialog-relay/queue';
-import { createRedisKeys, createWorkerRedis } from '@dialog-relay/redis';
+import { assertCompleteCatalog, cappedBackoffMs, createFailedJobListener, createJobDispatcher, createJobProducer, createReplyQueues, oldestDueJobAgeMs, QUEUE_NAMES } from '@dialog-relay/queue';
+import { checkShardCount, createRedis, createRedisKeys } from '@dialog-relay/redis';
+import { createAttemptRegistry, createDeliveryStore, createReplyJobHandlers, createTurnStore, newDeliveryId, startTurnSweeper, turnTimingsOf, type WorkerDeps } from '@dialog-relay/replies';
 import { createEngineFromConfig } from '@dialog-relay/reply-engine';
+import type { Tracing } from '@dialog-relay/tracing';
 import { Worker, type Job } from 'bullmq';
-import { conversationTurnProcessor } from './processors/conversation-turn.processor.js';
-import { redeliverProcessor } from './processors/redeliver.processor.js';
+import { hostname } from 'node:os';
+import pLimit from 'p-limit';
+import { tracedDeliverer, tracedEngine } from './traced.js';
+import { startMetricsServer, type MetricsServer } from './metrics-server.js';
+import { createTakeLimit } from './take-limit.js';
+import { createWorkerMetrics } from './worker-metrics.js';
 
-export const USER_AGENT = 'dialog-relay-webhooks/0.1.0';
+export const SERVICE_VERSION = '0.1.0';
+export const USER_AGENT = `dialog-relay-webhooks/${SERVICE_VERSION}`;
 
 export interface WorkerRuntime {
-  worker: Worker;
+  /** One BullMQ worker per shard: every replica serves every shard. */
+  workers: Worker[];
+  /** GET /metrics of this replica, when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
   /** Finishes the jobs in flight (or hands them back), then closes every connection. */
   close(): Promise<void>;
 }
 
-type Handler = (job: Job, payload: never, token: string | undefined) => Promise<void>;
-
-/** Wires the worker's domain logic to BullMQ for one configuration; the worker starts at once. */
-export async function buildWorker(config: Config, logger: Logger): Promise<WorkerRuntime> {
-  const keys = createRedisKeys(config.redisPrefix);
-  const redis = createWorkerRedis(config.redisUrl, { name: 'dialog-relay-worker' });
+/** Wires the reply protocol's worker logic to BullMQ for one configuration; the worker starts at once. */
+export async function buildWorker(config: Config, logger: Logger, options: { tracing?: Tracing | undefined } = {}): Promise<WorkerRuntime> {
+  const { tracing } = options;
+  const keys = createRedisKeys(config.redisPrefix, config.redis.shards);
+  const redis = createRedis(config.redis, 'worker', { name: 'dialog-relay-worker' });
   redis.on('error', (error: Error) => logger.warn('redis error', { error: error.message }));
-  const queue = createReplyQueue(redis, keys.bullPrefix);
-  queue.on('error', (error: Error) => logger.warn('queue error', { error: error.message }));
-  const deliverer = createDeliverer({ allowPrivate: config.allowPrivateSendUrls, userAgent: USER_AGENT });
+  await checkShardCount(redis, keys.shardCount, keys.shards);
+  // The reply protocol's own reads and writes: many small commands from up to WORKER_CONCURRENCY jobs
+  // at once, sharing writes and round trips (BullMQ keeps its own connection, which blocks).
+  const commands = createRedis(config.redis, 'worker', { name: 'dialog-relay-worker-commands', autoPipelining: true });
+  commands.on('error', (error: Error) => logger.warn('redis error', { error: error.message }));
+  const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-worker-signals' });
+  subscriber.on('error', () => undefined);
+  const queues = createReplyQueues(redis, keys, { failureAttempts: config.jobFailureAttempts, telemetry: tracing?.bullmq });
+  for (const queue of queues) queue.on('error', (error: Error) => logger.warn('queue error', { error: error.message }));
+  const deliverer = tracedDeliverer(createDeliverer({ allowPrivate: config.allowPrivateSendUrls, userAgent: USER_AGENT }), tracing);
   const clients = createClientRegistry({
     fromEnv: config.clients,
-    store: createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }),
+    store: createClientStore({ redis: commands, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }),
     cacheMs: config.clientCacheMs,
   });
+  const attempts = createAttemptRegistry({ redis, subscriber, keys });
+  const metrics = createWorkerMetrics(() => oldestDueJobAgeMs(redis, queues, Date.now()));
 
+  const engine = await createEngineFromConfig(config.replyEngine, {
+    fallbackText: config.replyFallback,
+    logger,
+    knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
+  });
+  const reloadKnowledge = (): void => void engine.reload();
+  process.on('SIGHUP', reloadKnowledge);
+
+  const turns = createTurnStore({ redis: commands, keys, timings: turnTimingsOf(config) });
+  const jobs = createJobProducer(queues, keys);
   const deps: WorkerDeps = {
-    turns: createConversationTurns({ redis, keys, pendingTtlMs: config.replyMaxAgeMs + 3_600_000 }),
-    deliveries: createDeliveryRecords({ redis, keys, ttlS: config.context.ttlS }),
-    contexts: createContextStore({ redis, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
-    engine: await createEngineFromConfig(config.replyEngine, { fallbackText: config.replyFallback, logger }),
+    turns,
+    deliveries: createDeliveryStore({ redis: commands, keys, ttlS: config.context.ttlS }),
+    contexts: createContextStore({ redis: commands, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
+    engine: tracedEngine(engine, tracing),
     deliverer,
+    attempts,
     findClient: (id) => clients.get(id),
-    addTurnJob: (conversationId, generation, delayMs) => addTurnJob(queue, conversationId, generation, delayMs),
+    jobs,
     settings: {
-      debounceMs: config.autoReplyDebounceMs,
       maxAttempts: config.delivery.maxAttempts,
       backoffMs: config.delivery.backoffMs,
       maxBackoffMs: config.delivery.maxBackoffMs,
@@ -53,41 +80,82 @@ export async function buildWorker(config: Config, logger: Logger): Promise<Worke
     },
     logger,
     nowMs: Date.now,
+    newDeliveryId: (conversationId) => newDeliveryId(keys.shardOf(conversationId)),
+    metrics: metrics.replies,
   };
 
-  const handlers = {
-    [JOB_NAMES.conversationTurn]: conversationTurnProcessor(deps),
-    [JOB_NAMES.redeliver]: redeliverProcessor(deps),
-  } satisfies Record<keyof JobPayloads, Handler>;
+  const handlers = createReplyJobHandlers(deps);
   assertCompleteCatalog(handlers);
-
-  const worker = new Worker(
-    QUEUE_NAMES.replies,
-    async (job: Job, token?: string) => {
-      const handler = (handlers as Record<string, Handler | undefined>)[job.name];
-      if (!handler) throw new Error(`no handler for job ${job.name}`);
-      await handler(job, job.data as never, token);
+  const dispatch = createJobDispatcher(handlers, {
+    failureAttempts: config.jobFailureAttempts,
+    onError: (job, error, givingUp) => {
+      const data = job.data as { conversationId?: string; deliveryId?: string };
+      logger.error(givingUp ? 'job failed for good: deciding its end' : 'job run failed: it will be retried', {
+        job_id: job.id, attempt: job.attemptsMade + 1, conversation_id: data.conversationId, delivery_id: data.deliveryId, error: error.message,
+      });
     },
-    {
+  });
+  await attempts.ready().catch(() => undefined);
+  // Before the worker takes jobs: a port already taken stops start-up with nothing half-running.
+  let metricsServer: MetricsServer | undefined;
+  if (config.metricsPort !== undefined) {
+    metricsServer = await startMetricsServer({ registry: metrics.registry, adminToken: config.adminToken, host: config.host, port: config.metricsPort });
+    logger.info('worker metrics served', { url: metricsServer.url });
+  }
+
+  const onFailedForGood = createFailedJobListener(handlers, (job, error) => logger.error('deciding the end of a failed job failed', { job_id: job.id, error: error.message }));
+  // WORKER_CONCURRENCY is the replica's total: one limit around the dispatcher for every shard's worker
+  // caps what runs; the take limit caps what the replica takes (WORKER_CONCURRENCY + shards - 1), so
+  // jobs it could not run yet stay free for the other replicas.
+  const running = pLimit(config.workerConcurrency);
+  const workers: Worker[] = [];
+  const takeLimit = createTakeLimit(keys.shards, config.workerConcurrency, (shard, concurrency) => {
+    const worker = workers[shard];
+    if (worker) worker.concurrency = concurrency;
+  });
+  keys.shardTags.forEach((_, shard) => {
+    const processJob = async (job: Job, token: string | undefined): Promise<void> => {
+      takeLimit.started(shard);
+      try {
+        await running(() => dispatch(job, token));
+      } finally {
+        takeLimit.finished(shard);
+      }
+    };
+    const worker = new Worker(QUEUE_NAMES.replies, processJob, {
       connection: redis,
-      prefix: keys.bullPrefix,
-      concurrency: config.workerConcurrency,
+      prefix: keys.bullPrefix(shard),
+      // A job records the replica that took it (processedBy): the dashboard and the tests see who holds what.
+      name: `${hostname()}:${process.pid}`,
+      concurrency: takeLimit.limitOf(shard),
       lockDuration: config.workerLockMs,
       stalledInterval: config.workerStalledIntervalMs,
+      ...(tracing === undefined ? {} : { telemetry: tracing.bullmq }),
       maxStalledCount: 10,
-    },
-  );
-  worker.on('error', (error: Error) => logger.error('worker error', { error: error.message }));
-  worker.on('failed', (job, error: Error) => {
-    const data = job?.data as { conversationId?: string; deliveryId?: string } | undefined;
-    logger.error('job failed', { job_id: job?.id, conversation_id: data?.conversationId, delivery_id: data?.deliveryId, error: error.message });
+      settings: { backoffStrategy: (attemptsMade: number) => cappedBackoffMs(attemptsMade) },
+    });
+    workers.push(worker);
+    worker.on('error', (error: Error) => logger.error('worker error', { shard, error: error.message }));
+    worker.on('failed', (job, error) => void onFailedForGood(job, error));
+    for (const event of ['active', 'completed', 'failed'] as const) worker.on(event, () => metrics.jobActivity());
+  });
+  // The safety net for messages left waiting without a turn job (docs/reply-protocol.md).
+  const sweeper = startTurnSweeper({
+    turns, jobs, shards: keys.shards, logger, settings: { rescueAfterMs: config.replies.rescueAfterMs, intervalMs: config.replies.sweepIntervalMs },
   });
   return {
-    worker,
+    workers,
+    metricsUrl: metricsServer?.url,
     close: async () => {
-      await worker.close();
-      await queue.close();
+      await sweeper.stop();
+      process.off('SIGHUP', reloadKnowledge);
+      engine.close();
+      await metricsServer?.close();
+      await Promise.all(workers.map((worker) => worker.close()));
+      await Promise.all(queues.map((queue) => queue.close()));
       deliverer.close();
+      attempts.close();
+      commands.disconnect();
       redis.disconnect();
     },
   };

@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig } from '@dialog-relay/config';
 import { createLogger } from '@dialog-relay/logger';
-import { buildWorker } from './build-worker.js';
+import { ShardCountMismatchError } from '@dialog-relay/redis';
+import { buildWorker, SERVICE_VERSION } from './build-worker.js';
+import { startHeartbeat } from './heartbeat.js';
 
 /** Process wiring of one worker replica: config, start, and a drain on SIGTERM / SIGINT. */
 async function main(): Promise<void> {
@@ -12,20 +14,27 @@ async function main(): Promise<void> {
     process.exit(78);
   }
   const logger = createLogger({ level: config.logLevel, service: 'worker' });
-  const runtime = await buildWorker(config, logger);
+  // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
+  const tracing = config.otelEndpoint === undefined ? undefined
+    : (await import('@dialog-relay/tracing')).startTracing({ serviceName: 'dialog-relay-worker', version: SERVICE_VERSION, endpoint: config.otelEndpoint });
+  const runtime = await buildWorker(config, logger, { tracing });
   logger.info('worker started', { concurrency: config.workerConcurrency, pid: process.pid });
+  const { file, intervalMs } = config.workerHeartbeat;
+  const heartbeat = file === undefined ? undefined
+    : startHeartbeat({ file, intervalMs, alive: () => runtime.workers.every((worker) => worker.isRunning()), logger });
 
   let stopping = false;
   const shutdown = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     logger.info('worker draining', { signal });
+    heartbeat?.stop();
     const force = setTimeout(() => {
       logger.warn('worker drain timed out; unfinished jobs will be taken up by another replica');
       process.exit(1);
     }, config.shutdownTimeoutMs + config.delivery.timeoutMs);
     force.unref();
-    void runtime.close().then(() => {
+    void runtime.close().then(() => tracing?.shutdown()).then(() => {
       logger.info('worker stopped');
       process.exit(0);
     });
@@ -35,6 +44,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof ShardCountMismatchError) {
+    process.stderr.write(`dialog-relay worker: ${error.message}\n`);
+    process.exit(78);
+  }
   process.stderr.write(`dialog-relay worker: failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
   process.exit(1);
 });

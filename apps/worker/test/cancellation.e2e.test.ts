@@ -1,5 +1,5 @@
-import { createDeliveryRecords } from '@dialog-relay/queue';
-import { createRequestRedis, type Redis } from '@dialog-relay/redis';
+import { createDeliveryStore } from '@dialog-relay/replies';
+import { createRedis, type Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
@@ -14,7 +14,7 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
   before(async () => {
     receiver = await startReceiver();
     system = await startSystem({ workers: 2, env: { REPLY_MAX_AGE_MS: '2000', DELIVERY_BACKOFF_MS: '300', DELIVERY_MAX_BACKOFF_MS: '300', DELIVERY_MAX_ATTEMPTS: '100' } });
-    redis = createRequestRedis(system.config.redisUrl, { name: 'e2e' });
+    redis = createRedis(system.config.redis, 'request', { name: 'e2e' });
   });
   after(async () => {
     redis.disconnect();
@@ -29,7 +29,7 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
   const pair = () => ({ from_user_id: `stop-customer-${++seq}`, to_user_id: 'bound-stop' });
   const command = (who: { from_user_id: string; to_user_id: string }, content: string) =>
     system.send({ from_user_id: who.to_user_id, to_user_id: who.from_user_id, content, event_type: 'cmd_dialog', from_user_type: undefined });
-  const deliveries = () => createDeliveryRecords({ redis, keys: system.keys, ttlS: 3600 });
+  const deliveries = () => createDeliveryStore({ redis, keys: system.keys, ttlS: 3600 });
 
   it('dead-letters a stale reply instead of delivering it', async () => {
     receiver.respond((_r, _i, res) => res.writeHead(503).end());

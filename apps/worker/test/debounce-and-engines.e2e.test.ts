@@ -29,6 +29,25 @@ describe('debounce', function () {
     }
   });
 
+  it('answers a customer who keeps typing faster than the debounce within AUTO_REPLY_MAX_WAIT_MS, each message once and in order', async () => {
+    const system = await startSystem({ workers: 1, env: { AUTO_REPLY_DEBOUNCE_MS: '1000', AUTO_REPLY_MAX_WAIT_MS: '1500' } });
+    try {
+      const ids = Array.from({ length: 14 }, (_, i) => `burst-${i}-${Date.now()}`);
+      let repliedWhileTyping = false;
+      for (const id of ids) {
+        await system.send({ msg_id: id, from_user_id: 'typing-customer', to_user_id: 'bound', content: 'and another thing' }, { send_url: receiver.url });
+        if (receiver.requests.length > 0) repliedWhileTyping = true;
+        await new Promise((resolve) => setTimeout(resolve, 250)); // typing: a message every 250 ms, 3.5 s in all
+      }
+      expect(repliedWhileTyping, 'a reply came before the customer stopped typing').to.equal(true);
+      await waitUntil(() => receiver.requests.flatMap((r) => r.body.in_reply_to).length === ids.length, 10_000);
+      expect(receiver.requests.flatMap((r) => r.body.in_reply_to)).to.deep.equal(ids);
+      expect(receiver.requests.length).to.be.within(2, 4);
+    } finally {
+      await system.close();
+    }
+  });
+
   it('with 0, answers three quick messages with three replies in order', async () => {
     const system = await startSystem({ workers: 1, env: { AUTO_REPLY_DEBOUNCE_MS: '0' } });
     try {

@@ -1,6 +1,5 @@
-import { listDeadLetters } from '@dialog-relay/auto-reply';
-import { createDeliveryRecords } from '@dialog-relay/queue';
-import { createRequestRedis, type Redis } from '@dialog-relay/redis';
+import { createDeliveryStore, listDeadLetters } from '@dialog-relay/replies';
+import { createRedis, type Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type Receiver } from './support/receiver.js';
@@ -14,7 +13,7 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
   before(async () => {
     receiver = await startReceiver();
     system = await startSystem({ workers: 1 });
-    redis = createRequestRedis(system.config.redisUrl, { name: 'e2e' });
+    redis = createRedis(system.config.redis, 'request', { name: 'e2e' });
   });
   after(async () => {
     redis.disconnect();
@@ -26,7 +25,7 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
     receiver.respond((_r, _i, res) => res.writeHead(200).end('ok'));
   });
 
-  const deliveries = () => createDeliveryRecords({ redis, keys: system.keys, ttlS: 3600 });
+  const deliveries = () => createDeliveryStore({ redis, keys: system.keys, ttlS: 3600 });
   let conversationSeq = 0;
   const customer = (content = 'When are you open?') => {
     conversationSeq += 1;
@@ -69,7 +68,7 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
       await waitUntil(async () => (await deliveries().get(id))?.state === 'dead');
       const letters = await listDeadLetters(deliveries());
       const letter = letters.find((l) => l.record.delivery_id === id);
-      expect(letter?.record.dead_reason).to.equal('permanent');
+      expect(letter?.record.dead_reason).to.equal('permanent_status');
       expect(letter?.attempts.map((a) => [a.status, a.response_body])).to.deep.equal([[status, 'go away']]);
       expect(receiver.requests).to.have.length(1);
     });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createWorkerRedis } from '@dialog-relay/redis';
+import { createRedis } from '@dialog-relay/redis';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
 import { waitUntil } from '@dialog-relay/testkit';
@@ -77,7 +77,7 @@ describe('a worker SIGKILLed mid-run', function () {
     };
     await waitUntil(() => Promise.resolve(missing().length === 0), 60_000).catch(() => undefined);
     if (missing().length > 0) {
-      const redis = createWorkerRedis(system.config.redisUrl, { name: 'diagnose' });
+      const redis = createRedis(system.config.redis, 'worker', { name: 'diagnose' });
       const keys = await redis.keys(`${system.config.redisPrefix}*`);
       const state = await Promise.all(keys.filter((k) => /:(gen|pending|batch):/.test(k) || k.endsWith(':gen')).map(async (k) => `${k} ${await redis.type(k) === 'string' ? await redis.get(k) : `list(${await redis.llen(k)})`}`));
       process.stderr.write(`missing replies: ${missing().join(', ')}\n${state.sort().join('\n')}\n`);

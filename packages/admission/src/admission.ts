@@ -1,7 +1,7 @@
-import { defineScript, type LuaScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { ADMIT_SCRIPT, COMPLETE_SCRIPT, RELEASE_SCRIPT } from './admission.lua.js';
+import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { ADMIT, COMPLETE, RELEASE } from './admission.lua.js';
 
-/** The first answer to a msg_id, kept for the idempotency window (CONTRACT §9). */
+/** The first answer to a msg_id, kept for the idempotency window (docs/service-rules.md §9). */
 export interface StoredAnswer {
   status: number;
   request_id: string;
@@ -50,22 +50,17 @@ export interface AdmissionOptions {
 
 type AdmitReply = [string, string?];
 
-const admitScript = defineScript(ADMIT_SCRIPT);
-const completeScript = defineScript(COMPLETE_SCRIPT);
-const releaseScript = defineScript(RELEASE_SCRIPT);
 
 export function createAdmission(options: AdmissionOptions): Admission {
   const { redis, keys, replayTtlMs, idempotencyTtlMs, pendingTtlMs } = options;
   const idemKey = (k: IdempotencyKey): string => keys.idempotency(k.client, k.eventType, k.msgId);
-  const run = async <T>(script: LuaScript, keyList: string[], args: (string | number)[]): Promise<T> =>
-    (await script.run(redis, keyList, args)) as T;
   return {
     async admit(input) {
       const second = Math.floor(input.nowMs / 1000);
       const rateKey = keys.rateWindow(input.client, second);
-      const reply = input.idempotency
-        ? await run<AdmitReply>(admitScript, [rateKey, idemKey(input.idempotency)], [input.ratePerS, 'idem', pendingTtlMs])
-        : await run<AdmitReply>(admitScript, [rateKey, keys.replay(input.client, input.replayDigest)], [input.ratePerS, 'replay', replayTtlMs]);
+      const reply = (input.idempotency
+        ? await runScript(redis, ADMIT, { rateWindow: rateKey, guard: idemKey(input.idempotency) }, { limit: input.ratePerS, mode: 'idem', ttlMs: pendingTtlMs })
+        : await runScript(redis, ADMIT, { rateWindow: rateKey, guard: keys.replay(input.client, input.replayDigest) }, { limit: input.ratePerS, mode: 'replay', ttlMs: replayTtlMs })) as AdmitReply;
       switch (reply[0]) {
         case 'admitted':
           return { kind: 'admitted' };
@@ -80,10 +75,10 @@ export function createAdmission(options: AdmissionOptions): Admission {
       }
     },
     async complete(key, answer) {
-      await run<number>(completeScript, [idemKey(key)], [JSON.stringify(answer), idempotencyTtlMs]);
+      await runScript(redis, COMPLETE, { idempotency: idemKey(key) }, { answer: JSON.stringify(answer), ttlMs: idempotencyTtlMs });
     },
     async release(key) {
-      await run<number>(releaseScript, [idemKey(key)], []);
+      await runScript(redis, RELEASE, { idempotency: idemKey(key) }, {});
     },
   };
 }

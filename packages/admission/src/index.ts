@@ -1,1 +1,2 @@
 export * from './admission.js';
+export { ADMISSION_SCRIPTS } from './admission.lua.js';

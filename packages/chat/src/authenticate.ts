@@ -1,15 +1,14 @@
 import type { ClientSettings } from '@dialog-relay/config';
 import { AppError, type ChatMessageRequest } from '@dialog-relay/contracts';
-import { tryHmacSigningString, verifyRequestSignature } from '@dialog-relay/signing';
+import { verifyRequestSignature } from '@dialog-relay/signing';
 import { createHash } from 'node:crypto';
+import { redactDetail } from './redact-detail.js';
 
+/** Characters of the signed string shown in a 401 detail (docs/service-rules.md §16: error answers stay small). */
 const DETAIL_MAX_CHARS = 8192;
 
-const cut = (text: string): string =>
-  text.length <= DETAIL_MAX_CHARS ? text : `${text.slice(0, DETAIL_MAX_CHARS)}… (${text.length - DETAIL_MAX_CHARS} more characters)`;
-
 /**
- * CONTRACT §2: signature first (an unknown client and a wrong signature give the same answer,
+ * docs/service-rules.md §2: signature first (an unknown client and a wrong signature give the same answer,
  * showing both strings the server would sign, never a secret), then the timestamp window.
  * Returns the digest that identifies this exact signed request for replay refusal.
  */
@@ -29,8 +28,12 @@ export function authenticate(input: {
   });
   if (!check.ok) {
     const strings = check.stringsToSign();
+    const clientSecrets = client?.secrets ?? [];
+    // Each part redacted and cut on its own: the work is bounded by what is shown, not by the body.
+    const hmac = redactDetail(strings['hmac-sha256'], { clientSecrets, maxChars: DETAIL_MAX_CHARS, json: true });
+    const md5 = redactDetail(strings.md5, { clientSecrets, maxChars: DETAIL_MAX_CHARS, json: false });
     throw new AppError('invalid_signature', 'The signature does not match this client and body.', {
-      detail: cut(`Under hmac-sha256 the server signs: ${strings['hmac-sha256']} — under md5 it signs: ${strings.md5}`),
+      detail: `Under hmac-sha256 the server signs: ${hmac} — under md5 it signs: ${md5}`,
     });
   }
   const nowS = Math.floor(nowMs / 1000);
@@ -41,7 +44,8 @@ export function authenticate(input: {
   }
   // For md5 the signature does not cover the body, so the body is part of what identifies a replay.
   const digest = createHash('sha256').update(request.signature.toLowerCase());
-  // JCS refuses values JSON.parse can produce (1e400 -> Infinity, lone surrogates): fall back to plain JSON then.
-  if (client?.signatureScheme === 'md5') digest.update('\n').update(tryHmacSigningString(body) ?? JSON.stringify(body));
+  // The canonical form computed for the signature check is reused. JCS refuses values JSON.parse can
+  // produce (1e400 -> Infinity, lone surrogates): plain JSON then (the body's depth is bounded by validation).
+  if (client?.signatureScheme === 'md5') digest.update('\n').update(check.signingString ?? JSON.stringify(body));
   return digest.digest('hex');
 }

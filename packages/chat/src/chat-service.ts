@@ -1,9 +1,11 @@
 import type { ClientSettings } from '@dialog-relay/config';
-import { AppError, leadingErrorCode, type EventType } from '@dialog-relay/contracts';
+import { AppError, leadingErrorCode, type Command, type EventType } from '@dialog-relay/contracts';
 import type { Admission, IdempotencyKey, StoredAnswer } from '@dialog-relay/admission';
 import type { Logger } from '@dialog-relay/logger';
 import type { RequestValidator } from '@dialog-relay/contracts';
+import type { AuthAttempt, AuthThrottle } from './auth-throttle.js';
 import { authenticate } from './authenticate.js';
+import { enforceMd5Reach } from './md5-reach.js';
 import type { ClientLookup } from './ports.js';
 import { assistDialog } from './scenarios/assist-dialog.js';
 import { autoDialog } from './scenarios/auto-dialog.js';
@@ -18,6 +20,10 @@ export interface ChatServiceDeps extends ScenarioDeps {
   admission: Admission;
   checkSendUrl: SendUrlChecker;
   timestampToleranceS: number;
+  /** Failed-authentication throttle (docs/service-rules.md §16); none: unthrottled. */
+  authThrottle?: AuthThrottle;
+  /** Resolves once conversation keys may be touched (the shard count checked); rejects with the reason otherwise. */
+  ready?: () => Promise<void>;
 }
 
 export interface ChatOutcome {
@@ -29,11 +35,13 @@ export interface ChatOutcome {
   conversationId: string | undefined;
   client: string;
   eventType: EventType;
+  /** The cmd_dialog command (undefined for the other scenarios). */
+  command: Command | undefined;
 }
 
 export interface ChatService {
   /** Runs the whole pipeline for one parsed body; throws AppError for every refusal. */
-  handle(body: Readonly<Record<string, unknown>>, context: { requestId: string; logger: Logger }): Promise<ChatOutcome>;
+  handle(body: Readonly<Record<string, unknown>>, context: { requestId: string; logger: Logger; sourceAddress?: string }): Promise<ChatOutcome>;
 }
 
 const SCENARIOS: Record<EventType, Scenario> = {
@@ -72,20 +80,27 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       }
       const { value: request, command } = validation;
       const info = request.message_info;
+      const attempt = { client: request.client, sourceAddress: context.sourceAddress };
+      const waitS = await deps.authThrottle?.addressWait(attempt.sourceAddress);
+      if (waitS !== undefined) {
+        throw new AppError('rate_limited', 'Too many failed authentications from this address; wait before retrying.', { retryAfterS: waitS });
+      }
       const client = await deps.findClient(request.client);
-      const replayDigest = authenticate({ body, request, client, nowMs: deps.nowMs(), toleranceS: deps.timestampToleranceS });
+      const replayDigest = await authenticateCounted(deps.authThrottle, attempt, () => authenticate({ body, request, client, nowMs: deps.nowMs(), toleranceS: deps.timestampToleranceS }));
       if (!client) throw new AppError('invalid_signature', 'The signature does not match this client and body.');
+      enforceMd5Reach(client, info.event_type, validation.sendUrl);
       const sendUrl = info.event_type === 'auto_dialog' ? await resolveSendUrl(validation.sendUrl, client, deps.checkSendUrl) : undefined;
 
       const callerMsgId = info.msg_id !== undefined && info.msg_id !== '' ? info.msg_id : undefined;
       const idempotency = callerMsgId === undefined ? undefined : { client: client.id, eventType: info.event_type, msgId: callerMsgId };
       const logger = context.logger.child({ client: client.id, event_type: info.event_type });
       const msgId = callerMsgId ?? deps.newId();
+      await deps.ready?.();
       // The scenario's reads start now, in the same round trip as admission; its writes wait for it.
       const started = SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger });
       started.reads.catch(() => undefined);
       const stored = await admit(client, replayDigest, idempotency);
-      const base = { client: client.id, eventType: info.event_type };
+      const base = { client: client.id, eventType: info.event_type, command };
       if (stored) {
         const data = stored.data as { conversation_id?: string } | undefined;
         return { ...base, status: stored.status, requestId: stored.request_id, data: stored.data, idempotentReplay: true, conversationId: data?.conversation_id };
@@ -102,4 +117,20 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       }
     },
   };
+}
+
+/**
+ * Runs the signature check and counts an invalid signature (unknown client included) as a failure.
+ * A failure over the client id's or the address's limit is answered 429 instead of 401; a valid
+ * signature goes through whatever others sent in this client's name.
+ */
+async function authenticateCounted(throttle: AuthThrottle | undefined, attempt: AuthAttempt, check: () => string): Promise<string> {
+  try {
+    return check();
+  } catch (error) {
+    if (!throttle || !(error instanceof AppError) || error.code !== 'invalid_signature') throw error;
+    const waitS = await throttle.failed(attempt);
+    if (waitS === undefined) throw error;
+    throw new AppError('rate_limited', 'Too many failed authentications for this client or from this address; wait before retrying.', { retryAfterS: waitS });
+  }
 }

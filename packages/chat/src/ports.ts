@@ -1,8 +1,8 @@
 import type { ClientSettings } from '@dialog-relay/config';
 import type { ContextMessage, MessageInfo } from '@dialog-relay/contracts';
 
-/** A customer message that is due an automatic reply (CONTRACT §6), as the ingress hands it to the queue. */
-export interface DueMessage {
+/** A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands it over. */
+export interface AutoReplyRequest {
   client: string;
   conversationId: string;
   msgId: string;
@@ -15,35 +15,36 @@ export interface DueMessage {
   receivedAtMs: number;
 }
 
-export interface PendingReply {
-  msg_ids: string[];
-  state: string;
+/** What auto_reply_status shows (docs/service-rules.md §8, §14). */
+export interface AutoReplyStatus {
+  auto_reply: 'active' | 'stopped';
+  /** ISO time until which a human's message pauses auto replies, or null. */
+  paused_until: string | null;
+  pending: { msg_ids: string[]; state: string }[];
+  deliveries: unknown[];
 }
 
-export interface DeliveryAttemptView {
-  attempt: number;
-  at: string;
-  status: number | null;
-  latency_ms: number;
-  error: string | null;
-}
-
-export interface DeliveryView {
-  delivery_id: string;
-  state: string;
-  in_reply_to: string[];
-  attempts: DeliveryAttemptView[];
-}
-
-/** The asynchronous half seen from the ingress: implemented with BullMQ by the queue package. */
-export interface AutoReplyQueue {
-  /** Queues (or joins, within the debounce window) the conversation's next reply; 'stopped' when auto reply is stopped. */
-  schedule(message: DueMessage): Promise<'queued' | 'stopped'>;
-  /** Stops the conversation's auto replies: flag set, waiting and delayed replies removed. Returns how many messages lost their pending reply. */
+/**
+ * The asynchronous half as the ingress needs it (declared here, implemented by the replies
+ * package): queue a reply, let a human take over, stop, resume, show status.
+ */
+export interface AutoReplies {
+  /** Queues (or joins, within the debounce window) the conversation's next reply; 'stopped' or 'paused' when none will come. */
+  schedule(message: AutoReplyRequest): Promise<'queued' | 'stopped' | 'paused'>;
+  /** A person wrote to the customer on the bound account or as staff (docs/service-rules.md §14): cancel the unsent reply, pause if configured. */
+  humanReplied(conversationId: string): Promise<void>;
+  /** Stops the conversation's auto replies; answers once no attempt can start. Returns how many messages lost their pending reply. */
   stop(conversationId: string): Promise<number>;
   resume(conversationId: string): Promise<void>;
-  isStopped(conversationId: string): Promise<boolean>;
-  status(conversationId: string): Promise<{ pending: PendingReply[]; deliveries: DeliveryView[] }>;
+  status(conversationId: string): Promise<AutoReplyStatus>;
+}
+
+/**
+ * Confirms that what a request wrote is on the replicas the deployment asks for (docs/scaling.md);
+ * rejects (an unavailable-Redis error, answered 503) when fewer confirm in time.
+ */
+export interface Replication {
+  confirm(): Promise<void>;
 }
 
 export type ClientLookup = (id: string) => Promise<ClientSettings | undefined>;

@@ -1,8 +1,8 @@
 import { Ajv } from 'ajv';
 
-/** How a client signs its requests (CONTRACT §2). */
+/** How a client signs its requests (docs/service-rules.md §2). */
 export type ClientSignatureScheme = 'hmac-sha256' | 'md5';
-/** In a group, reply to a customer only when the bound account is @-mentioned, or always (CONTRACT §6). */
+/** In a group, reply to a customer only when the bound account is @-mentioned, or always (docs/service-rules.md §6). */
 export type GroupPolicy = 'mention' | 'always';
 
 /** One client of the API, from CLIENTS or from the Redis store the admin CLI writes. */
@@ -14,9 +14,15 @@ export interface ClientSettings {
   readonly defaultSendUrl: string | undefined;
   readonly groupPolicy: GroupPolicy;
   readonly rateLimitPerS: number;
+  /** md5 clients may send cmd_dialog only when true (docs/service-rules.md §16); hmac-sha256 clients always may. */
+  readonly allowCommands: boolean;
+  /** Lets this client's send_urls use loopback and private addresses (never link-local or metadata). */
+  readonly allowPrivateSendUrls: boolean;
+  /** The client's own knowledge file (knowledge engine); undefined: the default KNOWLEDGE_FILE. */
+  readonly knowledgeFile: string | undefined;
 }
 
-/** The stored / configured JSON form of a client, snake_case as in CONTRACT §10. */
+/** The stored / configured JSON form of a client, snake_case as in docs/service-rules.md §10. */
 export interface ClientRecord {
   secret?: string;
   secrets?: string[];
@@ -25,6 +31,9 @@ export interface ClientRecord {
   default_send_url?: string;
   group_policy?: GroupPolicy;
   rate_limit_per_s?: number;
+  allow_commands?: boolean;
+  allow_private_send_urls?: boolean;
+  knowledge_file?: string;
 }
 
 const recordSchema = {
@@ -37,11 +46,25 @@ const recordSchema = {
     default_send_url: { type: 'string', minLength: 1 },
     group_policy: { enum: ['mention', 'always'] },
     rate_limit_per_s: { type: 'number', exclusiveMinimum: 0 },
+    allow_commands: { type: 'boolean' },
+    allow_private_send_urls: { type: 'boolean' },
+    knowledge_file: { type: 'string', minLength: 1 },
   },
   additionalProperties: false,
 } as const;
 
 const validateRecord = new Ajv({ allErrors: true }).compile<ClientRecord>(recordSchema);
+
+/** docs/service-rules.md §16: shorter secrets are refused at start-up (CLIENTS) and by the CLI. */
+export const MIN_SECRET_CHARS = 16;
+
+/** Throws an Error naming the client when one of its secrets is shorter than MIN_SECRET_CHARS. */
+export function assertStrongSecrets(settings: ClientSettings): void {
+  const short = settings.secrets.filter((secret) => [...secret].length < MIN_SECRET_CHARS).length;
+  if (short > 0) {
+    throw new Error(`client "${settings.id}": ${short === 1 ? 'a secret is' : `${short} secrets are`} shorter than ${MIN_SECRET_CHARS} characters; use a long random secret (e.g. openssl rand -hex 24)`);
+  }
+}
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -62,6 +85,9 @@ export function parseClientRecord(id: string, raw: unknown, defaultRateLimitPerS
     defaultSendUrl: raw.default_send_url,
     groupPolicy: raw.group_policy ?? 'mention',
     rateLimitPerS: raw.rate_limit_per_s ?? defaultRateLimitPerS,
+    allowCommands: raw.allow_commands ?? false,
+    allowPrivateSendUrls: raw.allow_private_send_urls ?? false,
+    knowledgeFile: raw.knowledge_file,
   });
 }
 
@@ -75,6 +101,9 @@ export function toClientRecord(settings: ClientSettings): ClientRecord {
   };
   if (settings.webhookSecret !== undefined) record.webhook_secret = settings.webhookSecret;
   if (settings.defaultSendUrl !== undefined) record.default_send_url = settings.defaultSendUrl;
+  if (settings.allowCommands) record.allow_commands = true;
+  if (settings.allowPrivateSendUrls) record.allow_private_send_urls = true;
+  if (settings.knowledgeFile !== undefined) record.knowledge_file = settings.knowledgeFile;
   return record;
 }
 
@@ -90,6 +119,10 @@ export function parseClientsJson(text: string, defaultRateLimitPerS: number): Re
     throw new Error('must be a JSON object of client id -> settings');
   }
   const clients = new Map<string, ClientSettings>();
-  for (const [id, raw] of Object.entries(parsed)) clients.set(id, parseClientRecord(id, raw, defaultRateLimitPerS));
+  for (const [id, raw] of Object.entries(parsed)) {
+    const settings = parseClientRecord(id, raw, defaultRateLimitPerS);
+    assertStrongSecrets(settings);
+    clients.set(id, settings);
+  }
   return clients;
 }

@@ -1,18 +1,29 @@
+import { readRedisConfig, type RedisConfig } from './redis-config.js';
 import { parseClientsJson, type ClientSettings } from './client-settings.js';
+import { readIngressConfig, type IngressConfig } from './ingress-config.js';
 import { ConfigError, readBool, readEnum, readInt, readOptionalString, readString, readUrl, type Env } from './env-readers.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
 
+/** An OpenAI-compatible /v1/embeddings endpoint that re-ranks the knowledge engine's uncertain answers. */
+export interface EmbeddingsConfig {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+}
+
 export type ReplyEngineConfig =
-  | { kind: 'knowledge'; knowledgeFile: string | undefined }
+  | { kind: 'knowledge'; knowledgeFile: string | undefined; embeddings?: EmbeddingsConfig }
   | { kind: 'openai'; baseUrl: string; apiKey: string; model: string; timeoutMs: number; maxRetries: number; systemPrompt: string };
 
-/** Everything dialog-relay reads from the environment (CONTRACT §10), validated once and frozen. */
+/** Everything dialog-relay reads from the environment (docs/service-rules.md §10), validated once and frozen. */
 export interface Config {
   readonly port: number;
   readonly host: string;
-  readonly redisUrl: string;
+  /** Which Redis, how to reach it, and how replies are sharded over it (docs/service-rules.md §13). */
+  readonly redis: RedisConfig;
   /** Every Redis key (and BullMQ's) lives under this prefix. */
   readonly redisPrefix: string;
   readonly clients: ReadonlyMap<string, ClientSettings>;
@@ -23,6 +34,10 @@ export interface Config {
   readonly limits: { readonly bodyBytes: number; readonly contentMaxChars: number; readonly filesMax: number; readonly atListMax: number };
   readonly context: { readonly maxMessages: number; readonly ttlS: number };
   readonly autoReplyDebounceMs: number;
+  /** The debounce ceiling: a reply comes at the latest this long after the oldest unanswered message. */
+  readonly autoReplyMaxWaitMs: number;
+  /** How long a human's message pauses auto replies (0: it only cancels the unsent reply). */
+  readonly humanPauseMs: number;
   readonly replyMaxAgeMs: number;
   readonly delivery: { readonly maxAttempts: number; readonly backoffMs: number; readonly maxBackoffMs: number; readonly timeoutMs: number };
   readonly allowPrivateSendUrls: boolean;
@@ -31,19 +46,63 @@ export interface Config {
   readonly workerLockMs: number;
   /** How often a worker looks for jobs of a dead worker (stalled jobs) to take them up. */
   readonly workerStalledIntervalMs: number;
+  /** Failed runs of one job before its final failure is decided (dead letter, turn finished). */
+  readonly jobFailureAttempts: number;
+  /** Derived timings of the reply protocol, computed once here (relations checked in loadConfig). */
+  readonly replies: {
+    /** Expiry of pending messages and turn batches: longer than a reply can live. */
+    readonly pendingTtlMs: number;
+    /** Expiry of the marker of an attempt in flight: longer than one attempt. */
+    readonly attemptMarkerTtlMs: number;
+    /** How long stop_auto_reply waits at most for an aborted attempt to end: the answer comes within a second. */
+    readonly abortWaitMs: number;
+    /**
+     * The safety net (docs/reply-protocol.md): messages that have waited this long (a few debounce
+     * ceilings, at least 3 s) are checked for a turn job, which is added if it is missing.
+     */
+    readonly rescueAfterMs: number;
+    /** How often each worker sweeps every shard for such messages (before jitter: from half to one and a half times this). */
+    readonly sweepIntervalMs: number;
+  };
   readonly replyEngine: ReplyEngineConfig;
   /** The text sent when the engine cannot answer (openai failing for good); '' sends nothing. */
   readonly replyFallback: string;
   readonly adminToken: string | undefined;
+  /** METRICS_PORT: where each worker serves GET /metrics (behind ADMIN_TOKEN, on HOST); undefined: no metrics server. */
+  readonly metricsPort: number | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP over HTTP); undefined: tracing off. */
+  readonly otelEndpoint: string | undefined;
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
+  /**
+   * WORKER_HEARTBEAT_FILE: a file each worker touches every intervalMs while its event loop turns and
+   * its queue workers run; the container's liveness check (scripts/worker-health.mjs) reads its age.
+   * undefined: no heartbeat.
+   */
+  readonly workerHeartbeat: { readonly file: string | undefined; readonly intervalMs: number };
+  /** HTTP time-outs, failed-auth throttle and ADMIN_WRITE_TOKEN (ingress-config.ts). */
+  readonly ingress: IngressConfig;
 }
 
 const DEFAULT_FALLBACK = 'Thanks for your message. A colleague will get back to you shortly.';
 
+function readEmbeddings(env: Env): EmbeddingsConfig | undefined {
+  if (readOptionalString(env, 'EMBEDDINGS_BASE_URL') === undefined) return undefined;
+  return {
+    baseUrl: readUrl(env, 'EMBEDDINGS_BASE_URL', '', ['http:', 'https:']),
+    apiKey: readOptionalString(env, 'EMBEDDINGS_API_KEY'),
+    model: readString(env, 'EMBEDDINGS_MODEL', 'text-embedding-3-small'),
+    timeoutMs: readInt(env, 'EMBEDDINGS_TIMEOUT_MS', 2000, 50, 60_000),
+  };
+}
+
 function readReplyEngine(env: Env): ReplyEngineConfig {
   const kind = readEnum(env, 'REPLY_ENGINE', ['knowledge', 'openai'] as const, 'knowledge');
-  if (kind === 'knowledge') return { kind, knowledgeFile: readOptionalString(env, 'KNOWLEDGE_FILE') };
+  if (kind === 'knowledge') {
+    const knowledgeFile = readOptionalString(env, 'KNOWLEDGE_FILE');
+    const embeddings = readEmbeddings(env);
+    return embeddings ? { kind, knowledgeFile, embeddings } : { kind, knowledgeFile };
+  }
   const apiKey = readOptionalString(env, 'OPENAI_API_KEY');
   if (apiKey === undefined) throw new ConfigError('OPENAI_API_KEY', 'required when REPLY_ENGINE=openai');
   return {
@@ -76,10 +135,15 @@ export function loadConfig(env: Env): Config {
   const timeoutMs = readInt(env, 'DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000);
   const workerLockMs = readInt(env, 'WORKER_LOCK_MS', Math.max(30_000, 2 * timeoutMs + 5000), 1000, 3_600_000);
   if (workerLockMs <= timeoutMs + 1000) throw new ConfigError('WORKER_LOCK_MS', `must exceed DELIVERY_TIMEOUT_MS + 1000 (${timeoutMs + 1000})`);
+  const autoReplyDebounceMs = readInt(env, 'AUTO_REPLY_DEBOUNCE_MS', 1000, 0, 600_000);
+  const autoReplyMaxWaitMs = readInt(env, 'AUTO_REPLY_MAX_WAIT_MS', Math.max(5000, autoReplyDebounceMs), 0, 3_600_000);
+  if (autoReplyMaxWaitMs < autoReplyDebounceMs) throw new ConfigError('AUTO_REPLY_MAX_WAIT_MS', `must be at least AUTO_REPLY_DEBOUNCE_MS (${autoReplyDebounceMs})`);
+  const replyMaxAgeMs = readInt(env, 'REPLY_MAX_AGE_MS', 15 * 60_000, 1000, 7 * 86_400_000);
+  const rescueAfterMs = 3 * Math.max(autoReplyMaxWaitMs, 1000);
   const config: Config = {
     port: readInt(env, 'PORT', 8080, 0, 65535),
     host: readString(env, 'HOST', '0.0.0.0'),
-    redisUrl: readUrl(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redis: readRedisConfig(env),
     redisPrefix,
     clients: readClients(env, defaultRateLimitPerS),
     clientCacheMs: readInt(env, 'CLIENT_CACHE_MS', 5000, 0, 3_600_000),
@@ -96,8 +160,10 @@ export function loadConfig(env: Env): Config {
       maxMessages: readInt(env, 'CONTEXT_MAX_MESSAGES', 50, 1, 10_000),
       ttlS: readInt(env, 'CONTEXT_TTL_S', 7 * 86_400, 60, 365 * 86_400),
     }),
-    autoReplyDebounceMs: readInt(env, 'AUTO_REPLY_DEBOUNCE_MS', 1000, 0, 600_000),
-    replyMaxAgeMs: readInt(env, 'REPLY_MAX_AGE_MS', 15 * 60_000, 1000, 7 * 86_400_000),
+    autoReplyDebounceMs,
+    autoReplyMaxWaitMs,
+    humanPauseMs: readInt(env, 'HUMAN_PAUSE_S', 0, 0, 30 * 86_400) * 1000,
+    replyMaxAgeMs,
     delivery: Object.freeze({
       maxAttempts: readInt(env, 'DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
       backoffMs: readInt(env, 'DELIVERY_BACKOFF_MS', 1000, 1, 3_600_000),
@@ -105,14 +171,29 @@ export function loadConfig(env: Env): Config {
       timeoutMs,
     }),
     allowPrivateSendUrls: readBool(env, 'ALLOW_PRIVATE_SEND_URLS', false),
-    workerConcurrency: readInt(env, 'WORKER_CONCURRENCY', 16, 1, 1000),
+    workerConcurrency: readInt(env, 'WORKER_CONCURRENCY', 64, 1, 1000),
     workerLockMs,
     workerStalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, 100, 600_000),
+    jobFailureAttempts: readInt(env, 'JOB_FAILURE_ATTEMPTS', 5, 1, 100),
+    replies: Object.freeze({
+      pendingTtlMs: replyMaxAgeMs + autoReplyMaxWaitMs + 3_600_000,
+      attemptMarkerTtlMs: timeoutMs + 5000,
+      abortWaitMs: 800,
+      rescueAfterMs,
+      sweepIntervalMs: Math.min(5000, Math.max(1000, Math.floor(rescueAfterMs / 3))),
+    }),
     replyEngine: readReplyEngine(env),
     replyFallback: env['REPLY_FALLBACK'] ?? DEFAULT_FALLBACK,
     adminToken: readOptionalString(env, 'ADMIN_TOKEN'),
+    otelEndpoint: env['OTEL_EXPORTER_OTLP_ENDPOINT'] === undefined || env['OTEL_EXPORTER_OTLP_ENDPOINT'] === '' ? undefined : readUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '', ['http:', 'https:']),
+    metricsPort: env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === '' ? undefined : readInt(env, 'METRICS_PORT', 0, 0, 65535),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    workerHeartbeat: Object.freeze({
+      file: readOptionalString(env, 'WORKER_HEARTBEAT_FILE'),
+      intervalMs: readInt(env, 'WORKER_HEARTBEAT_INTERVAL_MS', 5000, 100, 600_000),
+    }),
+    ingress: readIngressConfig(env),
   };
   return Object.freeze(config);
 }

@@ -44,7 +44,7 @@ const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_STA
 /**
  * The code that heads a list of field errors: the first in precedence order. A schema problem
  * (its code is a JSON-schema keyword such as `type`) counts as invalid_request, which comes before
- * every rule code, as in the contract's table.
+ * every rule code, as in docs/service-rules.md §3's table.
  */
 export function leadingErrorCode(errors: readonly FieldError[]): ErrorCode {
   const present = new Set<ErrorCode>(errors.map((e) => (isErrorCode(e.code) ? e.code : 'invalid_request')));

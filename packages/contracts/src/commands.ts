@@ -1,4 +1,4 @@
-/** The commands a cmd_dialog request may carry in `message_info.content` (CONTRACT §8), compared after trimming. */
+/** The commands a cmd_dialog request may carry in `message_info.content` (docs/service-rules.md §8), compared after trimming. */
 export const COMMANDS = ['stop_auto_reply', 'resume_auto_reply', 'auto_reply_status'] as const;
 export type Command = (typeof COMMANDS)[number];
 

@@ -1,9 +1,12 @@
 /**
- * Every stable machine code of the API (CONTRACT §1–§3, §9) with the HTTP status it travels with.
+ * Every stable machine code of the API (docs/service-rules.md §1–§3, §9) with the HTTP status it travels with.
  * The order is the precedence used when one request breaks several rules: the first code found
  * in this order becomes the envelope's `error`, and `errors` lists them all.
  */
 export const ERROR_STATUS = {
+  bad_request: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   payload_too_large: 413,
   malformed_json: 400,
@@ -22,6 +25,8 @@ export const ERROR_STATUS = {
   invalid_signature: 401,
   timestamp_out_of_range: 401,
   unauthorized: 401,
+  forbidden: 403,
+  command_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
   replayed_request: 409,

@@ -6,3 +6,6 @@ export * from './commands.js';
 export * from './message.schema.js';
 export * from './request-rules.js';
 export * from './request-validator.js';
+export * from './body-shape.js';
+export * from './raw-body-shape.js';
+export * from './openapi/openapi-document.js';

@@ -1,7 +1,7 @@
 import type { SchemaObject } from 'ajv';
 import { EVENT_TYPES, FILE_TYPES } from './message.types.js';
 
-/** Size limits of a request (CONTRACT §3 "Limits"); lengths are counted in Unicode code points. */
+/** Size limits of a request (docs/service-rules.md §3 "Limits"); lengths are counted in Unicode code points. */
 export interface ValidationLimits {
   contentMaxChars: number;
   filesMax: number;
@@ -24,11 +24,11 @@ export const SEND_URL_MAX_CHARS = 2048;
 export const FILE_CONTENT_MAX_CHARS = 7 * 1024 * 1024;
 
 /**
- * The JSON schema of the request body: types, enums and limits only (CONTRACT §3 rule 1).
- * The cross-field rules (2–7 and the scenario rules) live in request-rules.ts. Unknown members are
- * tolerated at every level (no additionalProperties: false): existing clients send extra members.
- * from_user_id is not required here although the seed says so: rule 4 allows it to be "" or absent
- * when group_id is non-empty.
+ * The JSON schema of the request body: types, enums and limits only (docs/service-rules.md §3
+ * `invalid_request`). The cross-field rules (the other 400 codes of §3's table) live in
+ * request-rules.ts. Unknown members are tolerated at every level (no additionalProperties: false):
+ * existing clients send extra members. from_user_id is not required here: §3
+ * `sender_or_group_required` allows it to be "" or absent when group_id is non-empty.
  */
 export function buildRequestSchema(limits: ValidationLimits): SchemaObject {
   const id = { type: 'string', maxLength: limits.idMaxChars };

@@ -1,4 +1,4 @@
-/** The request body of POST /custom-im/chat-messages, after schema validation. Field names are the seed's. */
+/** The request body of POST /custom-im/chat-messages, after schema validation (field names as in docs/service-rules.md and the OpenAPI document). */
 export const EVENT_TYPES = ['auto_dialog', 'assist_dialog', 'website_dialog', 'cmd_dialog'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -48,14 +48,14 @@ export interface ChatMessageRequest {
   send_url?: string;
 }
 
-/** One part of a reply (CONTRACT §3): text, or a file given by URL or base64. */
+/** One part of a reply (docs/service-rules.md §3): text, or a file given by URL or base64. */
 export type ReplyPartType = 'text' | FileType;
 export interface ReplyPart {
   type: ReplyPartType;
   content: string;
 }
 
-/** A message as kept in a conversation's context (CONTRACT §5). */
+/** A message as kept in a conversation's context (docs/service-rules.md §5). */
 export interface ContextMessage {
   msg_id: string;
   /** 'customer' for types 2 (and senders of assist/website dialogs), 'agent' for 1 and 3, 'bot' for 4 and the service's replies. */

@@ -34,7 +34,8 @@ function isOneOf<T extends string>(values: readonly T[], value: unknown): value 
 const MI = '/message_info';
 
 /**
- * The rules of CONTRACT §3 beyond the schema (seed rules 2–7, mixed content, send_url, commands).
+ * The rules of docs/service-rules.md §3 beyond the schema: the 400 codes of its table other than
+ * invalid_request (content, quote, sender, scenario, mixed content, send_url, commands).
  * They run even when the schema found problems, so a rule applies only when the members it reads
  * have the right type; a wrongly typed member is reported by the schema alone.
  * send_url_required and send_url_forbidden depend on the client and on DNS and are checked elsewhere.
@@ -55,7 +56,7 @@ export function applyRequestRules(body: unknown): RuleOutcome {
   return { errors, sendUrl, command };
 }
 
-/** CONTRACT §4: send_url at the top level or in message_info, equal when both; never in website_dialog. */
+/** docs/service-rules.md §4: send_url at the top level or in message_info, equal when both; never in website_dialog. */
 function checkSendUrl(body: Json, info: Json | undefined, errors: FieldError[]): string | undefined {
   // A blank send_url ("" or spaces) counts as absent: clients often send every member, empty when unused.
   const top = hasText(body['send_url']) ? body['send_url'] : undefined;
@@ -75,7 +76,7 @@ function checkSendUrl(body: Json, info: Json | undefined, errors: FieldError[]):
   return top ?? inner;
 }
 
-/** Rule 2: at least one of content (non-blank) and files_info (non-empty). */
+/** docs/service-rules.md §3 `content_or_files_required`: a non-blank content or a non-empty files_info. */
 function checkContentOrFiles(info: Json, errors: FieldError[]): void {
   const content = info['content'];
   const files = info['files_info'];
@@ -88,7 +89,7 @@ function checkContentOrFiles(info: Json, errors: FieldError[]): void {
   });
 }
 
-/** Rule 3: message_type 2 (quoted message) needs quote with a non-empty msg_id and a message_type. */
+/** docs/service-rules.md §3 `quote_required`: message_type 2 (quoted message) needs quote with a non-empty msg_id and a message_type. */
 function checkQuote(info: Json, errors: FieldError[]): void {
   if (info['message_type'] !== 2) return;
   const quote = info['quote'];
@@ -117,7 +118,7 @@ function checkQuote(info: Json, errors: FieldError[]): void {
   }
 }
 
-/** Rule 4: from_user_id and group_id not both empty. */
+/** docs/service-rules.md §3 `sender_or_group_required`: from_user_id and group_id not both empty. */
 function checkSenderOrGroup(info: Json, errors: FieldError[]): void {
   const from = info['from_user_id'];
   const group = info['group_id'];
@@ -130,7 +131,10 @@ function checkSenderOrGroup(info: Json, errors: FieldError[]): void {
   });
 }
 
-/** Rules 5–7 and the one-kind-of-content rule: what each event_type requires or refuses. */
+/**
+ * What each event_type requires or refuses (docs/service-rules.md §3 `from_user_type_required`,
+ * `msg_id_required`, `at_list_not_allowed`, `mixed_content_types`).
+ */
 function checkScenario(info: Json, eventType: EventType | undefined, errors: FieldError[]): void {
   if (eventType === undefined) return;
   if (eventType === 'auto_dialog' && info['from_user_type'] === undefined) {
@@ -180,7 +184,7 @@ function checkOneKindOfContent(info: Json, errors: FieldError[]): void {
   });
 }
 
-/** CONTRACT §8: the trimmed content of a cmd_dialog must be a known command. */
+/** docs/service-rules.md §8: the trimmed content of a cmd_dialog must be a known command. */
 function checkCommand(info: Json, errors: FieldError[]): Command | undefined {
   const content = info['content'];
   if (!absentOrString(content)) return undefined;

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { FieldError } from './app-error.js';
+import { checkBodyShape } from './body-shape.js';
 import type { Command } from './commands.js';
 import { DEFAULT_LIMITS, buildRequestSchema, type ValidationLimits } from './message.schema.js';
 import type { ChatMessageRequest } from './message.types.js';
@@ -31,6 +32,12 @@ export function createRequestValidator(limits: ValidationLimits = DEFAULT_LIMITS
   const validateSchema = ajv.compile(buildRequestSchema(limits));
 
   return (body: unknown): ValidationResult => {
+    // Bounded work first (docs/service-rules.md §16): a huge or deep body, or an over-long array, is refused
+    // with one error before the schema looks at every item.
+    const tooLong = overlongArrays(body, limits);
+    if (tooLong.length > 0) return { ok: false, errors: tooLong };
+    const shape = checkBodyShape(body);
+    if (shape) return { ok: false, errors: [shape] };
     // validateSchema.errors is overwritten by the next call: read it at once, before anything else runs.
     const schemaOk = validateSchema(body);
     const errors = schemaOk ? [] : toFieldErrors(validateSchema.errors ?? []);
@@ -39,6 +46,20 @@ export function createRequestValidator(limits: ValidationLimits = DEFAULT_LIMITS
     if (!schemaOk || errors.length > 0) return { ok: false, errors };
     return { ok: true, value: body as ChatMessageRequest, sendUrl: rules.sendUrl, command: rules.command };
   };
+}
+
+/** The limited arrays of message_info whose length is over the limit, as the schema would word it. */
+function overlongArrays(body: unknown, limits: ValidationLimits): FieldError[] {
+  const info = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['message_info'] : undefined;
+  if (typeof info !== 'object' || info === null) return [];
+  const errors: FieldError[] = [];
+  for (const [member, limit] of [['at_list', limits.atListMax], ['files_info', limits.filesMax]] as const) {
+    const value = (info as Record<string, unknown>)[member];
+    if (Array.isArray(value) && value.length > limit) {
+      errors.push({ path: `/message_info/${member}`, code: 'maxItems', message: `message_info.${member} must have at most ${limit} items.` });
+    }
+  }
+  return errors;
 }
 
 function checkLimits(limits: ValidationLimits): void {

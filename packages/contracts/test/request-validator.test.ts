@@ -87,7 +87,7 @@ describe('leadingErrorCode', () => {
     ])).to.equal('invalid_request');
   });
 
-  it('orders rule violations as the contract table does', () => {
+  it('orders rule violations as the table of docs/service-rules.md §3 does', () => {
     expect(leadingErrorCode([
       { path: '/message_info/quote', code: 'quote_required', message: 'x' },
       { path: '/message_info/content', code: 'content_or_files_required', message: 'y' },

@@ -1,15 +1,24 @@
-/**
- * Lua scripts of the context store. KEYS[1] is the list of msg ids (oldest first), KEYS[2] the hash
- * msg id -> JSON message. HDEL/HMGET arguments are sent in chunks so that a large cap never hits
- * Lua's unpack() limit.
- */
+import { defineLuaScript } from '@dialog-relay/redis';
 
 /**
- * ARGV: cap, ttl in ms, then msg_id/json pairs. Adds each msg_id not yet in the hash (HSETNX) to
- * the end of the list, drops the oldest beyond the cap from both keys, refreshes both TTLs.
- * Returns how many messages were new.
+ * Lua scripts of the context store (docs/lua-scripts.md). HDEL/HMGET arguments are sent in chunks
+ * so that a large cap never hits Lua's unpack() limit.
  */
-export const RECORD_LUA = `
+
+export const RECORD = defineLuaScript({
+  name: 'context-record',
+  keys: ['order', 'messages'],
+  args: ['cap', 'ttlMs'],
+  source: `
+--[[ Append messages to a conversation's context.
+  Input:  KEYS[1] order     list of msg ids, oldest first
+          KEYS[2] messages  hash msg id -> JSON message
+          ARGV[1] cap       messages kept
+          ARGV[2] ttlMs     expiry after the last record
+          ARGV[3..] msg_id, json pairs
+  Adds each msg_id not yet in the hash (HSETNX) to the end of the list, drops the oldest beyond the
+  cap from both keys, refreshes both TTLs.
+  Output: how many messages were new ]]
 local cap = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
 local added = 0
@@ -30,13 +39,18 @@ end
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
 return added
-`;
+`,
+});
 
-/**
- * ARGV: limit (0 = all). Returns the JSON of the last \`limit\` messages, oldest first; an id whose
- * hash field is missing yields a nil entry.
- */
-export const READ_LUA = `
+export const READ = defineLuaScript({
+  name: 'context-read',
+  keys: ['order', 'messages'],
+  args: ['limit'],
+  source: `
+--[[ Read the latest messages of a conversation's context.
+  Input:  KEYS[1] order  KEYS[2] messages
+          ARGV[1] limit  0 = all
+  Output: the JSON of the last limit messages, oldest first (a missing hash field yields nil) ]]
 local limit = tonumber(ARGV[1])
 local ids
 if limit > 0 then
@@ -52,4 +66,7 @@ for j = 1, #ids, 500 do
   end
 end
 return out
-`;
+`,
+});
+
+export const CONTEXT_SCRIPTS = [RECORD, READ];

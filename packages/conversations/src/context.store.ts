@@ -1,6 +1,6 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
-import type { Redis, RedisKeys } from '@dialog-relay/redis';
-import { READ_LUA, RECORD_LUA } from './context.scripts.js';
+import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { READ, RECORD } from './context.scripts.js';
 
 /**
  * The recent messages of each conversation: deduplicated by msg_id, capped to the last
@@ -14,32 +14,15 @@ export interface ContextStore {
   read(conversationId: string, limit?: number): Promise<ContextMessage[]>;
 }
 
-const RECORD_COMMAND = 'dialogRelayContextRecord';
-const READ_COMMAND = 'dialogRelayContextRead';
-
-/** The scripts as ioredis custom commands (EVALSHA, falling back to EVAL once per connection). */
-interface ContextCommands {
-  [RECORD_COMMAND](order: string, msgs: string, cap: number, ttlMs: number, ...pairs: string[]): Promise<unknown>;
-  [READ_COMMAND](order: string, msgs: string, limit: number): Promise<unknown>;
-}
-
-function withContextCommands(redis: Redis): ContextCommands {
-  // Defining again on a shared connection only replaces the command with the same script.
-  redis.defineCommand(RECORD_COMMAND, { lua: RECORD_LUA, numberOfKeys: 2 });
-  redis.defineCommand(READ_COMMAND, { lua: READ_LUA, numberOfKeys: 2, readOnly: true });
-  return redis as unknown as ContextCommands;
-}
-
 function positiveInteger(name: string, value: number): number {
   if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
 }
 
 export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMessages: number; ttlSeconds: number }): ContextStore {
-  const { keys } = deps;
+  const { keys, redis } = deps;
   const maxMessages = positiveInteger('maxMessages', deps.maxMessages);
   const ttlMs = positiveInteger('ttlSeconds', deps.ttlSeconds) * 1000;
-  const redis = withContextCommands(deps.redis);
 
   return {
     async record(conversationId, messages) {
@@ -51,13 +34,8 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
         }
         pairs.push(message.msg_id, JSON.stringify(message));
       }
-      const added = await redis[RECORD_COMMAND](
-        keys.contextOrder(conversationId),
-        keys.contextMessages(conversationId),
-        maxMessages,
-        ttlMs,
-        ...pairs,
-      );
+      const contextKeys = { order: keys.contextOrder(conversationId), messages: keys.contextMessages(conversationId) };
+      const added = await runScript(redis, RECORD, contextKeys, { cap: maxMessages, ttlMs }, pairs);
       return Number(added);
     },
 
@@ -66,7 +44,7 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
         throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
       }
       if (limit === 0) return [];
-      const reply = await redis[READ_COMMAND](keys.contextOrder(conversationId), keys.contextMessages(conversationId), limit ?? 0);
+      const reply = await runScript(redis, READ, { order: keys.contextOrder(conversationId), messages: keys.contextMessages(conversationId) }, { limit: limit ?? 0 });
       if (!Array.isArray(reply)) throw new Error('unexpected reply from the context read script');
       const messages: ContextMessage[] = [];
       for (const json of reply as unknown[]) {

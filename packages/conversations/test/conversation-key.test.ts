@@ -76,7 +76,8 @@ describe('conversationIdOf', () => {
   it('is used verbatim in the Redis keys', () => {
     const keys = createRedisKeys('p:');
     const id = conversationIdOf('shop', { group_id: 'g' });
-    expect(keys.contextOrder(id)).to.equal(`p:ctx:${id}:order`);
-    expect(keys.autoReplyStopped(id)).to.equal(`p:stop:${id}`);
+    const tag = keys.shardTags[keys.shardOf(id)]!;
+    expect(keys.contextOrder(id)).to.equal(`p:{${tag}}:ctx:${id}:order`);
+    expect(keys.autoReplyStopped(id)).to.equal(`p:{${tag}}:stop:${id}`);
   });
 });

@@ -21,6 +21,10 @@ export interface DeliveryRequest {
   /** webhookSigningKey(client secret). */
   signingKey: Buffer;
   timeoutMs: number;
+  /** Aborts the attempt (a stop or a human's message): the connection is closed at once. */
+  signal?: AbortSignal;
+  /** The client's allow_private_send_urls: opens loopback and private targets for this request only. */
+  allowPrivate?: boolean;
 }
 
 export interface Deliverer {
@@ -40,16 +44,15 @@ export interface DelivererOptions {
 
 /** One POST per attempt, through keep-alive agents whose connections only go to checked addresses. */
 export function createDeliverer(options: DelivererOptions): Deliverer {
-  const policy: AddressPolicy = { allowPrivate: options.allowPrivate };
-  const lookup = createGuardedLookup(policy, options.resolve ? { resolve: options.resolve } : {});
-  const agents = {
-    http: new http.Agent({ keepAlive: true, maxSockets: 256, lookup }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 256, lookup }),
+  const guards = {
+    strict: guardedTransport({ allowPrivate: options.allowPrivate }, options.resolve),
+    lenient: guardedTransport({ allowPrivate: true }, options.resolve),
   };
 
   async function deliver(request: DeliveryRequest): Promise<AttemptOutcome> {
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
+    const { policy, lookup, agents } = request.allowPrivate === true ? guards.lenient : guards.strict;
     try {
       const refusal = refuseTarget(request.url, policy);
       if (refusal !== null) return failedOutcome('permanent', refusal, elapsed());
@@ -69,6 +72,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         retry: { limit: 0 },
         throwHttpErrors: false,
         timeout: { request: request.timeoutMs },
+        ...(request.signal ? { signal: request.signal } : {}),
       });
       const answer = await readCappedAnswer(stream, MAX_RESPONSE_BODY_BYTES);
       return answerOutcome(answer, elapsed());
@@ -81,8 +85,23 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   return {
     deliver,
     close: () => {
-      agents.http.destroy();
-      agents.https.destroy();
+      for (const { agents } of [guards.strict, guards.lenient]) {
+        agents.http.destroy();
+        agents.https.destroy();
+      }
+    },
+  };
+}
+
+/** Keep-alive agents whose connections only go to addresses the policy allows. */
+function guardedTransport(policy: AddressPolicy, resolve: Resolver | undefined) {
+  const lookup = createGuardedLookup(policy, resolve ? { resolve } : {});
+  return {
+    policy,
+    lookup,
+    agents: {
+      http: new http.Agent({ keepAlive: true, maxSockets: 256, lookup }),
+      https: new https.Agent({ keepAlive: true, maxSockets: 256, lookup }),
     },
   };
 }

@@ -1,4 +1,4 @@
-/** How one HTTP status is treated (CONTRACT §7). Retry decisions are made from this, not from exception classes. */
+/** How one HTTP status is treated (docs/service-rules.md §7). Retry decisions are made from this, not from exception classes. */
 export type StatusClass = 'delivered' | 'retry' | 'permanent';
 
 /** Largest response body kept on an outcome, in bytes. */

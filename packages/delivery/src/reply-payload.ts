@@ -20,7 +20,7 @@ export interface ReplyPayloadInput {
 }
 
 /**
- * The JSON body POSTed to send_url (CONTRACT §7). message_info mirrors the request format:
+ * The JSON body POSTed to send_url (docs/service-rules.md §7). message_info mirrors the request format:
  * group_id, group_name and at_list appear in groups only, content and files_info only when
  * the reply has such parts.
  */

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createDeliverer, type Deliverer } from '../src/index.js';
 import { deliveryRequest, USER_AGENT } from './delivery-request.js';
 import { fakeResolver } from './fake-resolver.js';
+import { installLoopbackTripwire } from './loopback-tripwire.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 describe('deliver: the SSRF guard holds at send time', () => {
@@ -15,13 +16,21 @@ describe('deliver: the SSRF guard holds at send time', () => {
     return created;
   };
 
+  // Should the guard ever fail, nothing here may reach the forbidden addresses the tests hand it.
+  let tripwire: ReturnType<typeof installLoopbackTripwire>;
   before(async () => {
     receiver = await startReceiver();
+    tripwire = installLoopbackTripwire();
   });
 
   after(async () => {
+    tripwire.uninstall();
     for (const created of deliverers) created.close();
     await receiver.close();
+  });
+
+  afterEach(() => {
+    expect(tripwire.attempts, 'connections outside loopback the deliverer tried').to.deep.equal([]);
   });
 
   it('refuses an IP-literal loopback URL without connecting', async () => {
@@ -52,5 +61,20 @@ describe('deliver: the SSRF guard holds at send time', () => {
   it('retries a host name that does not resolve', async () => {
     const outcome = await deliverer(false).deliver(deliveryRequest('http://nowhere.test/hook'));
     expect(outcome).to.include({ kind: 'retry', status: null, error: 'ENOTFOUND' });
+  });
+
+  it('delivers to loopback for a request whose client allows private targets, the deliverer staying strict', async () => {
+    const strict = deliverer(false);
+    const outcome = await strict.deliver(deliveryRequest(`http://hooks.test:${receiver.port}/hook`, { allowPrivate: true }));
+    expect(outcome).to.include({ kind: 'delivered', status: 200 });
+    expect((await strict.deliver(deliveryRequest(`http://hooks.test:${receiver.port}/hook`))).kind).to.equal('permanent');
+  });
+
+  it('never delivers to link-local or metadata addresses, even for a request that allows private targets', async () => {
+    for (const url of ['http://169.254.169.254/latest', 'http://[fd00:ec2::254]/', 'http://[fe80::1]/', 'http://0.0.0.0:9/']) {
+      const outcome = await deliverer(false).deliver(deliveryRequest(url, { allowPrivate: true }));
+      expect(outcome.kind, url).to.equal('permanent');
+      expect(outcome.error, url).to.match(/^send_url_forbidden/);
+    }
   });
 });

@@ -1,4 +1,4 @@
-/** Members that are never written to a log line, at any depth (CONTRACT §2: a `secret` member is never logged). */
+/** Members that are never written to a log line, at any depth (docs/service-rules.md §2: a `secret` member is never logged). */
 export const REDACTED_KEYS: ReadonlySet<string> = new Set([
   'secret', 'secrets', 'signature', 'webhook_secret', 'webhookSecret', 'api_key', 'apiKey', 'authorization',
   'password', 'token', 'adminToken', 'admin_token', 'webhook-signature',

@@ -1,10 +1,20 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-/** Operator policy for outbound targets. `allowPrivate` is for tests and local demos only. */
+/**
+ * Operator policy for outbound targets. `allowPrivate` (tests, local demos, private networks) opens
+ * loopback and private ranges only: link-local, cloud metadata, multicast, broadcast, unspecified
+ * and the other special ranges stay closed (docs/service-rules.md §16).
+ */
 export interface AddressPolicy {
   allowPrivate: boolean;
 }
+
+/** The ranges allowPrivate opens (ipaddr.js names): 127/8 and ::1, RFC 1918, fc00::/7. */
+const OPENED_BY_ALLOW_PRIVATE: ReadonlySet<string> = new Set(['loopback', 'private', 'uniqueLocal']);
+
+/** Cloud metadata services; never opened by allowPrivate (fd00:ec2::254 lies in the opened fc00::/7). */
+const METADATA_ADDRESSES: ReadonlySet<string> = new Set(['fd00:ec2::254', '100.100.100.200', '169.254.169.254', '169.254.170.2']);
 
 /**
  * null when the address may be contacted, else a short name of why not
@@ -23,9 +33,11 @@ export function forbiddenAddressReason(address: string, policy: AddressPolicy): 
   } catch {
     return 'invalid';
   }
-  if (policy.allowPrivate) return null;
   const range: string = parsed.range();
-  if (range !== 'unicast') return range;
+  if (range !== 'unicast') {
+    const opened = policy.allowPrivate && OPENED_BY_ALLOW_PRIVATE.has(range) && !METADATA_ADDRESSES.has(parsed.toString());
+    return opened ? null : range;
+  }
   // Deprecated IPv4-compatible ::a.b.c.d (::/96); ipaddr.js calls e.g. ::7f00:1 'unicast'.
   if (parsed.kind() === 'ipv6' && parsed.toByteArray().slice(0, 12).every((byte) => byte === 0)) {
     return 'ipv4Compatible';

@@ -1,3 +1,4 @@
+export { addressGroup } from './address-group.js';
 export { forbiddenAddressReason, type AddressPolicy } from './address-policy.js';
 export { systemResolver, type LookupAddress, type Resolver } from './resolver.js';
 export {

@@ -41,10 +41,19 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason('::ffff:93.184.216.34', strict)).to.equal(null);
   });
 
-  it('allows every valid address when private targets are allowed', () => {
-    for (const address of ['127.0.0.1', '::1', '10.0.0.1', '169.254.169.254', 'fd00:ec2::254']) {
-      expect(forbiddenAddressReason(address, lenient)).to.equal(null);
+  it('opens loopback and private ranges when private targets are allowed', () => {
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', 'fd12::1']) {
+      expect(forbiddenAddressReason(address, lenient), address).to.equal(null);
     }
+  });
+
+  it('keeps link-local, metadata, multicast, broadcast and unspecified addresses closed when private targets are allowed', () => {
+    const closed: [string, string][] = [
+      ['169.254.169.254', 'linkLocal'], ['169.254.1.1', 'linkLocal'], ['fe80::1', 'linkLocal'], ['100.100.100.200', 'carrierGradeNat'],
+      ['fd00:ec2::254', 'uniqueLocal'], ['224.0.0.1', 'multicast'], ['ff02::1', 'multicast'], ['255.255.255.255', 'broadcast'],
+      ['0.0.0.0', 'unspecified'], ['::', 'unspecified'], ['::ffff:169.254.169.254', 'linkLocal'], ['100.64.0.1', 'carrierGradeNat'],
+    ];
+    for (const [address, reason] of closed) expect(forbiddenAddressReason(address, lenient), address).to.equal(reason);
   });
 
   it('calls anything that is not a strict IP address invalid, whatever the policy', () => {

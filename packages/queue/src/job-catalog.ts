@@ -1,6 +1,6 @@
 /**
- * The one definition of queue and job names and their payloads, imported by the producer (API)
- * and the consumer (worker). Names are never renamed: a rename would strand queued jobs.
+ * The one definition of queue and job names and their payloads, imported by the producer (API,
+ * CLI) and the consumer (worker). Names are never renamed: a rename would strand queued jobs.
  */
 export const QUEUE_NAMES = { replies: 'auto-replies' } as const;
 
@@ -18,10 +18,27 @@ export interface JobPayloads {
   redeliver: { deliveryId: string };
 }
 
-/** A handler per job name; a missing one is a compile error where the worker builds this map. */
-export type JobHandlers<Job> = { [Name in JobName]: (job: Job, payload: JobPayloads[Name]) => Promise<void> };
+/** What the queue must do next with a job: it is finished, or it runs again at untilMs (not a failed attempt). */
+export type JobDecision = { kind: 'done' } | { kind: 'wait'; untilMs: number };
+
+export const DONE: JobDecision = { kind: 'done' };
+
+/**
+ * One job's domain logic: `process` runs it; `failedForGood` decides what happens to the domain state
+ * when the job has failed its last allowed attempt (docs/service-rules.md §15: a job never just sits in the failed set).
+ */
+export interface JobHandler<Name extends JobName> {
+  // Properties, not methods: strictFunctionTypes then checks the payload type exactly.
+  process: (payload: JobPayloads[Name]) => Promise<JobDecision>;
+  failedForGood: (payload: JobPayloads[Name], error: Error) => Promise<void>;
+}
+
+/** A handler per job name: a missing one, or one with the wrong payload type, is a compile error. */
+export type JobHandlers = { [Name in JobName]: JobHandler<Name> };
 
 export const turnJobId = (conversationId: string, generation: number): string => `${conversationId}-${generation}`;
+
+export const isJobName = (name: string): name is JobName => (Object.values(JOB_NAMES) as string[]).includes(name);
 
 /** Checks at start-up that every job name has exactly one handler (and nothing else is registered). */
 export function assertCompleteCatalog(handlers: Record<string, unknown>): void {

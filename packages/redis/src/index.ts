@@ -1,5 +1,8 @@
 export * from './redis-keys.js';
+export * from './shard-layout.js';
 export * from './redis-connection.js';
 export * from './redis-errors.js';
 export * from './lua-script.js';
-export type { Redis } from 'ioredis';
+
+export * from './replica-confirmation.js';
+export * from './shard-migration.js';

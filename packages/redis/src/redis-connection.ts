@@ -1,40 +1,103 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisConfig } from '@dialog-relay/config';
+import { Cluster, Redis as SingleRedis, type ClusterOptions, type RedisOptions } from 'ioredis';
+
+/** A connection to whichever Redis the configuration names: one server, Sentinel, or a cluster. */
+export type Redis = SingleRedis | Cluster;
+
+/**
+ * What a connection is for:
+ * - `request` (the API, the CLI): fails fast while Redis is away (no offline queue, one retry at
+ *   most) so the caller answers 503 at once; commands of one tick share a round trip.
+ * - `worker` (BullMQ, blocking commands): waits for Redis instead of failing (maxRetriesPerRequest null).
+ * - `subscriber` (pub/sub signals): waits and resubscribes after a reconnect.
+ */
+export type ConnectionRole = 'request' | 'worker' | 'subscriber';
 
 export interface RedisConnectionOptions {
   /** Shown in CLIENT LIST, helps operators see who is connected. */
   name: string;
-  /** Upper bound of one command, so a hung server turns into a 503 instead of a hung request. */
+  /** Upper bound of one command (request role), so a hung server turns into a 503 instead of a hung request. */
   commandTimeoutMs?: number;
+  /**
+   * Worker role: commands issued in one tick share one write and one round trip (ioredis
+   * auto-pipelining). Only for connections that never block: not for BullMQ's.
+   */
+  autoPipelining?: boolean;
 }
 
 const retryStrategy = (times: number): number => Math.min(50 * 2 ** Math.min(times, 6), 2000);
 
-/**
- * A connection for request handling (the API, the CLI): it fails fast while Redis is away
- * (no offline queue, one retry at most) so the caller answers 503 at once, and it keeps
- * reconnecting in the background. Commands issued in the same tick share one round trip.
- */
-export function createRequestRedis(url: string, options: RedisConnectionOptions): Redis {
-  const config: RedisOptions = {
-    connectionName: options.name,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    enableAutoPipelining: true,
-    commandTimeout: options.commandTimeoutMs ?? 2000,
-    connectTimeout: 2000,
-    retryStrategy,
-  };
-  return new Redis(url, config);
+function roleOptions(role: ConnectionRole, options: RedisConnectionOptions): RedisOptions {
+  switch (role) {
+    case 'request':
+      return {
+        connectionName: options.name,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        enableAutoPipelining: true,
+        commandTimeout: options.commandTimeoutMs ?? 2000,
+        connectTimeout: 2000,
+        retryStrategy,
+      };
+    case 'worker':
+    case 'subscriber':
+      return {
+        connectionName: options.name, maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy,
+        ...(role === 'worker' && options.autoPipelining === true ? { enableAutoPipelining: true } : {}),
+      };
+  }
 }
 
-/** A connection for BullMQ workers and blocking commands: it waits for Redis instead of failing. */
-export function createWorkerRedis(url: string, options: RedisConnectionOptions): Redis {
-  return new Redis(url, {
-    connectionName: options.name,
-    maxRetriesPerRequest: null,
-    enableReadyCheck: true,
-    retryStrategy,
-  });
+/** The one factory: the right ioredis client for the configured mode, with the options the role needs. */
+export function createRedis(config: Pick<RedisConfig, 'target' | 'password' | 'tls'>, role: ConnectionRole, options: RedisConnectionOptions): Redis {
+  const base: RedisOptions = {
+    ...roleOptions(role, options),
+    ...(config.password !== undefined ? { password: config.password } : {}),
+    ...(config.tls ? { tls: {} } : {}),
+  };
+  const { target } = config;
+  switch (target.mode) {
+    case 'single':
+      return new SingleRedis(target.url, base);
+    case 'sentinel':
+      return new SingleRedis({
+        ...base,
+        sentinels: target.sentinels.map((n) => ({ host: n.host, port: n.port })),
+        name: target.name,
+        ...(config.password !== undefined ? { sentinelPassword: config.password } : {}),
+        // ioredis speaks plain text to the master a sentinel names unless told, and to the sentinels
+        // themselves unless given sentinelTLS.
+        ...(config.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
+        // After a failover the old master may answer READONLY for a moment: reconnect to the new one.
+        reconnectOnError: (error) => error.message.startsWith('READONLY'),
+      });
+    case 'cluster': {
+      const { enableOfflineQueue, enableAutoPipelining, ...redisOptions } = base;
+      const clusterOptions: ClusterOptions = {
+        redisOptions,
+        clusterRetryStrategy: retryStrategy,
+        // A request connection is usable as soon as the slots are known: with the ready check, BullMQ
+        // (which treats a cluster's 'connect' as ready) would send its first commands into the gap and
+        // fail them for good, as the offline queue is off.
+        enableReadyCheck: role !== 'request',
+        ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
+        ...(enableAutoPipelining ? { enableAutoPipelining: true } : {}),
+        ...(role === 'request' ? {} : { maxRedirections: 64 }),
+      };
+      return new Cluster(target.nodes.map((n) => ({ host: n.host, port: n.port })), clusterOptions);
+    }
+  }
+}
+
+/** A second connection to the same Redis (same mode and options), e.g. for pub/sub. */
+export function duplicateRedis(redis: Redis, name: string): Redis {
+  if (redis instanceof Cluster) return redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, connectionName: name } });
+  return redis.duplicate({ connectionName: name, enableOfflineQueue: true, maxRetriesPerRequest: null });
+}
+
+/** @deprecated for tests and scripts that know a single server's URL; services use createRedis. */
+export function createRequestRedis(url: string, options: RedisConnectionOptions): Redis {
+  return createRedis({ target: { mode: 'single', url }, password: undefined, tls: false }, 'request', options);
 }
 
 /** Resolves once the connection is ready, or rejects after timeoutMs. */

@@ -1,14 +1,19 @@
 /**
  * True when an error means "Redis cannot serve us right now" (connection down, time-out, server
- * loading, out of memory under noeviction, read-only replica): the API answers 503 with Retry-After
+ * loading, out of memory under noeviction, read-only replica, too few replicas confirmed a write, a
+ * command aborted by its connection closing): the API answers 503 with Retry-After
  * for these, never 500.
  */
 export function isRedisUnavailableError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const message = error.message;
-  if (error.name === 'MaxRetriesPerRequestError') return true;
-  if (/Stream isn't writeable|Connection is closed|Command timed out|connect ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Socket closed/i.test(message)) {
+  // Fewer replicas than REDIS_WAIT_REPLICAS hold the writes: acknowledging would risk losing them.
+  if (error.name === 'MaxRetriesPerRequestError' || error.name === 'ReplicationLagError') return true;
+  // ioredis rejects the commands still waiting on a connection that closes (e.g. a WAIT when the master dies).
+  if (error.name === 'AbortError' && /connection close/i.test(message)) return true;
+  if (/Stream isn't writeable|Connection is closed|Command timed out|connect ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Socket closed|isn't ready|not ready after|Failed to refresh slots cache|None of startup nodes is available/i.test(message)) {
     return true;
   }
-  return error.name === 'ReplyError' && /^(LOADING|OOM|BUSY|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)\b/.test(message);
+  // UNBLOCKED: a blocking command (WAIT, a BullMQ pop) was cut short because the master turned replica in a failover.
+  return error.name === 'ReplyError' && /^(LOADING|OOM|BUSY|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|UNBLOCKED)\b/.test(message);
 }

@@ -1,53 +1,97 @@
+import { shardOfId, shardTags } from './shard-layout.js';
+
 /**
  * The whole Redis key layout of dialog-relay, under one prefix (REDIS_PREFIX) so that several
  * deployments or test runs can share a server. Parts that come from callers are URI-encoded so
  * that a ':' inside an id can never make two keys collide.
+ *
+ * Every key carries a Redis Cluster hash tag (docs/scaling.md): a conversation's keys, its delivery
+ * records, its shard's dead-letter index and its shard's BullMQ queue share the shard's tag, so each
+ * Lua script touches one slot; client and admission keys share a tag per client.
  */
 const part = (value: string): string => encodeURIComponent(value);
 
-export function createRedisKeys(prefix: string) {
+/** A delivery id names its shard at the end (`…_s7`), so its record can be found from the id alone. */
+const DELIVERY_SHARD = /_s(\d{1,4})$/;
+
+export function createRedisKeys(prefix: string, shards = 16) {
+  const tags = shardTags(shards);
+  const shardOf = (conversationId: string): number => shardOfId(conversationId, shards);
+  const shardOfDelivery = (deliveryId: string): number => {
+    const named = DELIVERY_SHARD.exec(deliveryId);
+    return named ? Number(named[1]) % shards : shardOfId(deliveryId, shards);
+  };
+  const inShard = (shard: number, ...parts: string[]): string => `${prefix}{${tags[shard % shards]!}}:${parts.join(':')}`;
+  const conv = (conversationId: string, ...parts: string[]): string => inShard(shardOf(conversationId), ...parts);
+  const ofClient = (client: string, ...parts: string[]): string => `${prefix}{c:${part(client)}}:${parts.join(':')}`;
   const key = (...parts: string[]): string => prefix + parts.join(':');
   return Object.freeze({
     prefix,
+    shards,
+    /** The hash tag of each shard (index = shard). */
+    shardTags: tags,
+    /** The shard of a conversation (stable hash of its id). */
+    shardOf,
+    /** The shard a delivery id names. */
+    shardOfDelivery,
+    /** String: the QUEUE_SHARDS the data in Redis was written with (a different count refuses to start). */
+    shardCount: key('meta', 'queue-shards'),
+    /** Counter each replica confirmation increments: the write its WAIT counts (docs/scaling.md). */
+    replicationFence: key('meta', 'replication-fence'),
     /** Hash: client id -> JSON ClientRecord. Written by the admin CLI, read by the API (cached briefly). */
     clients: key('clients'),
     /** String counter of one client's requests in one second (fixed window). */
-    rateWindow: (client: string, second: number) => key('rate', part(client), String(second)),
+    rateWindow: (client: string, second: number) => ofClient(client, 'rate', String(second)),
     /** Marker of a signed request already seen, kept for the timestamp window. */
-    replay: (client: string, digest: string) => key('replay', part(client), digest),
+    replay: (client: string, digest: string) => ofClient(client, 'replay', digest),
     /** The first answer to a msg_id: "pending" while it is produced, then the JSON answer (24 h). */
-    idempotency: (client: string, eventType: string, msgId: string) =>
-      key('idem', part(client), eventType, part(msgId)),
+    idempotency: (client: string, eventType: string, msgId: string) => ofClient(client, 'idem', eventType, part(msgId)),
     /** List of a conversation's msg ids, oldest first, capped. */
-    contextOrder: (conversationId: string) => key('ctx', conversationId, 'order'),
+    contextOrder: (conversationId: string) => conv(conversationId, 'ctx', conversationId, 'order'),
     /** Hash: msg id -> JSON ContextMessage of the same conversation. */
-    contextMessages: (conversationId: string) => key('ctx', conversationId, 'msgs'),
+    contextMessages: (conversationId: string) => conv(conversationId, 'ctx', conversationId, 'msgs'),
     /** The conversation an auto_dialog msg_id was recorded in (used by assist_dialog). */
-    messageConversation: (client: string, msgId: string) => key('msgconv', part(client), part(msgId)),
+    messageConversation: (client: string, msgId: string) => ofClient(client, 'msgconv', part(msgId)),
     /** Set while auto replies of a conversation are stopped (cmd_dialog stop_auto_reply). */
-    autoReplyStopped: (conversationId: string) => key('stop', conversationId),
+    autoReplyStopped: (conversationId: string) => conv(conversationId, 'stop', conversationId),
     /** List of JSON due messages of a conversation waiting for their reply, oldest first. */
-    pendingReplies: (conversationId: string) => key('pending', conversationId),
+    pendingReplies: (conversationId: string) => conv(conversationId, 'pending', conversationId),
     /** Marks a msg_id already put in the pending list, so a retried request never queues it twice. */
-    scheduledMessage: (conversationId: string, msgId: string) => key('pending', conversationId, 'msg', part(msgId)),
+    scheduledMessage: (conversationId: string, msgId: string) => conv(conversationId, 'pending', conversationId, 'msg', part(msgId)),
     /** Redis server time (ms) of the latest due message: the debounce window runs from it. */
-    pendingSince: (conversationId: string) => key('pending', conversationId, 'at'),
+    pendingSince: (conversationId: string) => conv(conversationId, 'pending', conversationId, 'at'),
+    /** Redis server time (ms) of the oldest unanswered due message: the debounce ceiling runs from it. */
+    pendingOldest: (conversationId: string) => conv(conversationId, 'pending', conversationId, 'oldest'),
+    /** Set (with an expiry) while a human's message pauses the conversation's auto replies; value: until (ms). */
+    pausedUntil: (conversationId: string) => conv(conversationId, 'pause', conversationId),
     /** The conversation's reply generation: its one reply job is `${conversationId}-${generation}`. */
-    replyGeneration: (conversationId: string) => key('gen', conversationId),
-    /** JSON array of the due messages generation N is answering (kept until it is delivered or given up). */
-    replyBatch: (conversationId: string, generation: number) => key('batch', conversationId, String(generation)),
+    replyGeneration: (conversationId: string) => conv(conversationId, 'gen', conversationId),
+    /** JSON {delivery_id, generation, messages} of the turn being answered (kept until it is delivered or given up). */
+    replyBatch: (conversationId: string) => conv(conversationId, 'batch', conversationId),
+    /**
+     * Sorted set of one shard's conversations with messages waiting (member: conversation id; score:
+     * Redis server ms since when, or of the last sweep that checked it): the safety net that finds
+     * waiting messages whose turn job was never added (docs/reply-protocol.md).
+     */
+    waitingConversations: (shard: number) => inShard(shard, 'waiting-conversations'),
     /** Present while a delivery attempt to this conversation is in flight (value: delivery id). */
-    attemptInFlight: (conversationId: string) => key('attempt', conversationId),
+    attemptInFlight: (conversationId: string) => conv(conversationId, 'attempt', conversationId),
     /** Hash of one delivery: state, payload, deadline, send_url ... */
-    delivery: (deliveryId: string) => key('delivery', deliveryId),
+    delivery: (deliveryId: string) => inShard(shardOfDelivery(deliveryId), 'delivery', deliveryId),
+    /** SCAN pattern of one shard's delivery records (and their attempt lists). */
+    deliveryScanPattern: (shard: number) => inShard(shard, 'delivery', '*'),
     /** List of JSON attempt records of one delivery. */
-    deliveryAttempts: (deliveryId: string) => key('delivery', deliveryId, 'attempts'),
+    deliveryAttempts: (deliveryId: string) => inShard(shardOfDelivery(deliveryId), 'delivery', deliveryId, 'attempts'),
     /** List of a conversation's latest delivery ids, newest first. */
-    conversationDeliveries: (conversationId: string) => key('deliveries', conversationId),
-    /** Sorted set of dead-lettered delivery ids, scored by the time they died (ms). */
-    deadLetters: key('dead-letters'),
-    /** Prefix handed to BullMQ for its own keys. */
-    bullPrefix: key('bull'),
+    conversationDeliveries: (conversationId: string) => conv(conversationId, 'deliveries', conversationId),
+    /** Sorted set of one shard's dead-lettered delivery ids, scored by the time they died (ms). */
+    deadLetters: (shard: number) => inShard(shard, 'dead-letters'),
+    /** Pub/sub channel: a stop or a human's message asks the worker holding an attempt to abort it. */
+    abortChannel: key('signal', 'abort'),
+    /** Pub/sub channel: a worker says an aborted attempt has ended (stop_auto_reply waits for it). */
+    abortedChannel: key('signal', 'aborted'),
+    /** Prefix handed to the BullMQ queue of one shard for its own keys. */
+    bullPrefix: (shard: number) => inShard(shard, 'bull'),
   });
 }
 

@@ -1,18 +1,58 @@
 import { expect } from 'chai';
-import { createRedisKeys, isRedisUnavailableError } from '../src/index.js';
+import { CLUSTER_SLOTS, createRedisKeys, isRedisUnavailableError, shardTags, slotOf } from '../src/index.js';
 
 describe('redis keys', () => {
   it('puts every key under the configured prefix', () => {
     const keys = createRedisKeys('p1:');
     expect(keys.clients).to.equal('p1:clients');
-    expect(keys.contextOrder('c_x')).to.equal('p1:ctx:c_x:order');
-    expect(keys.bullPrefix).to.equal('p1:bull');
+    const tag = keys.shardTags[keys.shardOf('c_x')]!;
+    expect(keys.contextOrder('c_x')).to.equal(`p1:{${tag}}:ctx:c_x:order`);
+    expect(keys.bullPrefix(3)).to.equal(`p1:{${keys.shardTags[3]!}}:bull`);
   });
 
   it('encodes caller-supplied parts so a colon cannot make two keys collide', () => {
     const keys = createRedisKeys('p:');
     expect(keys.idempotency('a:b', 'auto_dialog', 'm')).to.not.equal(keys.idempotency('a', 'b:auto_dialog', 'm'));
-    expect(keys.messageConversation('a:b', 'c')).to.equal('p:msgconv:a%3Ab:c');
+    expect(keys.messageConversation('a:b', 'c')).to.equal('p:{c:a%3Ab}:msgconv:c');
+    expect(keys.rateWindow('a}b{', 1)).to.equal('p:{c:a%7Db%7B}:rate:1');
+  });
+
+  it("keeps all keys of a conversation, its deliveries, its shard's dead letters and queue in one slot", () => {
+    const keys = createRedisKeys('dr:', 16);
+    for (const conversationId of ['c_one', 'c_AbCdEf0123', 'c_-_x']) {
+      const shard = keys.shardOf(conversationId);
+      const deliveryId = `dlv_0193aa_s${shard}`;
+      const slots = new Set([
+        keys.pendingReplies(conversationId), keys.pendingSince(conversationId), keys.pendingOldest(conversationId), keys.scheduledMessage(conversationId, 'm:1'),
+        keys.replyGeneration(conversationId), keys.replyBatch(conversationId), keys.autoReplyStopped(conversationId), keys.pausedUntil(conversationId),
+        keys.attemptInFlight(conversationId), keys.contextOrder(conversationId), keys.contextMessages(conversationId), keys.conversationDeliveries(conversationId),
+        keys.delivery(deliveryId), keys.deliveryAttempts(deliveryId), keys.deadLetters(shard), keys.waitingConversations(shard), `${keys.bullPrefix(shard)}:auto-replies:wait`,
+      ].map(slotOf));
+      expect(slots.size, conversationId).to.equal(1);
+      expect(keys.shardOfDelivery(deliveryId)).to.equal(shard);
+    }
+    expect(slotOf(keys.rateWindow('shop', 5))).to.equal(slotOf(keys.idempotency('shop', 'auto_dialog', 'm')));
+    expect(slotOf(keys.replay('shop', 'abc'))).to.equal(slotOf(keys.messageConversation('shop', 'm')));
+  });
+
+  it('spreads the shards evenly over the slot space, so evenly over three masters (checked by slot number)', () => {
+    for (const shards of [1, 3, 16, 64]) {
+      const slots = shardTags(shards).map((tag) => slotOf(`{${tag}}`));
+      slots.forEach((slot, k) => expect(slot).to.be.within(Math.floor((k * CLUSTER_SLOTS) / shards), Math.floor(((k + 1) * CLUSTER_SLOTS) / shards) - 1));
+    }
+    // The default 16 shards over the three masters redis-cli gives equal ranges (0-5460, 5461-10922, 10923-16383): 6 / 5 / 5.
+    const perMaster = [0, 0, 0];
+    for (const tag of shardTags(16)) perMaster[Math.min(2, Math.floor(slotOf(`{${tag}}`) / 5461))]! += 1;
+    expect(perMaster).to.deep.equal([6, 5, 5]);
+  });
+
+  it('maps a conversation to the same shard every time, and conversations evenly over shards', () => {
+    const keys = createRedisKeys('dr:', 16);
+    expect(keys.shardOf('c_stable')).to.equal(createRedisKeys('other:', 16).shardOf('c_stable'));
+    const counts = new Array<number>(16).fill(0);
+    for (let i = 0; i < 16_000; i++) counts[keys.shardOf(`c_${i.toString(36)}x`)]! += 1;
+    expect(Math.min(...counts)).to.be.above(800);
+    expect(Math.max(...counts)).to.be.below(1200);
   });
 
   it('classifies connection loss and OOM as unavailable, and other errors not', () => {
@@ -20,6 +60,10 @@ describe('redis keys', () => {
     reply.name = 'ReplyError';
     expect(isRedisUnavailableError(reply)).to.equal(true);
     expect(isRedisUnavailableError(new Error("Stream isn't writeable and enableOfflineQueue options is false"))).to.equal(true);
+    // ioredis rejects the commands still waiting on a connection that closes (a master killed during a failover).
+    const aborted = new Error('Command aborted due to connection close');
+    aborted.name = 'AbortError';
+    expect(isRedisUnavailableError(aborted)).to.equal(true);
     const syntax = new Error('ERR syntax error');
     syntax.name = 'ReplyError';
     expect(isRedisUnavailableError(syntax)).to.equal(false);

@@ -1,18 +1,56 @@
 import type { ReplyEngineConfig } from '@dialog-relay/config';
 import type { ReplyPart } from '@dialog-relay/contracts';
+import { createEmbeddingReranker } from './embeddings/embedding-reranker.js';
+import { createEmbeddingsClient } from './embeddings/embeddings-client.js';
 import { EXAMPLE_KNOWLEDGE_FILE } from './example-knowledge-file.js';
-import { createKnowledgeEngine } from './knowledge/knowledge-engine.js';
-import { loadKnowledgeBase } from './knowledge/load-knowledge-base.js';
+import { createResponderEngine } from './knowledge/knowledge-engine.js';
+import { createKnowledgeRegistry } from './knowledge/knowledge-registry.js';
 import { createOpenAiEngine } from './openai/openai-engine.js';
 import type { EngineLogger, ReplyEngine } from './reply-engine.js';
 
-/** Builds the configured engine once at start-up; the knowledge file is read and indexed here. */
-export async function createEngineFromConfig(config: ReplyEngineConfig, options: { fallbackText: string; logger: EngineLogger }): Promise<ReplyEngine> {
+/** The configured engine, with what the process wiring needs: reloading (SIGHUP) and closing. */
+export interface ConfiguredEngine extends ReplyEngine {
+  /** Reads the knowledge files again; a bad file is refused and its previous version stays in use. */
+  reload(): Promise<void>;
+  /** Stops watching knowledge files. */
+  close(): void;
+}
+
+export interface EngineFromConfigOptions {
+  fallbackText: string;
+  logger: EngineLogger;
+  /** The knowledge file a client names in its settings (`knowledge_file`); undefined: the default file. */
+  knowledgeFileOf?: (client: string) => Promise<string | undefined> | string | undefined;
+  /** How often knowledge files are checked for changes, in ms (0: only on reload()). */
+  watchIntervalMs?: number;
+}
+
+/**
+ * Builds the configured engine once at start-up. The knowledge engine reads and indexes the default
+ * knowledge file here (a bad file stops start-up); a client's own file is read when the client first
+ * needs it, and every file is reloaded when it changes. With an embeddings endpoint configured,
+ * messages the word index would answer with the fallback get a second opinion from embeddings.
+ */
+export async function createEngineFromConfig(config: ReplyEngineConfig, options: EngineFromConfigOptions): Promise<ConfiguredEngine> {
   if (config.kind === 'knowledge') {
-    return createKnowledgeEngine(await loadKnowledgeBase(config.knowledgeFile ?? EXAMPLE_KNOWLEDGE_FILE));
+    const registry = await createKnowledgeRegistry({
+      defaultFile: config.knowledgeFile ?? EXAMPLE_KNOWLEDGE_FILE,
+      logger: options.logger,
+      ...(options.watchIntervalMs === undefined ? {} : { watchIntervalMs: options.watchIntervalMs }),
+    });
+    const { knowledgeFileOf } = options;
+    const rerank = config.embeddings ? createEmbeddingReranker({ client: createEmbeddingsClient(config.embeddings), logger: options.logger }) : undefined;
+    const engine = createResponderEngine(
+      async (client) => {
+        const file = client === undefined || !knowledgeFileOf ? undefined : await knowledgeFileOf(client);
+        return registry.responderFor(file);
+      },
+      rerank ? { rerank } : {},
+    );
+    return { ...engine, reload: () => registry.reload(), close: () => registry.close() };
   }
   const fallback: ReplyPart[] = options.fallbackText === '' ? [] : [{ type: 'text', content: options.fallbackText }];
-  return createOpenAiEngine({
+  const engine = createOpenAiEngine({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     model: config.model,
@@ -22,4 +60,5 @@ export async function createEngineFromConfig(config: ReplyEngineConfig, options:
     fallback,
     logger: options.logger,
   });
+  return { ...engine, reload: () => Promise.resolve(), close: () => undefined };
 }

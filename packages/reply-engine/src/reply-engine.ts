@@ -2,6 +2,8 @@ import type { ContextMessage, ReplyPart } from '@dialog-relay/contracts';
 
 export interface ReplyRequest {
   conversationId: string;
+  /** The client (integrator) the conversation belongs to; selects its own knowledge file, if it has one. */
+  client?: string;
   message: ContextMessage;
   /** earlier messages of the conversation, oldest first, without `message` */
   context: readonly ContextMessage[];
@@ -17,4 +19,5 @@ export interface ReplyEngine {
 
 export interface EngineLogger {
   warn(message: string, meta?: Record<string, unknown>): void;
+  info?(message: string, meta?: Record<string, unknown>): void;
 }

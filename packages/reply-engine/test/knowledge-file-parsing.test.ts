@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_MIN_SCORE, loadKnowledgeBase, parseKnowledgeBase } from '../src/index.js';
+import { DEFAULT_THRESHOLDS, loadKnowledgeBase, parseKnowledgeBase } from '../src/index.js';
 
 function parseError(text: string, format: 'yaml' | 'json' = 'yaml'): string {
   try {
@@ -27,25 +27,69 @@ entries:
 `;
 
 describe('knowledge file parsing', () => {
-  it('reads YAML with string and part-list answers, trimming text and defaulting min_score', () => {
+  it('reads YAML with string and part-list answers under the default language, trimming text and defaulting the thresholds', () => {
     const kb = parseKnowledgeBase(VALID_YAML, 'yaml');
-    expect(kb.fallback).to.deep.equal([{ type: 'text', content: 'A colleague will answer.' }]);
-    expect(kb.minScore).to.equal(DEFAULT_MIN_SCORE);
+    expect(kb.defaultLanguage).to.equal('en');
+    expect(kb.languages).to.deep.equal(['en']);
+    expect(kb.fallback).to.deep.equal({ en: [{ type: 'text', content: 'A colleague will answer.' }] });
+    expect(kb.thresholds).to.deep.equal(DEFAULT_THRESHOLDS);
     expect(kb.entries.map((e) => e.id)).to.deep.equal(['hours', 'catalogue']);
-    expect(kb.entries[0]!.answer).to.deep.equal([{ type: 'text', content: '9 to 5.' }]);
-    expect(kb.entries[1]!.answer).to.deep.equal([
-      { type: 'text', content: 'Here it is.' },
-      { type: 'document', content: 'https://shop.example/catalogue.pdf' },
-    ]);
+    expect(kb.entries[0]!.answer).to.deep.equal({ en: [{ type: 'text', content: '9 to 5.' }] });
+    expect(kb.entries[1]!.answer).to.deep.equal({
+      en: [
+        { type: 'text', content: 'Here it is.' },
+        { type: 'document', content: 'https://shop.example/catalogue.pdf' },
+      ],
+    });
   });
 
-  it('reads the same structure from JSON, with min_score and an empty fallback (send nothing)', () => {
+  it('reads answers and the fallback as maps by language, and the default language', () => {
     const kb = parseKnowledgeBase(
-      JSON.stringify({ fallback: [], min_score: 1.5, entries: [{ id: 'a', questions: ['refund policy'], answer: 'Yes.' }] }),
+      `
+default_language: zh
+fallback: { zh: "同事会回复您。", EN: "A colleague will answer." }
+entries:
+  - id: hours
+    questions: ["营业时间"]
+    answer:
+      zh: "九点到五点。"
+      ja: [{ type: text, content: "9時から5時です。" }, { type: image, content: "https://x.example/hours.png" }]
+  - id: plain
+    questions: ["refund"]
+    answer: "退款。"
+`,
+      'yaml',
+    );
+    expect(kb.defaultLanguage).to.equal('zh');
+    expect(kb.fallback).to.deep.equal({ zh: [{ type: 'text', content: '同事会回复您。' }], en: [{ type: 'text', content: 'A colleague will answer.' }] });
+    expect(kb.entries[0]!.answer['ja']).to.have.length(2);
+    expect(kb.entries[1]!.answer).to.deep.equal({ zh: [{ type: 'text', content: '退款。' }] });
+    expect([...kb.languages].sort()).to.deep.equal(['en', 'ja', 'zh']);
+  });
+
+  it('rejects a language map with a key that is not a language code, naming the entry', () => {
+    expect(parseError('fallback: x\nentries:\n  - { id: a, questions: [refund], answer: { english: y } }\n')).to.include(
+      'entries[0] (id "a").answer has "english", not a language code',
+    );
+    expect(parseError('default_language: 7\nfallback: x\nentries:\n  - { id: a, questions: [refund], answer: y }\n')).to.include(
+      'default_language must be a language code',
+    );
+  });
+
+  it('reads the same structure from JSON, with thresholds and an empty fallback (send nothing)', () => {
+    const kb = parseKnowledgeBase(
+      JSON.stringify({ fallback: [], confidence: { min_score: 1.5, min_margin: 0.3, min_coverage: 0.2 }, entries: [{ id: 'a', questions: ['refund policy'], answer: 'Yes.' }] }),
       'json',
     );
-    expect(kb.fallback).to.deep.equal([]);
-    expect(kb.minScore).to.equal(1.5);
+    expect(kb.fallback).to.deep.equal({ en: [] });
+    expect(kb.thresholds).to.deep.equal({ minScore: 1.5, minMargin: 0.3, minCoverage: 0.2 });
+    expect(kb.warnings).to.deep.equal([]);
+  });
+
+  it('ignores the top-level min_score of earlier versions (a BM25+ score), with a warning', () => {
+    const kb = parseKnowledgeBase('fallback: x\nmin_score: 4\nentries:\n  - { id: a, questions: [refund], answer: y }\n', 'yaml');
+    expect(kb.thresholds).to.deep.equal(DEFAULT_THRESHOLDS);
+    expect(kb.warnings).to.deep.equal(['top-level min_score (the BM25+ threshold of earlier versions) is ignored; the thresholds are now under confidence:']);
   });
 
   it('names the entry index, id and field when the answer is missing', () => {
@@ -75,7 +119,7 @@ entries:
     expect(message).to.match(/^KNOWLEDGE_FILE: entries\[0\] \(id "a"\)\.answer\[0\]\.type has unknown part type "video"/);
   });
 
-  it('rejects questions without searchable words, duplicate ids, unknown fields and bad min_score', () => {
+  it('rejects questions without searchable words, duplicate ids, unknown fields and bad thresholds', () => {
     expect(parseError('fallback: x\nentries:\n  - { id: a, questions: ["what is it?"], answer: y }\n')).to.include(
       'entries[0] (id "a").questions[0] has no searchable words',
     );
@@ -83,8 +127,14 @@ entries:
       parseError('fallback: x\nentries:\n  - { id: a, questions: [refund], answer: y }\n  - { id: a, questions: [refund], answer: z }\n'),
     ).to.include('entries[1] (id "a").id is a duplicate');
     expect(parseError('fallback: x\nentries:\n  - { id: a, questions: [refund], anwser: y }\n')).to.include('unknown field "anwser"');
-    expect(parseError('fallback: x\nmin_score: -1\nentries:\n  - { id: a, questions: [refund], answer: y }\n')).to.include(
-      'min_score must be a number >= 0',
+    expect(parseError('fallback: x\nconfidence: { min_score: -1 }\nentries:\n  - { id: a, questions: [refund], answer: y }\n')).to.include(
+      'confidence.min_score must be a number from 0 to 1000',
+    );
+    expect(parseError('fallback: x\nconfidence: { min_margin: 2 }\nentries:\n  - { id: a, questions: [refund], answer: y }\n')).to.include(
+      'confidence.min_margin must be a number from 0 to 1',
+    );
+    expect(parseError('fallback: x\nconfidence: { margin: 0.1 }\nentries:\n  - { id: a, questions: [refund], answer: y }\n')).to.include(
+      'confidence has unknown field "margin"',
     );
   });
 

@@ -72,7 +72,7 @@ describe('openai engine', () => {
     expect(JSON.parse(request!.body)).to.deep.equal({
       model: 'test-model',
       messages: [
-        { role: 'system', content: 'You are the Northwind Goods assistant.' },
+        { role: 'system', content: 'You are the Northwind Goods assistant.\n\nThe customer writes in English (en); answer in English.' },
         { role: 'user', content: 'Hello' },
         { role: 'assistant', content: 'Hi! How can I help?' },
         { role: 'user', content: 'This arrived broken\n[image]' },
@@ -89,7 +89,18 @@ describe('openai engine', () => {
     const context = [textMessage('customer', 'first'), textMessage('bot', 'second'), textMessage('customer', 'third')];
     await engine.reply(requestOf(textMessage('customer', 'fourth'), context));
     const sent = (JSON.parse(server.requests[0]!.body) as { messages: { role: string; content: string }[] }).messages;
-    expect(sent.map((m) => `${m.role}:${m.content}`)).to.deep.equal(['system:You are the Northwind Goods assistant.', 'user:third', 'user:fourth']);
+    expect(sent.map((m) => `${m.role}:${m.content}`)).to.deep.equal(['system:You are the Northwind Goods assistant.\n\nThe customer writes in English (en); answer in English.', 'user:third', 'user:fourth']);
+  });
+
+  it('tells the model the customer\'s language, from the newest message or the latest customer message with words', async () => {
+    const { engine, server } = await setUp(() => ok('好的'));
+    await engine.reply(requestOf(textMessage('customer', '我的订单到哪里了？')));
+    await engine.reply(requestOf(fileMessage('customer', 'image', 'https://x.example/a.jpg'), [textMessage('customer', '荷物が届きません'), textMessage('bot', 'Sorry!')]));
+    const systems = server.requests.map((r) => (JSON.parse(r.body) as { messages: { role: string; content: string }[] }).messages[0]?.content);
+    expect(systems).to.deep.equal([
+      'You are the Northwind Goods assistant.\n\nThe customer writes in Chinese (zh); answer in Chinese.',
+      'You are the Northwind Goods assistant.\n\nThe customer writes in Japanese (ja); answer in Japanese.',
+    ]);
   });
 
   it('retries after a 500 and replies with the second answer', async () => {

@@ -77,28 +77,21 @@ export function signRequestBody(
 export interface SignatureCheck {
   ok: boolean;
   /**
+   * The RFC 8785 form of the body without its signature, computed once for this check (undefined
+   * when the body cannot be canonicalized). Callers reuse it instead of canonicalizing again.
+   */
+  signingString: string | undefined;
+  /**
    * Only meaningful when !ok: what the server signed under each scheme, secret shown as {secret}.
    * hmac-sha256 is '' when the body cannot be canonicalized.
    */
   stringsToSign: () => { 'hmac-sha256': string; md5: string };
 }
 
-function expectedSignatures(
-  body: Readonly<Record<string, unknown>>,
-  scheme: SignatureScheme,
-  secrets: readonly string[],
-): string[] | undefined {
-  if (scheme === 'md5') {
-    return secrets.map((secret) => signRequestBody(body, secret, 'md5'));
-  }
-  const signingString = tryHmacSigningString(body);
-  if (signingString === undefined) return undefined;
-  return secrets.map((secret) => signHmacSha256(secret, signingString));
-}
-
 /**
  * Constant-time check of `signature` (case-insensitive hex) against every active secret.
  * scheme undefined or no secrets = unknown client: same work with a dummy secret, always fails.
+ * The body is canonicalized exactly once, whatever the scheme and the outcome.
  */
 export function verifyRequestSignature(input: {
   body: Readonly<Record<string, unknown>>;
@@ -109,16 +102,21 @@ export function verifyRequestSignature(input: {
   const { body, scheme, secrets } = input;
   const known = scheme !== undefined && secrets.length > 0;
   const provided = input.signature.toLowerCase();
-  const expected = expectedSignatures(body, scheme ?? 'hmac-sha256', known ? secrets : [DUMMY_SECRET]);
+  const signingString = tryHmacSigningString(body);
+  const keys = known ? secrets : [DUMMY_SECRET];
+  let expected: string[] | undefined;
+  if ((scheme ?? 'hmac-sha256') === 'md5') expected = keys.map((secret) => signRequestBody(body, secret, 'md5'));
+  else if (signingString !== undefined) expected = keys.map((secret) => signHmacSha256(secret, signingString));
   // A body that cannot be canonicalized still costs one comparison against a dummy value.
   const matched = constantTimeEqualsAny(provided, expected ?? [signHmacSha256(DUMMY_SECRET, '')]);
   const ok = known && expected !== undefined && matched;
   return {
     ok,
+    signingString,
     stringsToSign: () => {
       const { timestamp, client } = md5Fields(body);
       return {
-        'hmac-sha256': tryHmacSigningString(body) ?? '',
+        'hmac-sha256': signingString ?? '',
         md5: md5SigningString(SECRET_PLACEHOLDER, timestamp, client),
       };
     },

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -13,6 +13,8 @@ export interface RedisServerHandle {
   stop(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
+  /** Kills it at once (SIGKILL), as a crash would. */
+  kill(): Promise<void>;
   /** Stops it for good and removes its folder. */
   dispose(): Promise<void>;
 }
@@ -39,33 +41,46 @@ async function waitUntilAnswering(url: string, child: ChildProcess): Promise<voi
   throw new Error(`redis-server at ${url} did not answer within 10 s`);
 }
 
-export async function startRedisServer(): Promise<RedisServerHandle> {
+export interface RedisServerOptions {
+  /** Extra redis-server arguments (cluster mode, replicaof …). */
+  args?: readonly string[];
+  /** A config file written into the server's folder first (sentinels need a writable one). */
+  configFile?: (port: number) => string;
+}
+
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServerHandle> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'dialog-relay-redis-'));
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {
-    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-      '--dir', dir, '--maxmemory-policy', 'noeviction', '--loglevel', 'warning'], { stdio: 'ignore' });
+    const file = options.configFile ? join(dir, 'server.conf') : undefined;
+    if (file && options.configFile && !existsSync(file)) writeFileSync(file, options.configFile(port));
+    const common = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--loglevel', 'warning'];
+    const args = file ? [file, ...common, ...(options.args ?? [])]
+      : [...common, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', ...(options.args ?? [])];
+    const proc = spawn('redis-server', args, { stdio: 'ignore' });
     child = proc;
     await waitUntilAnswering(url, proc);
   };
-  const stop = async (): Promise<void> => {
+  const halt = async (signal: NodeJS.Signals): Promise<void> => {
     const proc = child;
     child = undefined;
     if (!proc || proc.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       proc.once('exit', () => resolve());
-      proc.kill('SIGTERM');
+      proc.kill(signal);
     });
   };
+  const stop = (): Promise<void> => halt('SIGTERM');
   await start();
   return {
     url,
     port,
     stop,
     start,
+    kill: () => halt('SIGKILL'),
     dispose: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });

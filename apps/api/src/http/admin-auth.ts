@@ -1,16 +1,92 @@
 import { AppError } from '@dialog-relay/contracts';
 import type { NextFunction, Request, Response } from 'express';
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { loginPage } from './admin-login-page.js';
 
-/** Guards /metrics and /admin/*: `Authorization: Bearer <ADMIN_TOKEN>`. Without ADMIN_TOKEN they are closed. */
-export function adminAuth(adminToken: string | undefined) {
-  const expected = adminToken === undefined ? undefined : Buffer.from(`Bearer ${adminToken}`);
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    const given = Buffer.from(req.get('authorization') ?? '');
-    if (expected === undefined || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      next(new AppError('unauthorized', expected === undefined ? 'Set ADMIN_TOKEN to open the admin endpoints.' : 'Admin token missing or wrong.'));
-      return;
-    }
-    next();
+/** What an admin credential opens: read (ADMIN_TOKEN: metrics, dashboard read-only) or write (ADMIN_WRITE_TOKEN). */
+export type AdminAccess = 'none' | 'read' | 'write';
+
+export const ADMIN_COOKIE = 'dr_admin';
+/** The browser session lasts this long; the cookie holds a value derived from the token, never the token. */
+const SESSION_MAX_AGE_MS = 8 * 3600_000;
+
+export interface AdminTokens {
+  readToken: string | undefined;
+  writeToken: string | undefined;
+}
+
+export interface AdminGate {
+  /** The access of this request, from `Authorization: Bearer …` or the session cookie. */
+  accessOf(req: Request): AdminAccess;
+  /** The access a token typed into the login form gives. */
+  accessOfToken(token: string): AdminAccess;
+  /** Sets the HttpOnly, SameSite=Strict session cookie for this access. */
+  startSession(req: Request, res: Response, access: Exclude<AdminAccess, 'none'>): void;
+  /** Middleware: 401 (login form for browsers, envelope otherwise) below `needed`. */
+  require(needed: Exclude<AdminAccess, 'none'>): (req: Request, res: Response, next: NextFunction) => void;
+  configured: boolean;
+}
+
+const equal = (given: string, expected: string): boolean => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** An unforgeable session value for a token: changing the token ends every session. */
+const sessionValue = (access: string, token: string): string =>
+  `${access}.${createHmac('sha256', token).update(`dialog-relay admin session ${access}`).digest('base64url')}`;
+
+function cookieOf(req: Request): string | undefined {
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === ADMIN_COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+/** docs/service-rules.md §12, §16: ADMIN_TOKEN reads, ADMIN_WRITE_TOKEN writes; a browser logs in once for a cookie. */
+export function createAdminGate(tokens: AdminTokens): AdminGate {
+  const levels = ([['write', tokens.writeToken], ['read', tokens.readToken]] as const)
+    .filter((entry): entry is readonly ['write' | 'read', string] => entry[1] !== undefined);
+  const sessions = levels.map(([access, token]) => [access, sessionValue(access, token)] as const);
+
+  const accessOfToken = (token: string): AdminAccess => levels.find(([, expected]) => equal(token, expected))?.[0] ?? 'none';
+  const accessOf = (req: Request): AdminAccess => {
+    const header = req.get('authorization');
+    if (header !== undefined) return header.startsWith('Bearer ') ? accessOfToken(header.slice('Bearer '.length)) : 'none';
+    const cookie = cookieOf(req);
+    return cookie === undefined ? 'none' : sessions.find(([, expected]) => equal(cookie, expected))?.[0] ?? 'none';
+  };
+
+  return {
+    configured: levels.length > 0,
+    accessOf,
+    accessOfToken,
+    startSession(req, res, access) {
+      const value = sessions.find(([level]) => level === access)?.[1];
+      if (value === undefined) return;
+      res.cookie(ADMIN_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/admin', maxAge: SESSION_MAX_AGE_MS });
+    },
+    require(needed) {
+      return (req, res, next) => {
+        const access = accessOf(req);
+        if (access === 'write' || access === needed) {
+          res.locals['adminAccess'] = access;
+          next();
+          return;
+        }
+        if (access === 'read') {
+          next(new AppError('forbidden', 'This needs ADMIN_WRITE_TOKEN; ADMIN_TOKEN opens the dashboard read-only.'));
+          return;
+        }
+        const message = levels.length === 0 ? 'Set ADMIN_TOKEN to open the admin endpoints.' : 'Admin token missing or wrong.';
+        if (req.method === 'GET' && req.accepts(['json', 'html']) === 'html') {
+          res.status(401).type('html').send(loginPage({ next: req.originalUrl, configured: levels.length > 0, failed: false }));
+          return;
+        }
+        next(new AppError('unauthorized', message));
+      };
+    },
   };
 }

@@ -4,6 +4,7 @@ import { isRedisUnavailableError } from '@dialog-relay/redis';
 interface BodyParserError {
   type?: string;
   status?: number;
+  code?: string;
 }
 
 /**
@@ -29,6 +30,11 @@ export function toAppError(error: unknown, limits: { bodyBytes: number }): { err
       return { error: new AppError('malformed_json', 'The body could not be read completely.'), unexpected: false };
     case undefined:
     default:
+      // A body that is not in its Content-Encoding (or a truncated gzip): zlib's error, passed on
+      // by the body parser with status 400 and no type.
+      if (parser.status === 400 && typeof parser.code === 'string' && /^(Z_|ERR__)/.test(parser.code)) {
+        return { error: new AppError('malformed_json', 'The body could not be decoded as its Content-Encoding says.', { detail: `${parser.code}: ${(error as Error).message}` }), unexpected: false };
+      }
       return { error: new AppError('internal_error', 'Something went wrong on our side; the request id helps us find it.'), unexpected: true };
   }
 }

@@ -1,15 +1,24 @@
+import type { AutoReplyMetrics } from '@dialog-relay/replies';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface ApiMetrics {
   registry: Registry;
   requests: Counter<'route' | 'status' | 'event_type'>;
   duration: Histogram<'route'>;
+  /** Error answers by route and stable error code. */
+  errors: Counter<'route' | 'error'>;
+  /** From receiving a stop_auto_reply request to its 200 answer, in seconds. */
+  stopLatency: Histogram;
+  /** The ingress side of auto replies reports its cancellations here. */
+  autoReplies: AutoReplyMetrics;
 }
 
 /** What the reply queue looks like right now (read at scrape time, shared by all replicas). */
 export interface QueueSnapshot {
   jobs: Record<string, number>;
   deadLetters: number;
+  /** Worker replicas connected to the reply queue. */
+  workers: number;
 }
 
 /** Prometheus metrics of one API process, on a registry of its own (not the global one). */
@@ -27,15 +36,32 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
       },
     });
     new Gauge({
-      name: 'dialog_relay_dead_letters', help: 'Replies in the dead-letter state', registers: [registry],
+      name: 'dialog_relay_dead_letters_stored', help: 'Replies kept in the dead-letter state now', registers: [registry],
       async collect() {
         this.set((await read()).deadLetters);
       },
     });
+    new Gauge({
+      name: 'dialog_relay_queue_workers', help: 'Worker replicas connected to the reply queue', registers: [registry],
+      async collect() {
+        this.set((await read()).workers);
+      },
+    });
   }
+  // The worker exposes the same family with when="before_attempt" | "in_flight" (it cannot tell a stop from a human).
+  const cancellations = new Counter({
+    name: 'dialog_relay_reply_cancellations_total', help: 'Replies cancelled by a stop or a human: here, those with no attempt in flight (when="pending"), by cause',
+    labelNames: ['when', 'cause'], registers: [registry],
+  });
   return {
     registry,
+    stopLatency: new Histogram({
+      name: 'dialog_relay_stop_latency_seconds', help: 'From the API receiving a stop_auto_reply request to its 200 answer (includes waiting for an aborted attempt in flight)',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.8, 1, 2.5], registers: [registry],
+    }),
+    autoReplies: { pendingCancelled: (cause, replies) => cancellations.inc({ when: 'pending', cause }, replies) },
     requests: new Counter({ name: 'dialog_relay_http_requests_total', help: 'HTTP requests by route, status and event type', labelNames: ['route', 'status', 'event_type'], registers: [registry] }),
+    errors: new Counter({ name: 'dialog_relay_http_errors_total', help: 'Error answers by route and error code', labelNames: ['route', 'error'], registers: [registry] }),
     duration: new Histogram({ name: 'dialog_relay_http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['route'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry] }),
   };
 }

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@=+/-]{1,128}$/;
 
-/** CONTRACT §1: echo the caller's X-Request-Id when it is ≤ 128 safe characters, else make one. */
+/** docs/service-rules.md §1: echo the caller's X-Request-Id when it is ≤ 128 safe characters, else make one. */
 export function requestIdOf(header: string | undefined): string {
   return header !== undefined && SAFE_REQUEST_ID.test(header) ? header : randomUUID();
 }

@@ -1,5 +1,5 @@
 import type { ChatService } from '@dialog-relay/chat';
-import { AppError } from '@dialog-relay/contracts';
+import { AppError, checkRawBodyShape, leadingErrorCode } from '@dialog-relay/contracts';
 import type { Logger } from '@dialog-relay/logger';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { sendSuccess } from '../http/envelope.js';
@@ -18,10 +18,23 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
   next();
 }
 
+/**
+ * Runs on the raw bytes before JSON.parse (docs/service-rules.md §16): a body of too many values or nested too
+ * deep is refused after one pass over its bytes, never parsed. JSON is read as UTF-8 only (RFC 8259
+ * §8.1), so that pass reads the bytes the parser will.
+ */
+function checkBeforeParsing(_req: unknown, _res: unknown, raw: Buffer, encoding: string): void {
+  if (encoding !== 'utf-8') {
+    throw new AppError('unsupported_media_type', 'Send UTF-8 JSON (Content-Type: application/json).', { detail: `received charset ${encoding}` });
+  }
+  const shape = checkRawBodyShape(raw);
+  if (shape) throw new AppError(leadingErrorCode([shape]), shape.message, { errors: [shape] });
+}
+
 /** POST /custom-im/chat-messages: Content-Type, size limit and JSON parsing here; everything else in the chat service. */
 export function chatMessagesRouter(deps: { chat: ChatService; logger: Logger; metrics: ApiMetrics; bodyLimitBytes: number }): Router {
   const router = express.Router();
-  const parseJson = express.json({ limit: deps.bodyLimitBytes, strict: false, type: () => true });
+  const parseJson = express.json({ limit: deps.bodyLimitBytes, strict: false, type: () => true, verify: checkBeforeParsing });
 
   router.post(CHAT_MESSAGES_PATH, requireJson, parseJson, async (req: Request, res: Response) => {
     const requestId = requestIdFrom(res);
@@ -30,9 +43,10 @@ export function chatMessagesRouter(deps: { chat: ChatService; logger: Logger; me
       throw new AppError('malformed_json', 'The body must be a JSON object.');
     }
     const logger = deps.logger.child({ request_id: requestId });
-    const outcome = await deps.chat.handle(body as Record<string, unknown>, { requestId, logger });
+    const outcome = await deps.chat.handle(body as Record<string, unknown>, { requestId, logger, sourceAddress: req.ip ?? req.socket.remoteAddress });
     if (outcome.idempotentReplay) res.set('Idempotent-Replayed', 'true');
     res.locals['eventType'] = outcome.eventType;
+    res.locals['command'] = outcome.command;
     res.locals['conversationId'] = outcome.conversationId;
     res.locals['client'] = outcome.client;
     sendSuccess(res, outcome.status, outcome.requestId, outcome.data);

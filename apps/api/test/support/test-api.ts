@@ -2,20 +2,22 @@ import { loadConfig, type Config } from '@dialog-relay/config';
 import { createLogger } from '@dialog-relay/logger';
 import { createRedisKeys, type RedisKeys } from '@dialog-relay/redis';
 import { signRequestBody, type SignatureScheme } from '@dialog-relay/signing';
-import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { registerApiUnderTest, testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { buildApi, type Api } from '../../src/build-api.js';
+import { createApiServer } from '../../src/http/api-server.js';
 
 export const CLIENTS = {
-  shop: { secrets: ['shop-secret', 'previous-secret'], webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
-  widget: { secret: 'widget-secret', signature_scheme: 'md5' },
-  tiny: { secret: 'tiny-secret', rate_limit_per_s: 2 },
-  hub: { secret: 'hub-secret', default_send_url: 'http://127.0.0.1:9/default', group_policy: 'always' },
+  shop: { secrets: ['shop-secret-0001', 'previous-secret1'], webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  widget: { secret: 'widget-secret-01', signature_scheme: 'md5' },
+  tiny: { secret: 'tiny-secret-0001', rate_limit_per_s: 2 },
+  hub: { secret: 'hub-secret-00001', default_send_url: 'http://127.0.0.1:9/default', group_policy: 'always' },
 } as const;
 
 export interface TestApi {
   url: string;
+  server: Server;
   config: Config;
   keys: RedisKeys;
   api: Api;
@@ -25,23 +27,28 @@ export interface TestApi {
 /** The real API on a loopback port, with its own key prefix on the test Redis. */
 export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
   const config = loadConfig({
-    REDIS_URL: testRedisUrl(),
+    ...testRedisEnv(),
     REDIS_PREFIX: uniquePrefix('api'),
     CLIENTS: JSON.stringify(CLIENTS),
     ALLOW_PRIVATE_SEND_URLS: 'true',
     AUTO_REPLY_DEBOUNCE_MS: '0',
     LOG_LEVEL: 'error',
+    // Most tests send many bad signatures from 127.0.0.1; the throttle has tests of its own.
+    AUTH_FAILURES_PER_CLIENT: '1000000',
+    AUTH_FAILURES_PER_ADDRESS: '1000000',
     ...env,
   });
   const logger = createLogger({ level: 'error', service: 'api-test', silent: true });
   const api = await buildApi(config, logger);
   await api.ready(5000);
-  const server: Server = await new Promise((resolve) => {
-    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server = createApiServer(api.app, config.ingress.http);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  // Every answer the tests' fetch gets from it is checked against its OpenAPI document (testkit's openapi-guard).
+  registerApiUnderTest(`http://127.0.0.1:${port}`);
   return {
     url: `http://127.0.0.1:${port}`,
+    server,
     config,
     keys: createRedisKeys(config.redisPrefix),
     api,
@@ -81,7 +88,7 @@ export function bodyFor(eventType: string, info: Record<string, unknown> = {}, t
   return { client: 'shop', timestamp: nowS(), ...top, message_info: { ...base, ...info } };
 }
 
-export function sign(body: Body, secret = 'shop-secret', scheme: SignatureScheme = 'hmac-sha256'): Body {
+export function sign(body: Body, secret = 'shop-secret-0001', scheme: SignatureScheme = 'hmac-sha256'): Body {
   return { ...body, signature: signRequestBody(body, secret, scheme) };
 }
 
@@ -97,5 +104,6 @@ export async function post(baseUrl: string, body: unknown, headers: Record<strin
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: response.status, headers: response.headers, json: (await response.json()) as Answer['json'] };
+  const json = (await response.json()) as Answer['json'];
+  return { status: response.status, headers: response.headers, json };
 }

@@ -1,16 +1,24 @@
 import type { ClientStore } from '@dialog-relay/clients';
-import { parseClientRecord, type ClientSettings } from '@dialog-relay/config';
+import { assertStrongSecrets, parseClientRecord, type ClientSettings } from '@dialog-relay/config';
+import { output, UsageError, type Output } from '../output.js';
 
 /** `clients list | add <id> <json> | remove <id>`: the clients kept in Redis. Secrets are never printed. */
-export async function clientsCommand(store: ClientStore, args: readonly string[], defaultRateLimitPerS: number): Promise<string> {
+export async function clientsCommand(store: ClientStore, args: readonly string[], defaultRateLimitPerS: number): Promise<Output> {
   const [action, id, json] = args;
   const describe = (c: ClientSettings): string =>
     `${c.id}\tscheme=${c.signatureScheme}\tsecrets=${c.secrets.length}\twebhook_secret=${c.webhookSecret ? 'set' : 'none'}\tgroup_policy=${c.groupPolicy}\trate=${c.rateLimitPerS}/s\tdefault_send_url=${c.defaultSendUrl ?? '-'}`;
+  /** A client as scripts see it: never a secret. */
+  const view = (c: ClientSettings) => ({
+    id: c.id, signature_scheme: c.signatureScheme, secrets: c.secrets.length, webhook_secret: c.webhookSecret !== undefined,
+    group_policy: c.groupPolicy, rate_limit_per_s: c.rateLimitPerS, default_send_url: c.defaultSendUrl ?? null,
+  });
   switch (action) {
-    case 'list':
-      return (await store.list()).map(describe).join('\n') || '(no clients in Redis)';
+    case 'list': {
+      const clients = await store.list();
+      return output(clients.map(describe).join('\n') || '(no clients in Redis)', { clients: clients.map(view) });
+    }
     case 'add': {
-      if (!id || !json) throw new Error('usage: clients add <id> \'{"secret":"…","webhook_secret":"whsec_…"}\'');
+      if (!id || !json) throw new UsageError('usage: clients add <id> \'{"secret":"…","webhook_secret":"whsec_…"}\'');
       let record: unknown;
       try {
         record = JSON.parse(json);
@@ -18,14 +26,15 @@ export async function clientsCommand(store: ClientStore, args: readonly string[]
         throw new Error(`client "${id}": the record is not valid JSON`);
       }
       const settings = parseClientRecord(id, record, defaultRateLimitPerS);
+      assertStrongSecrets(settings);
       await store.put(settings);
-      return `saved ${describe(settings)}`;
+      return output(`saved ${describe(settings)}`, { saved: view(settings) });
     }
     case 'remove':
-      if (!id) throw new Error('usage: clients remove <id>');
-      return (await store.remove(id)) ? `removed ${id}` : `no client ${id}`;
+      if (!id) throw new UsageError('usage: clients remove <id>');
+      return (await store.remove(id)) ? output(`removed ${id}`, { removed: id }) : output(`no client ${id}`, { removed: null, error: `no client ${id}` }, false);
     case undefined:
     default:
-      throw new Error('usage: clients list | add <id> <json> | remove <id>');
+      throw new UsageError('usage: clients list | add <id> <json> | remove <id>');
   }
 }

@@ -1,5 +1,6 @@
 import { signRequestBody, SIGNATURE_SCHEMES, type SignatureScheme } from '@dialog-relay/signing';
 import { randomUUID } from 'node:crypto';
+import { output, UsageError, type Output } from '../output.js';
 
 export interface SignOptions {
   client: string;
@@ -12,13 +13,18 @@ export interface SignOptions {
   to: string;
   url: string;
   nowS: number;
+  /** The message's msg_id (default: a fresh cli-… id). */
+  msgId?: string | undefined;
+  /** Send the message in this group (group_id). */
+  group?: string | undefined;
 }
 
-/** A signed request body and the curl line that sends it (for integrators' debugging and demos). */
-export function signCommand(options: SignOptions): string {
-  if (!(SIGNATURE_SCHEMES as readonly string[]).includes(options.scheme)) throw new Error(`--scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
+/** The signed request body and the curl line that sends it. */
+export function signedRequest(options: SignOptions): { body: Record<string, unknown>; curl: string } {
+  if (!(SIGNATURE_SCHEMES as readonly string[]).includes(options.scheme)) throw new UsageError(`--scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
   const info: Record<string, unknown> = {
-    msg_id: `cli-${randomUUID().slice(0, 8)}`,
+    msg_id: options.msgId ?? `cli-${randomUUID().slice(0, 8)}`,
+    ...(options.group === undefined ? {} : { group_id: options.group }),
     from_user_id: options.from,
     to_user_id: options.to,
     content: options.content,
@@ -26,10 +32,24 @@ export function signCommand(options: SignOptions): string {
     event_type: options.event,
     create_timestamp: options.nowS,
   };
-  if (options.event === 'auto_dialog') info['from_user_type'] = 2;
+  if (options.event === 'auto_dialog') {
+    info['from_user_type'] = 2;
+    // In a group the bound account (to_user_id) must be mentioned to be answered.
+    if (options.group !== undefined) info['at_list'] = [options.to];
+  }
   const body: Record<string, unknown> = { client: options.client, timestamp: options.nowS, message_info: info };
   if (options.sendUrl !== undefined) body['send_url'] = options.sendUrl;
   body['signature'] = signRequestBody(body, options.secret, options.scheme as SignatureScheme);
   const json = JSON.stringify(body).replaceAll("'", "'\\''");
-  return `curl -s ${options.url}/custom-im/chat-messages -H 'Content-Type: application/json' -d '${json}'`;
+  return { body, curl: `curl -s ${options.url}/custom-im/chat-messages -H 'Content-Type: application/json' -d '${json}'` };
+}
+
+/** A signed request body and the curl line that sends it (for integrators' debugging and demos). */
+export function signCommand(options: SignOptions): string {
+  return signedRequest(options).curl;
+}
+
+export function signOutput(options: SignOptions): Output {
+  const { body, curl } = signedRequest(options);
+  return output(curl, { body, curl });
 }

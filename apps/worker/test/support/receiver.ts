@@ -14,6 +14,8 @@ export type Responder = (request: Received, index: number, res: ServerResponse) 
 export interface Receiver {
   url: string;
   requests: Received[];
+  /** Requests whose connection closed before the receiver answered (the sender aborted). */
+  aborted: Received[];
   /** Resolves when `count` requests (in total) have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   respond(responder: Responder): void;
@@ -23,6 +25,7 @@ export interface Receiver {
 /** A real HTTP server on loopback standing in for an integrator's send_url. */
 export async function startReceiver(responder?: Responder): Promise<Receiver> {
   const requests: Received[] = [];
+  const aborted: Received[] = [];
   let respond: Responder = responder ?? ((_r, _i, res) => res.writeHead(200).end('ok'));
   const waiters: { count: number; resolve: () => void }[] = [];
   const server: Server = createServer((req, res) => {
@@ -32,6 +35,9 @@ export async function startReceiver(responder?: Responder): Promise<Receiver> {
       const raw = Buffer.concat(chunks).toString('utf8');
       const received: Received = { headers: req.headers, raw, body: JSON.parse(raw) as Received['body'], at: Date.now() };
       requests.push(received);
+      res.on('close', () => {
+        if (!res.writableFinished) aborted.push(received);
+      });
       for (const waiter of [...waiters]) if (requests.length >= waiter.count) waiter.resolve();
       void Promise.resolve(respond(received, requests.length - 1, res)).catch(() => res.destroy());
     });
@@ -41,6 +47,7 @@ export async function startReceiver(responder?: Responder): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
+    aborted,
     respond: (next) => {
       respond = next;
     },

@@ -1,11 +1,14 @@
 import { buildApi, type Api } from '@dialog-relay/api';
 import { loadConfig, type Config } from '@dialog-relay/config';
 import { createLogger } from '@dialog-relay/logger';
-import { createRedisKeys, type RedisKeys } from '@dialog-relay/redis';
+import { createRedis, createRedisKeys, type RedisKeys } from '@dialog-relay/redis';
 import { signRequestBody } from '@dialog-relay/signing';
-import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { QUEUE_NAMES, turnJobId } from '@dialog-relay/queue';
+import { registerApiUnderTest, testRedisEnv, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
+import { Queue } from 'bullmq';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +28,13 @@ export interface System {
   config: Config;
   keys: RedisKeys;
   env: Record<string, string>;
+  /** What the in-process API logged at error level (e.g. the cause of a 500), one JSON line each. */
+  apiErrors(): string[];
   workers: WorkerProcess[];
   startWorker(): WorkerProcess;
-  send(info: Record<string, unknown>, top?: Record<string, unknown>): Promise<{ status: number; json: { data?: Record<string, unknown>; error?: string } }>;
+  send(info: Record<string, unknown>, top?: Record<string, unknown>): Promise<{ status: number; headers: Headers; json: { data?: Record<string, unknown>; error?: string } }>;
+  /** BullMQ's state of a conversation's turn job ('completed', 'active', 'delayed', …; 'unknown' when there is none). */
+  turnJobState(conversationId: string, generation: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,11 +49,11 @@ afterEach(function () {
 const failed = (): boolean => failures > 0;
 
 /** The API in-process and `workers` real worker processes, sharing a fresh key prefix on the test Redis. */
-export async function startSystem(options: { workers: number; env?: Record<string, string> }): Promise<System> {
+export async function startSystem(options: { workers: number; env?: Record<string, string>; redis?: Record<string, string> }): Promise<System> {
   const env: Record<string, string> = {
-    REDIS_URL: testRedisUrl(),
+    ...(options.redis ?? testRedisEnv()),
     REDIS_PREFIX: uniquePrefix('sys'),
-    CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret', webhook_secret: WEBHOOK_SECRET, rate_limit_per_s: 10_000 } }),
+    CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', webhook_secret: WEBHOOK_SECRET, rate_limit_per_s: 10_000 } }),
     ALLOW_PRIVATE_SEND_URLS: 'true',
     AUTO_REPLY_DEBOUNCE_MS: '0',
     DELIVERY_TIMEOUT_MS: '1000',
@@ -58,12 +65,20 @@ export async function startSystem(options: { workers: number; env?: Record<strin
     ...options.env,
   };
   const config = loadConfig(env);
-  const api: Api = await buildApi(config, createLogger({ level: 'error', service: 'api-test', silent: true }));
+  const apiErrors: string[] = [];
+  const apiLog = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      apiErrors.push(chunk.toString().trim());
+      done();
+    },
+  });
+  const api: Api = await buildApi(config, createLogger({ level: 'error', service: 'api-test', stream: apiLog }));
   await api.ready(5000);
   const server: Server = await new Promise((resolve) => {
     const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  registerApiUnderTest(apiUrl);
   const workers: WorkerProcess[] = [];
   const startWorker = (): WorkerProcess => {
     const child = spawn(process.execPath, [WORKER_MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -76,13 +91,26 @@ export async function startSystem(options: { workers: number; env?: Record<strin
     return handle;
   };
   for (let i = 0; i < options.workers; i++) startWorker();
+  // Tests start once every worker listens on the queue, so a slow process start (a busy machine) is
+  // not mistaken for a slow delivery.
+  const probeRedis = createRedis(config.redis, 'worker', { name: 'e2e-probe' });
+  const probe = new Queue(QUEUE_NAMES.replies, { connection: probeRedis, prefix: createRedisKeys(config.redisPrefix, config.redis.shards).bullPrefix(0) });
+  try {
+    await waitUntil(async () => (await probe.getWorkersCount()) >= options.workers, 20_000);
+  } finally {
+    await probe.close();
+    probeRedis.disconnect();
+  }
 
+  const keys = createRedisKeys(config.redisPrefix, config.redis.shards);
+  let inspector: { redis: ReturnType<typeof createRedis>; queues: Map<number, Queue> } | undefined;
   return {
     apiUrl,
     api,
     config,
-    keys: createRedisKeys(config.redisPrefix),
+    keys,
     env,
+    apiErrors: () => [...apiErrors],
     workers,
     startWorker,
     async send(info, top = {}) {
@@ -93,13 +121,28 @@ export async function startSystem(options: { workers: number; env?: Record<strin
         ...top,
         message_info: { from_user_type: 2, message_type: 1, event_type: 'auto_dialog', create_timestamp: now, trace: ++sequence, ...info },
       };
-      body['signature'] = signRequestBody(body, 'shop-secret', 'hmac-sha256');
+      body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
       const response = await fetch(`${apiUrl}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: response.status, json: (await response.json()) as { data?: Record<string, unknown>; error?: string } };
+      return { status: response.status, headers: response.headers, json: (await response.json()) as { data?: Record<string, unknown>; error?: string } };
+    },
+    async turnJobState(conversationId, generation) {
+      inspector ??= { redis: createRedis(config.redis, 'worker', { name: 'e2e-inspector' }), queues: new Map() };
+      const shard = keys.shardOf(conversationId);
+      let queue = inspector.queues.get(shard);
+      if (!queue) {
+        queue = new Queue(QUEUE_NAMES.replies, { connection: inspector.redis, prefix: keys.bullPrefix(shard) });
+        inspector.queues.set(shard, queue);
+      }
+      return queue.getJobState(turnJobId(conversationId, generation));
     },
     async close() {
+      if (inspector) {
+        await Promise.all([...inspector.queues.values()].map((queue) => queue.close()));
+        inspector.redis.disconnect();
+      }
       if (process.env['E2E_DUMP'] === '1' || failed()) {
         for (const worker of workers) process.stderr.write(`--- worker ${worker.child.pid} output ---\n${worker.output()}\n`);
+        if (apiErrors.length > 0) process.stderr.write(`--- API errors ---\n${apiErrors.join('\n')}\n`);
       }
       for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
       await Promise.all(workers.map((w) => w.exited));

@@ -2,7 +2,7 @@ import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversation
 import type { Scenario } from './scenario.js';
 
 /**
- * CONTRACT §5 assist_dialog: reuse the conversation of an earlier auto_dialog message with the same
+ * docs/service-rules.md §5 assist_dialog: reuse the conversation of an earlier auto_dialog message with the same
  * msg_id, else the participants' conversation; suggest a reply; record the message, not the suggestion.
  * The index lookup and the likely context read go out in one round trip.
  */
@@ -16,7 +16,7 @@ export const assistDialog: Scenario = (deps, input) => {
     const conversationId = indexed ?? participants;
     const context = conversationId === participants ? participantContext : await deps.contexts.read(conversationId, deps.engine.contextWindow);
     const message = contextMessageFrom(info, msgId);
-    const content = await deps.engine.reply({ conversationId, message, context: context.filter((m) => m.msg_id !== msgId) });
+    const content = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
     return {
       status: 200,
       conversationId,

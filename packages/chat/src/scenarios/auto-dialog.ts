@@ -1,19 +1,22 @@
-import type { DueMessage } from '../ports.js';
+import type { AutoReplyRequest } from '../ports.js';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
-import { isReplyDue } from '../reply-policy.js';
+import { isHumanReply, isReplyDue } from '../reply-policy.js';
 import { noReads, nothingToCommit, type Scenario } from './scenario.js';
 
 /**
- * CONTRACT §6: record the message (and index its msg_id for assist_dialog), and queue a reply when
- * one is due; the queue itself refuses while auto reply is stopped. Answered 202 with status
- * queued | recorded | suppressed. The three writes go out in one tick (one round trip), in order,
- * so the message is in the context before it is queued.
+ * docs/service-rules.md §6, §14: record the message (and index its msg_id for assist_dialog), then queue a reply
+ * when one is due (the replies refuse while auto reply is stopped or paused), or, for a person
+ * writing on the bound account or as staff, cancel the reply not sent yet. Answered 202 with status
+ * queued | recorded | suppressed. The writes go out in one tick (one round trip), in order, so the
+ * message is in the context before it is queued. Where the deployment asks for it, the 202 waits
+ * until replicas hold all of it (docs/scaling.md); when they do not, the request fails (503) and
+ * the caller's retry with the same msg_id finds the message already queued (SCHEDULE dedupes).
  */
 export const autoDialog: Scenario = (deps, input) => ({ reads: noReads, finish: async () => {
     const { request, client, msgId, sendUrl } = input;
     const info = request.message_info;
     const conversationId = conversationIdOf(client.id, info);
-    const due: DueMessage | undefined = isReplyDue(info, client) && sendUrl !== undefined ? {
+    const due: AutoReplyRequest | undefined = isReplyDue(info, client) && sendUrl !== undefined ? {
       client: client.id,
       conversationId,
       msgId,
@@ -27,8 +30,9 @@ export const autoDialog: Scenario = (deps, input) => ({ reads: noReads, finish: 
     const [, , scheduled] = await Promise.all([
       deps.contexts.record(conversationId, [contextMessageFrom(info, msgId)]),
       deps.messageIndex.remember(client.id, msgId, conversationId),
-      due ? deps.queue.schedule(due) : undefined,
+      due ? deps.autoReplies.schedule(due) : isHumanReply(info) ? deps.autoReplies.humanReplied(conversationId) : undefined,
     ]);
+    await deps.replication?.confirm();
     const status = scheduled === undefined ? 'recorded' : scheduled === 'queued' ? 'queued' : 'suppressed';
     return { status: 202, conversationId, data: { conversation_id: conversationId, msg_id: msgId, status }, commit: nothingToCommit };
 } });

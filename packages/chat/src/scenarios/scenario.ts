@@ -3,13 +3,15 @@ import type { ChatMessageRequest, Command } from '@dialog-relay/contracts';
 import type { ContextStore, MessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
 import type { ReplyEngine } from '@dialog-relay/reply-engine';
-import type { AutoReplyQueue } from '../ports.js';
+import type { AutoReplies, Replication } from '../ports.js';
 
 export interface ScenarioDeps {
   contexts: ContextStore;
   messageIndex: MessageIndex;
   engine: ReplyEngine;
-  queue: AutoReplyQueue;
+  autoReplies: AutoReplies;
+  /** Where REDIS_WAIT_REPLICAS asks for it: an auto_dialog message is on the replicas before its 202. */
+  replication?: Replication;
   newId: () => string;
   nowMs: () => number;
 }

@@ -1,30 +1,43 @@
-import type { ReplyPart } from '@dialog-relay/contracts';
 import { parse as parseYaml } from 'yaml';
+import type { Localized } from '../language/localized.js';
 import { readKnowledgeBase } from './knowledge-validation.js';
 
 /**
- * Default relevance threshold (`min_score`). MiniSearch scores a phrasing as the sum of the BM25+
- * weights of the matched query terms times the number of matched terms. On the example FAQ (12
- * entries, ~75 phrasings) a single distinctive term ("refund", "送料", "保証") scores about 5–7, a
- * single term spread over several entries ("order", "delivery") about 3.5–4.8, a lone common
- * term less, and two or more matching terms 15 and up. 4 accepts one distinctive term and
- * rejects lone hits on words shared by many entries, which are ambiguous. Scores grow with the
- * number of phrasings (IDF), so tune `min_score` in the file for a much larger or smaller FAQ.
+ * When the engine answers (see confidence.ts). Scores are sums over the message's matched terms of
+ * term factor × distinctiveness, where a word found in one entry only counts 1 and a word found in
+ * every entry nearly 0; so a score reads as "about this many distinctive words matched", the same
+ * scale for a 10- or a 500-entry FAQ. Calibrated on the example FAQ's calibration set
+ * (`npm run eval:knowledge -- --calibrate`).
  */
-export const DEFAULT_MIN_SCORE = 4;
+export interface ConfidenceThresholds {
+  /** Least score of the best entry. */
+  minScore: number;
+  /** Least lead of the best entry over the second, as a fraction of the best score. */
+  minMargin: number;
+  /** Least share of the message's own term weight that the best entry explains. */
+  minCoverage: number;
+}
+
+export const DEFAULT_THRESHOLDS: Readonly<ConfidenceThresholds> = Object.freeze({ minScore: 0.55, minMargin: 0.15, minCoverage: 0.45 });
 
 export interface KnowledgeEntry {
   id: string;
-  /** The phrasings of the question, each indexed as its own document. */
+  /** The phrasings of the question; their terms together describe the entry. */
   questions: string[];
-  answer: ReplyPart[];
+  answer: Localized;
 }
 
 export interface KnowledgeBase {
+  /** Language of answers for a customer whose language an entry has no answer in. */
+  defaultLanguage: string;
+  /** Every language some answer or the fallback is written in. */
+  languages: string[];
   /** Answer when nothing is relevant enough; [] means: send nothing. */
-  fallback: ReplyPart[];
-  minScore: number;
+  fallback: Localized;
+  thresholds: ConfidenceThresholds;
   entries: KnowledgeEntry[];
+  /** What was accepted but ignored (an earlier version's setting); logged when the file is loaded. */
+  warnings: string[];
 }
 
 export type KnowledgeFormat = 'yaml' | 'json';
@@ -41,5 +54,5 @@ export function parseKnowledgeBase(text: string, format: KnowledgeFormat): Knowl
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`KNOWLEDGE_FILE: invalid ${format.toUpperCase()}: ${reason}`);
   }
-  return readKnowledgeBase(raw, DEFAULT_MIN_SCORE);
+  return readKnowledgeBase(raw, DEFAULT_THRESHOLDS);
 }

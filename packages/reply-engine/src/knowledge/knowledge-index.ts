@@ -1,64 +1,156 @@
-import MiniSearch, { type SearchOptions } from 'minisearch';
-import { tokenize } from '../tokenize.js';
+import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
-
-interface PhrasingDocument {
-  id: number;
-  entry: number;
-  question: string;
-}
+import { createTermExpansion } from './term-expansion.js';
 
 export interface KnowledgeMatch {
   entry: KnowledgeEntry;
-  /** The best score among the entry's phrasings. */
   score: number;
 }
 
-export interface KnowledgeIndex {
-  /** Entries ranked by their best-scoring phrasing, best first; only entries that matched at all. */
-  search(text: string): KnowledgeMatch[];
+export interface KnowledgeRanking {
+  /** Entries that matched at all, best first. */
+  matches: KnowledgeMatch[];
+  /** The message's own term weight (what a perfect entry would explain); 0 when it has no terms. */
+  weight: number;
 }
 
-const LATIN_WORD = /^[a-z]+$/;
+export interface KnowledgeIndex {
+  rank(text: string): KnowledgeRanking;
+}
 
-const SEARCH_OPTIONS: SearchOptions = {
-  tokenize,
-  processTerm: (term) => term,
-  combineWith: 'OR',
-  /** "deliver" also finds "delivery", "ship" finds "shipping"; weighted down by MiniSearch. */
-  prefix: (term) => term.length >= 4 && LATIN_WORD.test(term),
-  /** One typo in a longer English word ("shiping", "refnud"); weighted down by MiniSearch. */
-  fuzzy: (term) => (term.length >= 6 && LATIN_WORD.test(term) ? 1 : false),
-};
+interface Posting {
+  doc: number;
+  factor: number;
+}
 
-/** Indexes every phrasing of every entry as its own document, once. */
+/** Answers are indexed too, their words counting this much: they name what the questions leave out. */
+export const ANSWER_FACTOR = 0.3;
+/** How much an entry that has a term only in its answer counts towards the term's spread. */
+export const ANSWER_SPREAD = 0.3;
+/** Weight of a term never seen in the FAQ: unknown topics lower a message's coverage. */
+export const UNKNOWN_TERM_WEIGHT = 0.4;
+/** Share of an entry's score from its best single phrasing (words that occur together); the rest from all its words. */
+export const PHRASING_SHARE = 0.3;
+
+/**
+ * Distinctiveness of a term found in `df` of `n` entries: 1 for one entry, falling towards 0 for a
+ * term every entry has. Squared, so shared words ("order", "订单", "注文") count far less than words
+ * of one entry, and normalised by log(1 + n), so scores read the same for any FAQ size.
+ */
+function distinctiveness(df: number, n: number): number {
+  const idf = Math.log(1 + n / df) / Math.log(1 + n);
+  return idf * idf;
+}
+
+function termsWithScale(text: string, scale: number, into: Map<string, number>): void {
+  for (const [term, factor] of termsOf(text)) if ((into.get(term) ?? 0) < factor * scale) into.set(term, factor * scale);
+}
+
+/**
+ * Indexes a FAQ: each phrasing of a question is a document, and so are each entry's answers (their
+ * words at ANSWER_FACTOR). A message's terms are matched against index terms (themselves, stem
+ * variants, one-typo neighbours: term-expansion.ts); a match gains
+ * distinctiveness × relation factor × the smaller of the two term factors. An entry's score blends
+ * its best document (words that occur together in one phrasing) with the best gain of each
+ * message term anywhere in the entry.
+ */
 export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): KnowledgeIndex {
-  const miniSearch = new MiniSearch<PhrasingDocument>({
-    fields: ['question'],
-    storeFields: ['entry'],
-    tokenize,
-    processTerm: (term) => term,
-    searchOptions: SEARCH_OPTIONS,
+  const docEntry: number[] = [];
+  const postings = new Map<string, Posting[]>();
+  const entriesOf = new Map<string, Set<number>>();
+  const answerEntriesOf = new Map<string, Set<number>>();
+  const addDoc = (entry: number, terms: Map<string, number>, owners: Map<string, Set<number>>): void => {
+    const doc = docEntry.length;
+    docEntry.push(entry);
+    for (const [term, factor] of terms) {
+      const list = postings.get(term);
+      if (list) list.push({ doc, factor });
+      else postings.set(term, [{ doc, factor }]);
+      const set = owners.get(term);
+      if (set) set.add(entry);
+      else owners.set(term, new Set([entry]));
+    }
+  };
+  entries.forEach((entry, index) => {
+    for (const question of entry.questions) {
+      const terms = new Map<string, number>();
+      termsWithScale(question, 1, terms);
+      addDoc(index, terms, entriesOf);
+    }
+    const answerTerms = new Map<string, number>();
+    for (const parts of Object.values(entry.answer)) for (const part of parts) if (part.type === 'text') termsWithScale(part.content, ANSWER_FACTOR, answerTerms);
+    addDoc(index, answerTerms, answerEntriesOf);
   });
-  const documents: PhrasingDocument[] = [];
-  entries.forEach((entry, entryIndex) => {
-    for (const question of entry.questions) documents.push({ id: documents.length, entry: entryIndex, question });
-  });
-  miniSearch.addAll(documents);
+  const weights = new Map<string, number>();
+  for (const term of postings.keys()) {
+    // answers use common words freely ("open My account"); they count a third towards a term's spread
+    const inQuestions = entriesOf.get(term) ?? new Set<number>();
+    let onlyInAnswers = 0;
+    for (const entry of answerEntriesOf.get(term) ?? []) if (!inQuestions.has(entry)) onlyInAnswers += 1;
+    weights.set(term, distinctiveness(Math.max(1, inQuestions.size + ANSWER_SPREAD * onlyInAnswers), entries.length));
+  }
+  // a document's own weight: a phrasing that is all about the message's words beats a long one that mentions them
+  const docWeights = new Float64Array(docEntry.length);
+  for (const [term, list] of postings) {
+    for (const posting of list) if (posting.factor >= MIN_OWN_FACTOR) docWeights[posting.doc] = (docWeights[posting.doc] ?? 0) + posting.factor * (weights.get(term) ?? 0);
+  }
+  const expansion = createTermExpansion(postings.keys());
+  const docCount = docEntry.length;
 
   return {
-    search(text) {
-      const best = new Map<number, number>();
-      for (const result of miniSearch.search(text, SEARCH_OPTIONS)) {
-        const entryIndex = result['entry'] as number;
-        if (result.score > (best.get(entryIndex) ?? 0)) best.set(entryIndex, result.score);
+    rank(text) {
+      const docScores = new Float64Array(docCount);
+      const entryTotals = new Float64Array(entries.length);
+      const bestOfDoc = new Float64Array(docCount);
+      const bestOfEntry = new Float64Array(entries.length);
+      const touched: number[] = [];
+      let weight = 0;
+      for (const [term, queryFactor] of termsOf(text)) {
+        const related = expansion.expand(term);
+        if (related.length === 0) {
+          if (queryFactor >= MIN_OWN_FACTOR) weight += queryFactor * UNKNOWN_TERM_WEIGHT;
+          continue;
+        }
+        let termWeight = 0;
+        for (const [indexTerm, relation] of related) {
+          const distinct = (weights.get(indexTerm) ?? 0) * relation;
+          termWeight = Math.max(termWeight, distinct);
+          for (const posting of postings.get(indexTerm) ?? []) {
+            const gain = distinct * Math.min(queryFactor, posting.factor);
+            const previous = bestOfDoc[posting.doc] ?? 0;
+            if (previous === 0) touched.push(posting.doc);
+            if (gain > previous) bestOfDoc[posting.doc] = gain;
+          }
+        }
+        if (queryFactor >= MIN_OWN_FACTOR) weight += queryFactor * termWeight;
+        for (const doc of touched) {
+          const gain = bestOfDoc[doc] ?? 0;
+          docScores[doc] = (docScores[doc] ?? 0) + gain;
+          const entry = docEntry[doc] ?? 0;
+          if (gain > (bestOfEntry[entry] ?? 0)) bestOfEntry[entry] = gain;
+          bestOfDoc[doc] = 0;
+        }
+        touched.length = 0;
+        for (let i = 0; i < entryTotals.length; i++) {
+          entryTotals[i] = (entryTotals[i] ?? 0) + (bestOfEntry[i] ?? 0);
+          bestOfEntry[i] = 0;
+        }
       }
+      const bestDoc = new Float64Array(entries.length);
+      docScores.forEach((raw, doc) => {
+        const entry = docEntry[doc] ?? 0;
+        const precision = Math.min(1, raw / Math.max(docWeights[doc] ?? 0, 1e-9));
+        const score = raw * (0.5 + 0.5 * precision);
+        if (score > (bestDoc[entry] ?? 0)) bestDoc[entry] = score;
+      });
       const matches: KnowledgeMatch[] = [];
-      for (const [entryIndex, score] of best) {
-        const entry = entries[entryIndex];
-        if (entry) matches.push({ entry, score });
-      }
-      return matches.sort((a, b) => b.score - a.score);
+      entryTotals.forEach((total, i) => {
+        const entry = entries[i];
+        const score = PHRASING_SHARE * (bestDoc[i] ?? 0) + (1 - PHRASING_SHARE) * total;
+        if (score > 0 && entry) matches.push({ entry, score });
+      });
+      matches.sort((a, b) => b.score - a.score);
+      return { matches, weight };
     },
   };
 }

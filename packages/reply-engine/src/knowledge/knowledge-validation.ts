@@ -1,10 +1,13 @@
 import { FILE_TYPES, type ReplyPart, type ReplyPartType } from '@dialog-relay/contracts';
-import { tokenize } from '../tokenize.js';
-import type { KnowledgeBase, KnowledgeEntry } from './knowledge-base.js';
+import type { Localized } from '../language/localized.js';
+import { tokenize } from '../text/tokenize.js';
+import type { ConfidenceThresholds, KnowledgeBase, KnowledgeEntry } from './knowledge-base.js';
 
 const PART_TYPES: readonly ReplyPartType[] = ['text', ...FILE_TYPES];
-const TOP_LEVEL_KEYS = ['fallback', 'min_score', 'entries'];
+const TOP_LEVEL_KEYS = ['default_language', 'fallback', 'confidence', 'min_score', 'entries'];
+const CONFIDENCE_KEYS = ['min_score', 'min_margin', 'min_coverage'];
 const ENTRY_KEYS = ['id', 'questions', 'answer'];
+const LANGUAGE_CODE = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
 
 type Raw = Record<string, unknown>;
 
@@ -28,7 +31,7 @@ function readParts(value: unknown, where: string, allowEmpty: boolean): ReplyPar
     if (value.trim() === '') fail(where, 'must not be empty');
     return [{ type: 'text', content: value.trim() }];
   }
-  if (!Array.isArray(value)) fail(where, 'must be a string or a list of parts {type, content}');
+  if (!Array.isArray(value)) fail(where, 'must be a string, a list of parts {type, content} or a map by language');
   if (value.length === 0 && !allowEmpty) fail(where, 'must not be an empty list');
   return value.map((part: unknown, i) => {
     const at = `${where}[${i}]`;
@@ -43,6 +46,19 @@ function readParts(value: unknown, where: string, allowEmpty: boolean): ReplyPar
   });
 }
 
+/** An answer: a string or parts (in the default language), or a map {language: string or parts}. */
+function readLocalized(value: unknown, where: string, allowEmpty: boolean, defaultLanguage: string): Localized {
+  if (!isObject(value)) return { [defaultLanguage]: readParts(value, where, allowEmpty) };
+  const languages = Object.keys(value);
+  if (languages.length === 0) fail(where, 'must not be an empty map');
+  const localized: Record<string, ReplyPart[]> = {};
+  for (const language of languages) {
+    if (!LANGUAGE_CODE.test(language)) fail(where, `has "${language}", not a language code (en, zh, ja, pt-br …)`);
+    localized[language.toLowerCase()] = readParts(value[language], `${where}.${language}`, allowEmpty);
+  }
+  return localized;
+}
+
 function readQuestions(value: unknown, where: string): string[] {
   if (value === undefined || value === null) fail(where, 'is missing');
   if (!Array.isArray(value)) fail(where, 'must be a list of strings');
@@ -55,7 +71,7 @@ function readQuestions(value: unknown, where: string): string[] {
   });
 }
 
-function readEntry(value: unknown, index: number, seenIds: Set<string>): KnowledgeEntry {
+function readEntry(value: unknown, index: number, seenIds: Set<string>, defaultLanguage: string): KnowledgeEntry {
   const where = `entries[${index}]`;
   if (!isObject(value)) fail(where, 'must be an object {id, questions, answer}');
   const label = typeof value['id'] === 'string' ? `${where} (id "${value['id']}")` : where;
@@ -67,28 +83,47 @@ function readEntry(value: unknown, index: number, seenIds: Set<string>): Knowled
   return {
     id,
     questions: readQuestions(value['questions'], `${label}.questions`),
-    answer: readParts(value['answer'], `${label}.answer`, false),
+    answer: readLocalized(value['answer'], `${label}.answer`, false, defaultLanguage),
+  };
+}
+
+function readThreshold(raw: Raw, key: string, fallback: number, max: number): number {
+  const value = raw[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) fail(`confidence.${key}`, `must be a number from 0 to ${max}`);
+  return value;
+}
+
+function readThresholds(value: unknown, defaults: ConfidenceThresholds): ConfidenceThresholds {
+  if (value === undefined || value === null) return { ...defaults };
+  if (!isObject(value)) fail('confidence', 'must be a map {min_score, min_margin, min_coverage}');
+  checkKeys(value, CONFIDENCE_KEYS, 'confidence');
+  return {
+    minScore: readThreshold(value, 'min_score', defaults.minScore, 1000),
+    minMargin: readThreshold(value, 'min_margin', defaults.minMargin, 1),
+    minCoverage: readThreshold(value, 'min_coverage', defaults.minCoverage, 1),
   };
 }
 
 /** Validates the parsed content of a knowledge file; see parseKnowledgeBase. */
-export function readKnowledgeBase(raw: unknown, defaultMinScore: number): KnowledgeBase {
+export function readKnowledgeBase(raw: unknown, defaults: ConfidenceThresholds): KnowledgeBase {
   if (!isObject(raw)) fail('the file', 'must contain an object with fallback and entries');
   checkKeys(raw, TOP_LEVEL_KEYS, 'the file');
-  const fallback = readParts(raw['fallback'], 'fallback', true);
-  const minScoreRaw = raw['min_score'];
-  let minScore = defaultMinScore;
-  if (minScoreRaw !== undefined && minScoreRaw !== null) {
-    if (typeof minScoreRaw !== 'number' || !Number.isFinite(minScoreRaw) || minScoreRaw < 0) {
-      fail('min_score', 'must be a number >= 0');
-    }
-    minScore = minScoreRaw;
-  }
+  const languageRaw = raw['default_language'] ?? 'en';
+  if (typeof languageRaw !== 'string' || !LANGUAGE_CODE.test(languageRaw)) fail('default_language', 'must be a language code such as en');
+  const defaultLanguage = languageRaw.toLowerCase();
+  const fallback = readLocalized(raw['fallback'], 'fallback', true, defaultLanguage);
+  const thresholds = readThresholds(raw['confidence'], defaults);
+  const warnings: string[] = [];
+  // files written for the earlier BM25+ engine: its scores are not comparable, so the number is ignored
+  if (raw['min_score'] !== undefined) warnings.push('top-level min_score (the BM25+ threshold of earlier versions) is ignored; the thresholds are now under confidence:');
   const entriesRaw = raw['entries'];
   if (entriesRaw === undefined || entriesRaw === null) fail('entries', 'is missing');
   if (!Array.isArray(entriesRaw)) fail('entries', 'must be a list');
   if (entriesRaw.length === 0) fail('entries', 'must not be empty');
   const seenIds = new Set<string>();
-  const entries = entriesRaw.map((entry: unknown, i) => readEntry(entry, i, seenIds));
-  return { fallback, minScore, entries };
+  const entries = entriesRaw.map((entry: unknown, i) => readEntry(entry, i, seenIds, defaultLanguage));
+  const languages = new Set<string>([defaultLanguage, ...Object.keys(fallback)]);
+  for (const entry of entries) for (const language of Object.keys(entry.answer)) languages.add(language);
+  return { defaultLanguage, languages: [...languages], fallback, thresholds, entries, warnings };
 }

@@ -1,5 +1,6 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
-import { summarizeMessage } from '../message-text.js';
+import { detectLanguage, languageName } from '../language/detect-language.js';
+import { messageText, summarizeMessage } from '../message-text.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -7,7 +8,30 @@ export interface ChatMessage {
 }
 
 /**
- * The `messages` of a chat-completions request: the system prompt (when not empty), the last
+ * The customer's language from the newest message, else from their latest earlier message with
+ * letters; undefined when none has any (files only, emoji).
+ */
+export function customerLanguage(context: readonly ContextMessage[], message: ContextMessage): string | undefined {
+  const own = detectLanguage(messageText(message));
+  if (own !== undefined) return own;
+  for (let i = context.length - 1; i >= 0; i--) {
+    const earlier = context[i];
+    if (earlier?.role !== 'customer') continue;
+    const language = detectLanguage(messageText(earlier));
+    if (language !== undefined) return language;
+  }
+  return undefined;
+}
+
+/** The line that tells the model which language to answer in. */
+export function languageInstruction(language: string): string {
+  const name = languageName(language);
+  return `The customer writes in ${name} (${language}); answer in ${name}.`;
+}
+
+/**
+ * The `messages` of a chat-completions request: the system prompt (when not empty) followed by
+ * the customer's language (customerLanguage, languageInstruction), the last
  * `historyMessages` context messages (customer → user, agent/bot → assistant; files summarised as
  * "[image]", "[document]", "[voice]"; messages with nothing to say skipped), then the incoming
  * message as user.
@@ -19,7 +43,9 @@ export function buildChatMessages(
   historyMessages: number,
 ): ChatMessage[] {
   const messages: ChatMessage[] = [];
-  if (systemPrompt.trim() !== '') messages.push({ role: 'system', content: systemPrompt });
+  const language = customerLanguage(context, message);
+  const system = [systemPrompt.trim(), language === undefined ? '' : languageInstruction(language)].filter((line) => line !== '').join('\n\n');
+  if (system !== '') messages.push({ role: 'system', content: system });
   const history = historyMessages > 0 ? context.slice(-historyMessages) : [];
   for (const earlier of history) {
     const content = summarizeMessage(earlier);

@@ -1,0 +1,96 @@
+import { AppError, type ErrorCode } from '@dialog-relay/contracts';
+import type { Express } from 'express';
+import { randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { errorEnvelopeJson } from './envelope.js';
+
+export interface ApiServerOptions {
+  /** Time to receive the request headers. */
+  headersTimeoutMs: number;
+  /** Time to receive the whole request. */
+  requestTimeoutMs: number;
+  /** A connection without progress (idle between requests, or a client not reading its answer) is closed. */
+  idleTimeoutMs: number;
+}
+
+/** Header bytes one request may carry (Node's default, stated here so it is a documented limit). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** Requests one keep-alive connection may carry before it is closed. */
+const MAX_REQUESTS_PER_SOCKET = 1000;
+
+/**
+ * The API's HTTP server (docs/service-rules.md §16): time-outs for headers, the whole request and idle or
+ * non-reading connections, and Node's own parser errors answered with the JSON envelope.
+ * Memory per connection stays bounded: headers by MAX_HEADER_BYTES, the body by the body limit,
+ * answers are small, and a client that stops reading is dropped once the idle time-out passes.
+ */
+export function createApiServer(app: Express, options: ApiServerOptions): Server {
+  const server = createServer({
+    headersTimeout: options.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: options.idleTimeoutMs,
+    // How often Node checks the headers and request time-outs (its default is 30 s).
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.headersTimeoutMs / 4))),
+    maxHeaderSize: MAX_HEADER_BYTES,
+  }, app);
+  server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
+  watchIdleSockets(server, options.idleTimeoutMs);
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+/**
+ * A socket without progress for idleTimeoutMs is closed, unless a handler is still working on
+ * one of its requests (a sync reply may wait for the engine): then the watch starts again.
+ * Output waiting in the socket means the client does not read: it is closed.
+ */
+function watchIdleSockets(server: Server, idleTimeoutMs: number): void {
+  const busy = new WeakMap<Socket, number>();
+  server.on('request', (req: { socket: Socket }, res: ServerResponse) => {
+    const socket = req.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    let done = false;
+    const finished = (): void => {
+      if (done) return;
+      done = true;
+      busy.set(socket, Math.max(0, (busy.get(socket) ?? 1) - 1));
+    };
+    // Written to the socket (prefinish) is what counts: a client that does not read never lets 'finish' come.
+    res.once('prefinish', finished);
+    res.once('close', finished);
+  });
+  server.timeout = idleTimeoutMs;
+  server.on('timeout', (socket: Socket) => {
+    const working = (busy.get(socket) ?? 0) > 0 && socket.writableLength === 0;
+    if (working) socket.setTimeout(idleTimeoutMs);
+    else socket.destroy();
+  });
+}
+
+const PARSER_ERRORS: Record<string, [number, ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request did not arrive in time.'],
+};
+
+/** Node's parser errors (bad framing, huge headers, time-outs) answered with the envelope where the socket allows. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const inFlight = Reflect.get(socket, '_httpMessage') as ServerResponse | null | undefined;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = PARSER_ERRORS[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP/1.1.'];
+  const requestId = randomUUID();
+  const body = errorEnvelopeJson(new AppError(code, message, { detail: error.code }), requestId);
+  socket.end([
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n'));
+}

@@ -1,0 +1,229 @@
+import { loadConfig } from '@dialog-relay/config';
+import { createRedis, createRedisKeys, waitForRedis } from '@dialog-relay/redis';
+import { signRequestBody } from '@dialog-relay/signing';
+import { freePort, testRedisUrl, waitUntil } from '@dialog-relay/testkit';
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = new URL('../../../../', import.meta.url).pathname;
+const START = join(ROOT, 'scripts/start.mjs');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** The environment of a user's shell: none of the variables npm start decides about. */
+const userEnv = (): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => !['CLIENTS', 'REDIS_PREFIX', 'ALLOW_PRIVATE_SEND_URLS', 'ADMIN_TOKEN', 'HOST', 'PORT'].includes(name)));
+
+function watch(child: ChildProcess): Started {
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output, exited: new Promise((resolve) => child.on('exit', resolve)) };
+}
+
+/** `npm start` as a user runs it (the tree is built already), in a real process; HOST left to its default. */
+function start(env: Record<string, string>): Started {
+  return watch(spawn(process.execPath, [START], { env: { ...userEnv(), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/** `npm run <script>` of this checkout, run as npm runs it (sh -c in the root), in a process group of its own. */
+function npmScript(name: string, env: Record<string, string>): Started {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const command = scripts[name];
+  expect(command, `npm script ${name}`).to.be.a('string');
+  return watch(spawn('sh', ['-c', command ?? 'false'], { cwd: ROOT, detached: true, env: { ...userEnv(), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+async function stop(started: Started): Promise<void> {
+  if (started.child.exitCode === null) started.child.kill('SIGTERM');
+  await started.exited;
+}
+
+async function stopGroup(started: Started): Promise<void> {
+  if (started.child.exitCode === null && started.child.pid !== undefined) process.kill(-started.child.pid, 'SIGTERM');
+  await started.exited;
+}
+
+/** The local addresses sockets listen on for `port`, as the kernel lists them (Linux /proc/net). */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const found: string[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, 'utf8').trim().split('\n').slice(1)) {
+      const [, local = '', , state] = line.trim().split(/\s+/);
+      const [address = '', localPort] = local.split(':');
+      if (localPort === hexPort && state === '0A') found.push(address);
+    }
+  }
+  return found;
+}
+const IPV4_LOOPBACK = '0100007F';
+const IPV6_LOOPBACK = '00000000000000000000000001000000';
+const ADMIN_TOKEN = 'npm-start-admin-token-01';
+
+describe('npm start', function () {
+  this.timeout(60_000);
+
+  it('says the port is taken and exits non-zero when another process listens on it', async () => {
+    // Another process that even answers /readyz: start must not mistake it for its own API.
+    const other: Server = createServer((_req, res) => res.writeHead(200).end('{}'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const { port } = other.address() as AddressInfo;
+    const started = start({ PORT: String(port), REDIS_URL: testRedisUrl() });
+    try {
+      expect(await started.exited).to.not.equal(0);
+      expect(started.output()).to.include(`port ${port} on 127.0.0.1 is already in use`);
+      expect(started.output()).to.not.include('API ready');
+    } finally {
+      await stop(started);
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it('says in one plain line that Redis is unreachable and how to fix it, and exits non-zero', async () => {
+    const closed = await freePort();
+    const started = start({ PORT: String(await freePort()), REDIS_URL: `redis://127.0.0.1:${closed}` });
+    const exit = await Promise.race([started.exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 20_000))]);
+    await stop(started);
+    expect(exit, started.output()).to.not.equal('running');
+    expect(exit).to.not.equal(0);
+    const lines = started.output().trim().split('\n');
+    expect(lines, started.output()).to.have.length(1);
+    expect(lines[0]).to.match(/Redis at redis:\/\/127\.0\.0\.1:\d+ is not reachable.*REDIS_URL/);
+    expect(lines[0]).to.not.include('{');
+  });
+
+  describe('with the demo client', () => {
+    let started: Started;
+    let receiver: Server;
+    let received: { raw: string; headers: IncomingHttpHeaders }[] = [];
+    let port = 0;
+    before(async () => {
+      receiver = createServer((req, res) => {
+        let raw = '';
+        req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+        req.on('end', () => {
+          received.push({ raw, headers: req.headers });
+          res.writeHead(200).end('ok');
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      port = await freePort();
+      started = start({ PORT: String(port), REDIS_URL: testRedisUrl(), AUTO_REPLY_DEBOUNCE_MS: '0', ADMIN_TOKEN });
+      // The demo lines follow "API ready" in separate writes: wait for the last one (the signed curl).
+      await waitUntil(() => started.output().includes('curl -s') || started.child.exitCode !== null, 40_000);
+      expect(started.output()).to.include('API ready');
+    });
+    after(async () => {
+      await stop(started);
+      await new Promise((resolve) => receiver.close(resolve));
+      received = [];
+    });
+
+    const printedPrefix = (): string => /Redis keys under prefix "(dr:[0-9a-f]{8}:)" \(this checkout's own; set REDIS_PREFIX to share\)/.exec(started.output())?.[1] ?? '';
+    const demoClients = (): string => {
+      const secret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
+      return JSON.stringify({ demo: { secret, allow_private_send_urls: true } });
+    };
+    const workersServing = async (): Promise<number> => {
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+      return Number(/^dialog_relay_queue_workers (\d+)/m.exec(metrics)?.[1] ?? 'NaN');
+    };
+    const autoDialog = (secret: string): string => {
+      const now = Math.floor(Date.now() / 1000);
+      const body: Record<string, unknown> = {
+        client: 'demo', timestamp: now, send_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        message_info: { msg_id: `start-${now}-${Math.random().toString(36).slice(2)}`, from_user_id: 'customer-1', to_user_id: 'bot-1', content: 'When are you open?', message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: now },
+      };
+      body['signature'] = signRequestBody(body, secret, 'hmac-sha256');
+      return JSON.stringify(body);
+    };
+
+    it('listens on 127.0.0.1 only when HOST is not set', () => {
+      const addresses = listeningAddresses(port);
+      expect(addresses, 'sockets listening on the port').to.not.deep.equal([]);
+      expect(addresses.every((address) => address === IPV4_LOOPBACK || address === IPV6_LOOPBACK), addresses.join(', ')).to.equal(true);
+      expect(started.output()).to.include(`API ready at http://127.0.0.1:${port}`);
+    });
+
+    it('keeps its keys in Redis under a prefix of its own for this checkout', async () => {
+      const prefix = printedPrefix();
+      expect(prefix, started.output()).to.match(/^dr:[0-9a-f]{8}:$/);
+      const redis = createRedis(loadConfig({ REDIS_URL: testRedisUrl() }).redis, 'request', { name: 'npm-start-test' });
+      redis.on('error', () => undefined);
+      try {
+        await waitForRedis(redis, 5000);
+        expect(await redis.exists(createRedisKeys(prefix).shardCount)).to.equal(1);
+        const [, keys] = await redis.scan('0', 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        expect(keys.length).to.be.greaterThan(0);
+      } finally {
+        redis.disconnect();
+      }
+    });
+
+    it('npm run start:worker of the same checkout serves the queues npm start feeds', async () => {
+      await waitUntil(async () => (await workersServing()) === 1, 20_000);
+      const worker = npmScript('start:worker', { REDIS_URL: testRedisUrl(), CLIENTS: demoClients() });
+      try {
+        await waitUntil(async () => (await workersServing()) === 2 || worker.child.exitCode !== null, 40_000);
+        expect(await workersServing(), worker.output()).to.equal(2);
+      } finally {
+        await stopGroup(worker);
+      }
+    });
+
+    it('npm run start:api of the same checkout queues to the workers npm start runs', async () => {
+      const apiPort = await freePort();
+      const api = npmScript('start:api', { REDIS_URL: testRedisUrl(), CLIENTS: demoClients(), PORT: String(apiPort), HOST: '127.0.0.1', AUTO_REPLY_DEBOUNCE_MS: '0' });
+      try {
+        await waitUntil(async () => (await fetch(`http://127.0.0.1:${apiPort}/readyz`).then((r) => r.ok, () => false)) || api.child.exitCode !== null, 40_000);
+        const before = received.length;
+        const secret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
+        const answer = await fetch(`http://127.0.0.1:${apiPort}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: autoDialog(secret) });
+        expect(answer.status, `${await answer.text()} ${api.output()}`).to.equal(202);
+        await waitUntil(() => received.length > before, 20_000);
+      } finally {
+        await stopGroup(api);
+      }
+    });
+
+    it('delivers to a loopback send_url for the demo client, signed with the webhook secret the README shows', async () => {
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      const secret = /demo client's webhook secret is\s+`(whsec_[A-Za-z0-9+/=]+)`/.exec(readme)?.[1];
+      expect(secret, 'the README names the demo webhook secret').to.be.a('string');
+      expect(started.output()).to.include(`webhook secret ${secret ?? ''}`);
+
+      const now = Math.floor(Date.now() / 1000);
+      const body: Record<string, unknown> = {
+        client: 'demo', timestamp: now, send_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        message_info: { msg_id: `start-${now}`, from_user_id: 'customer-1', to_user_id: 'bot-1', content: 'When are you open?', message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: now },
+      };
+      const demoSecret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
+      body['signature'] = signRequestBody(body, demoSecret, 'hmac-sha256');
+      const answer = await fetch(`http://127.0.0.1:${port}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(answer.status, await answer.text()).to.equal(202);
+      await waitUntil(() => received.length > 0, 20_000);
+
+      // The README's verify snippet, run as an integrator would paste it.
+      const snippet = /```js\n((?:(?!```)[\s\S])*?function verifyDelivery[\s\S]*?)```/.exec(readme)?.[1];
+      expect(snippet, 'the README verify snippet').to.be.a('string');
+      const file = join(mkdtempSync(join(tmpdir(), 'readme-snippet-')), 'verify.mjs');
+      writeFileSync(file, `${snippet ?? ''}\nexport { verifyDelivery };\n`);
+      const { verifyDelivery } = (await import(file)) as { verifyDelivery: (raw: string, headers: IncomingHttpHeaders, secret: string) => boolean };
+      const delivery = received[0];
+      expect(delivery).to.not.equal(undefined);
+      expect(verifyDelivery(delivery?.raw ?? '', delivery?.headers ?? {}, secret ?? '')).to.equal(true);
+      expect(verifyDelivery(`${delivery?.raw ?? ''} `, delivery?.headers ?? {}, secret ?? '')).to.equal(false);
+    });
+  });
+});

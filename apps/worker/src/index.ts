@@ -1,0 +1,1 @@
+export { buildWorker, USER_AGENT, type WorkerRuntime } from './build-worker.js';

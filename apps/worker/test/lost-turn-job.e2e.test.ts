@@ -1,0 +1,70 @@
+import { loadConfig } from '@dialog-relay/config';
+import { createContextStore } from '@dialog-relay/conversations';
+import { createRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf, type DueMessage } from '@dialog-relay/replies';
+import { expect } from 'chai';
+import { startReceiver, type Receiver } from './support/receiver.js';
+import { startSystem, type System } from './support/system.js';
+
+/**
+ * docs/service-rules.md §15: no conversation is ever left with messages waiting and no job. Here the
+ * ingress stored the message (its SCHEDULE script ran) but adding the BullMQ turn job failed (a
+ * Redis blip between the two calls), the integrator never retried, and no later message comes.
+ */
+describe('a turn job lost between scheduling and adding it (real worker process)', function () {
+  let system: System;
+  let receiver: Receiver;
+  let redis: Redis;
+  before(async () => {
+    receiver = await startReceiver();
+    // A short debounce ceiling: a lost job is looked for after a few of its windows.
+    system = await startSystem({ workers: 1, env: { AUTO_REPLY_MAX_WAIT_MS: '300' } });
+    redis = createRedis(system.config.redis, 'request', { name: 'e2e-lost-turn-job' });
+    await waitForRedis(redis, 5000);
+  });
+  after(async () => {
+    redis.disconnect();
+    await system.close();
+    await receiver.close();
+  });
+
+  it('still answers the message: a worker finds the waiting message without a job and queues its turn', async () => {
+    const config = loadConfig(system.env);
+    const conversationId = 'c_lost-turn-job-1';
+    const turns = createTurnStore({ redis, keys: system.keys, timings: turnTimingsOf(config) });
+    const addFailures: string[] = [];
+    const ingress = createAutoReplies({
+      turns,
+      deliveries: createDeliveryStore({ redis, keys: system.keys, ttlS: 3600 }),
+      jobs: {
+        addTurn: (id) => {
+          addFailures.push(id);
+          return Promise.reject(new Error('Connection is closed.'));
+        },
+        removeTurn: () => Promise.resolve(),
+      },
+      aborts: { abort: () => Promise.resolve(false), close: () => undefined },
+      settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: 0, abortWaitMs: 800 },
+    });
+    const now = Date.now();
+    await createContextStore({ redis, keys: system.keys, maxMessages: 50, ttlSeconds: 3600 }).record(conversationId, [
+      { msg_id: 'lost-1', role: 'customer', from_user_id: 'lost-customer', content: [{ type: 'text', content: 'is anyone there?' }], event_type: 'auto_dialog', create_timestamp: Math.floor(now / 1000) },
+    ]);
+    const due: DueMessage = {
+      client: 'shop', conversationId, msgId: 'lost-1', sendUrl: receiver.url, groupId: undefined, groupName: undefined,
+      customerId: 'lost-customer', boundAccountId: 'bound-lost', receivedAtMs: now,
+    };
+
+    let thrown: unknown;
+    await ingress.schedule(due).catch((error: unknown) => (thrown = error));
+    expect((thrown as Error).message).to.equal('Connection is closed.');
+    expect(addFailures).to.deep.equal([conversationId]);
+    expect((await turns.snapshot(conversationId)).pending.map((m) => m.msgId)).to.deep.equal(['lost-1']);
+    expect(await system.turnJobState(conversationId, 0)).to.equal('unknown');
+
+    const [reply] = await receiver.waitFor(1, 20_000);
+    expect(reply!.body.conversation_id).to.equal(conversationId);
+    expect(reply!.body.in_reply_to).to.deep.equal(['lost-1']);
+    expect(receiver.requests).to.have.length(1);
+  });
+});

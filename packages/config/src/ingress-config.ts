@@ -1,0 +1,58 @@
+import { ConfigError, readInt, readOptionalString, type Env } from './env-readers.js';
+
+/** The API's defences against abuse (docs/service-rules.md §16): HTTP time-outs, failed-auth throttle, admin write token. */
+export interface IngressConfig {
+  readonly http: {
+    /** Time to receive the complete request headers. */
+    readonly headersTimeoutMs: number;
+    /** Time to receive the complete request (headers and body). */
+    readonly requestTimeoutMs: number;
+    /** A connection without progress either way (idle keep-alive, or a client not reading its answer) is closed. */
+    readonly idleTimeoutMs: number;
+  };
+  readonly authFailures: {
+    /** Failed authentications allowed per client id within the window; then 429. */
+    readonly perClient: number;
+    /** Failed authentications allowed per source address within the window; then 429. */
+    readonly perAddress: number;
+    readonly windowS: number;
+  };
+  /** Opens the queue dashboard's write actions; ADMIN_TOKEN alone gives read-only access. */
+  readonly adminWriteToken: string | undefined;
+  /**
+   * Express's `trust proxy`: which proxies may set X-Forwarded-For, so the throttle sees the
+   * caller's address instead of the proxy's. undefined: trust none (the socket's address counts).
+   */
+  readonly trustProxy: boolean | number | string | undefined;
+}
+
+function readTrustProxy(env: Env): IngressConfig['trustProxy'] {
+  const raw = readOptionalString(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return undefined;
+  if (raw === 'true') return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+export function readIngressConfig(env: Env): IngressConfig {
+  const headersTimeoutMs = readInt(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestTimeoutMs = readInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  if (requestTimeoutMs < headersTimeoutMs) throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must not be shorter than HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
+  const adminWriteToken = readOptionalString(env, 'ADMIN_WRITE_TOKEN');
+  if (adminWriteToken !== undefined && adminWriteToken === readOptionalString(env, 'ADMIN_TOKEN')) {
+    throw new ConfigError('ADMIN_WRITE_TOKEN', 'must differ from ADMIN_TOKEN (the read-only token)');
+  }
+  return Object.freeze({
+    http: Object.freeze({
+      headersTimeoutMs,
+      requestTimeoutMs,
+      idleTimeoutMs: readInt(env, 'HTTP_IDLE_TIMEOUT_MS', 15_000, 100, 600_000),
+    }),
+    authFailures: Object.freeze({
+      perClient: readInt(env, 'AUTH_FAILURES_PER_CLIENT', 30, 1, 1_000_000),
+      perAddress: readInt(env, 'AUTH_FAILURES_PER_ADDRESS', 60, 1, 1_000_000),
+      windowS: readInt(env, 'AUTH_FAILURE_WINDOW_S', 60, 1, 86_400),
+    }),
+    adminWriteToken,
+    trustProxy: readTrustProxy(env),
+  });
+}

@@ -1,0 +1,129 @@
+import { COMMANDS } from '../commands.js';
+import { ERROR_STATUS } from '../error-codes.js';
+import { MAX_LISTED_ERRORS } from '../envelope.types.js';
+import { FILE_TYPES } from '../message.types.js';
+
+/**
+ * JSON Schemas (2020-12, the dialect of OpenAPI 3.1) of what the API answers and what it POSTs to
+ * send_url. Data objects are closed (additionalProperties: false) so that a member added to an
+ * answer without being described here fails the HTTP tests that check answers against the document.
+ */
+type Schema = Record<string, unknown>;
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const closed = (required: string[], properties: Record<string, Schema>, description?: string): Schema => ({
+  type: 'object', additionalProperties: false, required, properties, ...(description ? { description } : {}),
+});
+
+const conversationId = { type: 'string', description: 'Opaque, stable id of the conversation (client + group, or the pair of participants).' };
+const stringList = { type: 'array', items: { type: 'string' } };
+
+export const DELIVERY_STATES = ['pending', 'retrying', 'delivered', 'dead', 'cancelled'] as const;
+export const DEAD_REASON_VALUES = ['permanent_status', 'attempts_exhausted', 'stale', 'unknown_client', 'failed'] as const;
+
+export function responseSchemas(): Record<string, Schema> {
+  return {
+    ReplyPart: closed(['type', 'content'], {
+      type: { type: 'string', enum: ['text', ...FILE_TYPES] },
+      content: { type: 'string', description: 'The text, or the file as a URL or base64.' },
+    }),
+    FieldError: closed(['path', 'code', 'message'], {
+      path: { type: 'string', description: 'JSON Pointer into the request body, e.g. /message_info/quote/msg_id.' },
+      code: { type: 'string', description: 'The rule\'s error code, or the JSON Schema keyword (type, enum, maxLength …) for invalid_request.' },
+      message: { type: 'string' },
+    }),
+    ErrorCode: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'Stable machine code of an error answer.' },
+    ErrorEnvelope: closed(['code', 'message', 'request_id', 'error'], {
+      code: { type: 'integer', description: 'The HTTP status, repeated.' },
+      message: { type: 'string' },
+      request_id: { type: 'string' },
+      error: ref('ErrorCode'),
+      detail: { type: 'string', description: 'Help for the integrator; for invalid_signature the strings the server signed (never a secret).' },
+      errors: { type: 'array', maxItems: MAX_LISTED_ERRORS, items: ref('FieldError'), description: 'Every field problem found (at most 50).' },
+      errors_truncated: { const: true },
+    }),
+    AssistData: closed(['conversation_id', 'msg_id', 'in_reply_to', 'content', 'context_reused'], {
+      conversation_id: conversationId,
+      msg_id: { type: 'string', description: 'The suggestion\'s id.' },
+      in_reply_to: stringList,
+      content: { type: 'array', items: ref('ReplyPart') },
+      context_reused: { type: 'boolean', description: 'True when the msg_id was seen in auto_dialog and that conversation was used.' },
+    }, 'assist_dialog: a suggested reply (not recorded).'),
+    WebsiteData: closed(['conversation_id', 'msg_id', 'in_reply_to', 'content'], {
+      conversation_id: conversationId,
+      msg_id: { type: 'string', description: 'The reply\'s id.' },
+      in_reply_to: stringList,
+      content: { type: 'array', items: ref('ReplyPart') },
+    }, 'website_dialog: the reply, recorded with the message.'),
+    AutoData: closed(['conversation_id', 'msg_id', 'status'], {
+      conversation_id: conversationId,
+      msg_id: { type: 'string' },
+      status: { type: 'string', enum: ['queued', 'recorded', 'suppressed'], description: 'queued: a reply will be delivered to send_url; recorded: none is due; suppressed: auto reply is stopped or paused.' },
+    }, 'auto_dialog: accepted; the reply goes to send_url (see the callback).'),
+    StopData: closed(['conversation_id', 'command', 'auto_reply', 'cancelled'], {
+      conversation_id: conversationId,
+      command: { const: COMMANDS[0] },
+      auto_reply: { const: 'stopped' },
+      cancelled: { type: 'integer', minimum: 0, description: 'Messages whose pending reply was cancelled.' },
+    }),
+    ResumeData: closed(['conversation_id', 'command', 'auto_reply'], {
+      conversation_id: conversationId,
+      command: { const: COMMANDS[1] },
+      auto_reply: { const: 'active' },
+    }),
+    DeliveryAttempt: closed(['attempt', 'at', 'status', 'latency_ms', 'error'], {
+      attempt: { type: 'integer', minimum: 1 },
+      at: { type: 'string', format: 'date-time' },
+      status: { type: ['integer', 'null'], description: 'Your server\'s HTTP status, or null (network error, time-out, cancelled).' },
+      latency_ms: { type: 'integer', minimum: 0 },
+      error: { type: ['string', 'null'] },
+    }),
+    DeliveryView: closed(['delivery_id', 'state', 'in_reply_to', 'attempts'], {
+      delivery_id: { type: 'string' },
+      state: { type: 'string', enum: [...DELIVERY_STATES] },
+      in_reply_to: stringList,
+      dead_reason: { type: 'string', enum: [...DEAD_REASON_VALUES] },
+      attempts: { type: 'array', items: ref('DeliveryAttempt') },
+    }),
+    StatusData: closed(['conversation_id', 'command', 'auto_reply', 'paused_until', 'pending', 'deliveries'], {
+      conversation_id: conversationId,
+      command: { const: COMMANDS[2] },
+      auto_reply: { type: 'string', enum: ['active', 'stopped'] },
+      paused_until: { type: ['string', 'null'], description: 'ISO time until which a human\'s message pauses auto replies.' },
+      pending: { type: 'array', items: closed(['msg_ids', 'state'], { msg_ids: stringList, state: { type: 'string', enum: ['producing', 'waiting'] } }) },
+      deliveries: { type: 'array', items: ref('DeliveryView'), description: 'The latest deliveries with their attempts.' },
+    }),
+    DeliveryPayload: closed(['type', 'delivery_id', 'client', 'conversation_id', 'in_reply_to', 'message_info'], {
+      type: { const: 'auto_dialog.reply' },
+      delivery_id: { type: 'string', description: '= webhook-id: the same on every retry; deduplicate on it.' },
+      client: { type: 'string' },
+      conversation_id: conversationId,
+      in_reply_to: { ...stringList, description: 'The customer messages this reply answers (several when debounced).' },
+      message_info: closed(['msg_id', 'from_user_id', 'to_user_id', 'message_type', 'event_type', 'from_user_type', 'create_timestamp'], {
+        msg_id: { type: 'string', description: 'The reply\'s id (= delivery_id).' },
+        group_id: { type: 'string' },
+        group_name: { type: 'string' },
+        from_user_id: { type: 'string', description: 'The bound account (the sender of the reply).' },
+        to_user_id: { type: 'string', description: 'The customer.' },
+        at_list: stringList,
+        content: { type: 'string' },
+        files_info: { type: 'array', items: closed(['content', 'file_type'], { content: { type: 'string' }, file_type: { type: 'string', enum: [...FILE_TYPES] } }) },
+        message_type: { const: 1 },
+        event_type: { const: 'auto_dialog' },
+        from_user_type: { const: 4 },
+        create_timestamp: { type: 'integer' },
+      }),
+    }, 'The reply POSTed to send_url; message_info mirrors the request format.'),
+  };
+}
+
+/** A success envelope whose data is one of the named schemas. */
+export function successEnvelope(status: number, data: Schema): Schema {
+  return closed(['code', 'message', 'request_id', 'data'], {
+    code: { const: status },
+    message: { const: 'ok' },
+    request_id: { type: 'string' },
+    data,
+  });
+}
+
+export { ref };

@@ -1,0 +1,79 @@
+import { defineLuaScript } from '@dialog-relay/redis';
+
+/** The delivery records' state changes (docs/reply-protocol.md), each one atomic. */
+
+export const CREATE = defineLuaScript({
+  name: 'create-delivery',
+  keys: ['delivery', 'conversationDeliveries'],
+  args: ['ttlS', 'keep', 'deliveryId'],
+  source: `
+--[[ Store a new delivery record unless it exists (a re-run after a crash keeps the first reply).
+  Input:  KEYS[1] delivery                hash of the record
+          KEYS[2] conversationDeliveries  list of the conversation's latest delivery ids
+          ARGV[1] ttlS  ARGV[2] keep (ids kept per conversation)  ARGV[3] deliveryId
+          ARGV[4..] field, value pairs of the record
+  Output: 1 created | 0 existed ]]
+if redis.call('HSETNX', KEYS[1], 'delivery_id', ARGV[3]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+redis.call('LPUSH', KEYS[2], ARGV[3])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+redis.call('EXPIRE', KEYS[2], ARGV[1])
+return 1
+`,
+});
+
+export const TRANSITION = defineLuaScript({
+  name: 'transition-delivery',
+  keys: ['delivery', 'deadLetters'],
+  args: ['state', 'reason', 'detail', 'atMs'],
+  source: `
+--[[ Move a pending or retrying delivery to a new state; any other state is final.
+  Input:  KEYS[1] delivery  KEYS[2] deadLetters (sorted set of dead ids by time)
+          ARGV[1] state (delivered | retrying | cancelled | dead)
+          ARGV[2] reason  ARGV[3] detail  ARGV[4] atMs  (for dead)
+  Output: 1 moved | 0 refused (already delivered, dead or cancelled: a stop that landed during an
+          attempt is never undone by the attempt's outcome) ]]
+local state = redis.call('HGET', KEYS[1], 'state')
+if state ~= 'pending' and state ~= 'retrying' then return 0 end
+redis.call('HSET', KEYS[1], 'state', ARGV[1])
+if ARGV[1] == 'dead' then
+  redis.call('HSET', KEYS[1], 'dead_reason', ARGV[2], 'dead_detail', ARGV[3])
+  redis.call('ZADD', KEYS[2], ARGV[4], redis.call('HGET', KEYS[1], 'delivery_id'))
+end
+return 1
+`,
+});
+
+export const REVIVE = defineLuaScript({
+  name: 'revive-delivery',
+  keys: ['delivery', 'deadLetters', 'attempts'],
+  args: ['deliveryId', 'deadlineMs'],
+  source: `
+--[[ Take a dead letter back for redelivery: fresh deadline and attempt budget.
+  Input:  KEYS[1] delivery  KEYS[2] deadLetters  KEYS[3] attempts (list of attempt records)
+          ARGV[1] deliveryId  ARGV[2] deadlineMs
+  Output: 1 revived | 0 not dead (or taken by another operator) ]]
+if redis.call('HGET', KEYS[1], 'state') ~= 'dead' then return 0 end
+if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'pending', 'dead_reason', '', 'dead_detail', '', 'deadline_ms', ARGV[2], 'attempt_base', redis.call('LLEN', KEYS[3]))
+return 1
+`,
+});
+
+export const BURY = defineLuaScript({
+  name: 'bury-delivery',
+  keys: ['delivery', 'deadLetters'],
+  args: ['deliveryId', 'reason', 'detail', 'atMs'],
+  source: `
+--[[ Undo a revive whose redelivery could not be queued.
+  Input:  KEYS[1] delivery  KEYS[2] deadLetters
+          ARGV[1] deliveryId  ARGV[2] reason  ARGV[3] detail  ARGV[4] atMs
+  Output: 1 ]]
+redis.call('HSET', KEYS[1], 'state', 'dead', 'dead_reason', ARGV[2], 'dead_detail', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+return 1
+`,
+});
+
+export const DELIVERY_SCRIPTS = [CREATE, TRANSITION, REVIVE, BURY];

@@ -1,0 +1,5 @@
+import { DELIVERY_SCRIPTS } from './delivery.lua.js';
+import { TURN_SCRIPTS } from './turns.lua.js';
+
+/** Every Lua script of the reply protocol (one test checks and loads them all). */
+export const REPLY_SCRIPTS = [...TURN_SCRIPTS, ...DELIVERY_SCRIPTS];

@@ -1,0 +1,72 @@
+import type { ContextMessage } from '@dialog-relay/contracts';
+import { buildReplyPayload } from '@dialog-relay/delivery';
+import type { DeliveryRecord, TurnBatch } from './reply.types.js';
+import { NO_REPLY_METRICS } from './reply-metrics.js';
+import type { WorkerDeps } from './worker-deps.js';
+
+/**
+ * Produces the reply to a turn's batch once: the engine answers the newest message with the
+ * conversation's context before it as history. Returns the stored record (an existing one after a
+ * crash, so the same reply is delivered), or undefined when the engine has nothing to send.
+ */
+export async function produceReply(deps: WorkerDeps, batch: TurnBatch): Promise<DeliveryRecord | undefined> {
+  const newest = batch.messages[batch.messages.length - 1];
+  if (!newest) return undefined;
+  const { conversationId } = newest;
+  const { deliveryId, generation } = batch;
+  // Usually there is no record yet and the context is needed: both reads share one round trip.
+  const [existing, context] = await Promise.all([deps.deliveries.get(deliveryId), deps.contexts.read(conversationId)]);
+  if (existing) return existing;
+
+  const at = context.findIndex((m) => m.msg_id === newest.msgId);
+  const message: ContextMessage = context[at] ?? {
+    msg_id: newest.msgId, role: 'customer', from_user_id: newest.customerId, content: [], event_type: 'auto_dialog', create_timestamp: Math.floor(newest.receivedAtMs / 1000),
+  };
+  // History: everything before the newest message, plus the bot's replies recorded after it (a reply
+  // to an earlier turn can land after a later message); later customer messages belong to later turns.
+  const history = at >= 0 ? context.filter((m, i) => i < at || (i > at && m.role === 'bot')) : context;
+  const metrics = deps.metrics ?? NO_REPLY_METRICS;
+  const engineStart = deps.nowMs();
+  let content: Awaited<ReturnType<WorkerDeps['engine']['reply']>>;
+  try {
+    content = await deps.engine.reply({ conversationId, client: newest.client, message, context: history });
+  } catch (error) {
+    metrics.engine('error', (deps.nowMs() - engineStart) / 1000);
+    throw error;
+  }
+  metrics.engine(content.length === 0 ? 'empty' : 'reply', (deps.nowMs() - engineStart) / 1000);
+  if (content.length === 0) {
+    deps.logger.info('engine had nothing to send', { conversation_id: conversationId, delivery_id: deliveryId });
+    return undefined;
+  }
+  const inReplyTo = batch.messages.map((m) => m.msgId);
+  const payload = buildReplyPayload({
+    deliveryId,
+    client: newest.client,
+    conversationId,
+    inReplyTo,
+    replyMsgId: deliveryId,
+    groupId: newest.groupId,
+    groupName: newest.groupName,
+    boundAccountId: newest.boundAccountId,
+    customerId: newest.customerId,
+    content,
+    createTimestamp: Math.floor(deps.nowMs() / 1000),
+  });
+  return deps.deliveries.create({
+    delivery_id: deliveryId,
+    conversation_id: conversationId,
+    client: newest.client,
+    send_url: newest.sendUrl,
+    in_reply_to: inReplyTo,
+    state: 'pending',
+    payload,
+    reply_content: JSON.stringify(content),
+    generation,
+    created_at_ms: deps.nowMs(),
+    deadline_ms: newest.receivedAtMs + deps.settings.replyMaxAgeMs,
+    dead_reason: '',
+    dead_detail: '',
+    attempt_base: 0,
+  });
+}

@@ -1,0 +1,149 @@
+import type { Config } from '@dialog-relay/config';
+import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import type { DueMessage, TurnBatch } from './reply.types.js';
+import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, END_ATTEMPT, FINISH, SCHEDULE, TAKE, WAITING_TURN } from './turns.lua.js';
+
+export type TakeResult =
+  | { kind: 'stale'; current: number }
+  | { kind: 'stopped' }
+  | { kind: 'empty' }
+  | { kind: 'wait'; ms: number }
+  | { kind: 'batch'; batch: TurnBatch };
+
+export interface CancelResult {
+  /** Messages that lost their pending reply. */
+  cancelled: number;
+  /** The delivery id of the turn that was live ('' when none had taken its messages). */
+  batchDeliveryId: string;
+  /** The delivery id of an attempt in flight ('' when none). */
+  inFlightDeliveryId: string;
+  /** Server ms until which auto replies are paused (0: not paused). */
+  pausedUntilMs: number;
+  /** The generation that was live (its job, if waiting or delayed, can be removed). */
+  generation: number;
+  /** Of `cancelled`, the messages still waiting for their turn (no worker had taken them). */
+  waiting: number;
+}
+
+/** Typed calls of the per-conversation turn protocol (turns.lua.ts). */
+export interface TurnStore {
+  schedule(message: DueMessage): Promise<{ kind: 'stopped' } | { kind: 'paused' } | { kind: 'queued'; generation: number }>;
+  take(conversationId: string, generation: number, deliveryId: string): Promise<TakeResult>;
+  finish(conversationId: string, generation: number): Promise<{ next: boolean; generation: number }>;
+  /** stop_auto_reply (setStop) or a human's message (pauseMs, possibly 0). */
+  cancel(conversationId: string, options: { setStop: boolean; pauseMs: number }): Promise<CancelResult>;
+  resume(conversationId: string): Promise<void>;
+  /** null generation: a redelivery, not bound to the conversation's current turn. */
+  beginAttempt(conversationId: string, generation: number | null, deliveryId: string): Promise<boolean>;
+  endAttempt(conversationId: string, deliveryId: string): Promise<void>;
+  /** The raw batch JSON of the live turn (for a job that failed for good: it may be corrupt). */
+  rawBatch(conversationId: string): Promise<string | null>;
+  /**
+   * The safety net (docs/reply-protocol.md): conversations of one shard whose messages have waited
+   * unchecked longer than olderThanMs; each is marked checked now.
+   */
+  claimOverdue(shard: number, olderThanMs: number, limit: number): Promise<string[]>;
+  /** The generation whose job must exist while the conversation's messages wait; undefined when nothing waits (it leaves the net). */
+  waitingTurn(conversationId: string): Promise<number | undefined>;
+  /** Everything auto_reply_status shows of the turn, in one round trip. */
+  snapshot(conversationId: string): Promise<{ stopped: boolean; pausedUntilMs: number | null; pending: DueMessage[]; batch: TurnBatch | undefined }>;
+}
+
+export interface TurnTimings {
+  debounceMs: number;
+  maxWaitMs: number;
+  /** Expiry of pending messages and batches (config: longer than a reply can live). */
+  pendingTtlMs: number;
+  /** Expiry of the in-flight marker (config: longer than one attempt). */
+  attemptMarkerTtlMs: number;
+}
+
+const parseBatch = (json: string): TurnBatch => {
+  const raw = JSON.parse(json) as { delivery_id: string; generation: number; messages: DueMessage[] };
+  return { deliveryId: raw.delivery_id, generation: raw.generation, messages: raw.messages };
+};
+
+export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: TurnTimings }): TurnStore {
+  const { redis, keys, timings } = deps;
+  const turnKeys = (c: string) => ({
+    pending: keys.pendingReplies(c),
+    since: keys.pendingSince(c),
+    oldest: keys.pendingOldest(c),
+    generation: keys.replyGeneration(c),
+    batch: keys.replyBatch(c),
+    stop: keys.autoReplyStopped(c),
+    paused: keys.pausedUntil(c),
+    attempt: keys.attemptInFlight(c),
+    waiting: keys.waitingConversations(keys.shardOf(c)),
+  });
+  return {
+    async schedule(message) {
+      const k = turnKeys(message.conversationId);
+      const reply = (await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
+        { message: JSON.stringify(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId })) as [string, string?];
+      if (reply[0] === 'stopped' || reply[0] === 'paused') return { kind: reply[0] };
+      return { kind: 'queued', generation: Number(reply[1]) };
+    },
+    async take(c, generation, deliveryId) {
+      const reply = (await runScript(redis, TAKE, turnKeys(c),
+        { generation, debounceMs: timings.debounceMs, maxWaitMs: timings.maxWaitMs, ttlMs: timings.pendingTtlMs, deliveryId, conversationId: c })) as [string, string?];
+      switch (reply[0]) {
+        case 'stale':
+          return { kind: 'stale', current: Number(reply[1]) };
+        case 'wait':
+          return { kind: 'wait', ms: Number(reply[1]) };
+        case 'batch':
+          return { kind: 'batch', batch: parseBatch(reply[1] ?? '') };
+        case 'stopped':
+          return { kind: 'stopped' };
+        default:
+          return { kind: 'empty' };
+      }
+    },
+    async finish(c, generation) {
+      const reply = (await runScript(redis, FINISH, turnKeys(c), { generation })) as [string, string];
+      return { next: reply[0] === 'next', generation: Number(reply[1]) };
+    },
+    async cancel(c, options) {
+      const [cancelled, batchDeliveryId, inFlightDeliveryId, pausedUntilMs, generation, waiting] = (await runScript(redis, CANCEL, turnKeys(c),
+        { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c })) as [number, string, string, number, string, number];
+      return { cancelled, batchDeliveryId, inFlightDeliveryId, pausedUntilMs, generation: Number(generation), waiting };
+    },
+    async resume(c) {
+      await redis.del(keys.autoReplyStopped(c));
+    },
+    async beginAttempt(c, generation, deliveryId) {
+      const go = await runScript(redis, BEGIN_ATTEMPT, turnKeys(c), { generation: generation ?? '', deliveryId, ttlMs: timings.attemptMarkerTtlMs });
+      return go === 1;
+    },
+    async endAttempt(c, deliveryId) {
+      await runScript(redis, END_ATTEMPT, turnKeys(c), { deliveryId });
+    },
+    rawBatch: (c) => redis.get(keys.replyBatch(c)),
+    async claimOverdue(shard, olderThanMs, limit) {
+      return (await runScript(redis, CLAIM_OVERDUE, { waiting: keys.waitingConversations(shard) }, { olderThanMs, limit })) as string[];
+    },
+    async waitingTurn(c) {
+      const reply = (await runScript(redis, WAITING_TURN, turnKeys(c), { conversationId: c })) as [string, string?];
+      return reply[0] === 'due' ? Number(reply[1]) : undefined;
+    },
+    async snapshot(c) {
+      const k = turnKeys(c);
+      const [stopped, paused, pending, batch] = await Promise.all([redis.exists(k.stop), redis.get(k.paused), redis.lrange(k.pending, 0, -1), redis.get(k.batch)]);
+      return {
+        stopped: stopped === 1,
+        pausedUntilMs: paused === null ? null : Number(paused),
+        pending: pending.map((json) => JSON.parse(json) as DueMessage),
+        batch: batch === null ? undefined : parseBatch(batch),
+      };
+    },
+  };
+}
+
+/** The turn timings of a configuration (computed once in config). */
+export const turnTimingsOf = (config: Pick<Config, 'autoReplyDebounceMs' | 'autoReplyMaxWaitMs' | 'replies'>): TurnTimings => ({
+  debounceMs: config.autoReplyDebounceMs,
+  maxWaitMs: config.autoReplyMaxWaitMs,
+  pendingTtlMs: config.replies.pendingTtlMs,
+  attemptMarkerTtlMs: config.replies.attemptMarkerTtlMs,
+});

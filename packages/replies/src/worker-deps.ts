@@ -1,0 +1,40 @@
+import type { ClientSettings } from '@dialog-relay/config';
+import type { ContextStore } from '@dialog-relay/conversations';
+import type { Deliverer } from '@dialog-relay/delivery';
+import type { Logger } from '@dialog-relay/logger';
+import type { JobProducer } from '@dialog-relay/queue';
+import type { ReplyEngine } from '@dialog-relay/reply-engine';
+import type { AttemptRegistry } from './attempt-aborts.js';
+import type { DeliveryStore } from './delivery.store.js';
+import type { ReplyMetrics } from './reply-metrics.js';
+import type { TurnStore } from './turn.store.js';
+
+export interface DeliverySettings {
+  maxAttempts: number;
+  /** First retry delay; doubles per failed attempt, with full jitter. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  timeoutMs: number;
+  /** A reply older than this (from the newest message it answers) is stale: dead-lettered, not delivered. */
+  replyMaxAgeMs: number;
+}
+
+/** Everything the worker's domain logic needs, passed explicitly. */
+export interface WorkerDeps {
+  turns: TurnStore;
+  deliveries: DeliveryStore;
+  contexts: ContextStore;
+  engine: ReplyEngine;
+  deliverer: Deliverer;
+  attempts: AttemptRegistry;
+  findClient: (id: string) => Promise<ClientSettings | undefined>;
+  jobs: Pick<JobProducer, 'addTurn'>;
+  settings: DeliverySettings;
+  logger: Logger;
+  nowMs: () => number;
+  /** A new delivery id for a reply in this conversation (in its shard). */
+  newDeliveryId: (conversationId: string) => string;
+  random?: () => number;
+  /** Operator metrics (default: none recorded). */
+  metrics?: ReplyMetrics;
+}

@@ -1,0 +1,85 @@
+import { DONE } from '@dialog-relay/queue';
+import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { testRedisUrl } from '@dialog-relay/testkit';
+import { expect } from 'chai';
+import { processTurn } from '../src/index.js';
+import { CLIENT, CONVERSATION, createHarness, outcome, type Harness, testDeliveryId } from './harness.js';
+
+/**
+ * A stop or a human's message aborts the attempt in flight (docs/service-rules.md §14), whatever
+ * step of the attempt it lands in, and a cancelled reply never enters the conversation's context.
+ */
+describe('aborting a delivery attempt', () => {
+  let redis: Redis;
+  let h: Harness;
+  before(async () => {
+    redis = createRequestRedis(testRedisUrl(), { name: 'attempt-abort-test' });
+    await waitForRedis(redis, 5000);
+  });
+  after(() => redis.disconnect());
+
+  const id = testDeliveryId(CONVERSATION, 0);
+  const turn = () => processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });
+  const botReplies = async () => (await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot');
+
+  it('reaches an attempt whose client is still being looked up: no request is sent, the attempt is recorded cancelled and acknowledged', async () => {
+    let stopAnswered = false;
+    // A slow client lookup (a Redis-stored client, a cold cache): the stop lands after the attempt
+    // was marked in flight and before its request went out.
+    h = createHarness(redis, {
+      findClient: async () => {
+        expect(await h.attemptInFlight()).to.equal(true);
+        expect(await h.replies.stop(CONVERSATION)).to.equal(1);
+        stopAnswered = true;
+        return CLIENT;
+      },
+    });
+    await h.receive('a');
+    h.deliverer.answer(outcome.delivered());
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(stopAnswered).to.equal(true);
+    expect(h.aborts).to.deep.equal([{ conversationId: CONVERSATION, deliveryId: id }]);
+    expect(h.deliverer.requests).to.deep.equal([]);
+    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
+    const attempts = await h.deliveries.attempts(id);
+    expect(attempts).to.have.length(1);
+    expect(attempts[0]).to.include({ attempt: 1, status: null });
+    expect(attempts[0]!.error).to.match(/^cancelled/);
+    expect(h.acknowledged).to.deep.equal([id]);
+    expect(await h.attemptInFlight()).to.equal(false);
+    expect(await botReplies()).to.deep.equal([]);
+  });
+
+  it('leaves nothing registered when the attempt is refused (stopped before it began)', async () => {
+    h = createHarness(redis);
+    await h.receive('a');
+    h.engine.during = async () => {
+      await h.replies.stop(CONVERSATION);
+    };
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(h.deliverer.requests).to.deep.equal([]);
+    expect(h.inFlight.size).to.equal(0);
+  });
+
+  it('does not record in the context a reply a stop cancelled while the receiver accepted it', async () => {
+    h = createHarness(redis);
+    await h.receive('a');
+    // The stop's cancellation lands during the attempt but its abort does not reach the worker
+    // (e.g. the worker's signal connection was reconnecting); the receiver then answers 200.
+    h.deliverer.during = async () => {
+      expect(await h.deliveries.cancel(id)).to.equal(true);
+    };
+    h.deliverer.answer(outcome.delivered(200));
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(h.deliverer.requests).to.have.length(1);
+    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
+    expect((await h.deliveries.attempts(id)).map((a) => a.status)).to.deep.equal([200]);
+    expect(await botReplies()).to.deep.equal([]);
+  });
+});

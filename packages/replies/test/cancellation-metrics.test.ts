@@ -1,0 +1,126 @@
+import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { testRedisUrl } from '@dialog-relay/testkit';
+import { expect } from 'chai';
+import { DONE } from '@dialog-relay/queue';
+import { processTurn, type ReplyMetrics } from '../src/index.js';
+import { CONVERSATION, createHarness, outcome, testDeliveryId, type Harness } from './harness.js';
+
+/**
+ * Every cancelled reply is counted once, by the side that cancelled it: the ingress (a stop or a
+ * human's message) for replies not in flight, the worker for an attempt it refused or aborted.
+ */
+describe('cancellation metrics (ingress and worker count each cancelled reply once)', () => {
+  let redis: Redis;
+  let h: Harness;
+  let worker: unknown[][];
+  before(async () => {
+    redis = createRequestRedis(testRedisUrl(), { name: 'cancellation-metrics-test' });
+    await waitForRedis(redis, 5000);
+  });
+  after(() => redis.disconnect());
+  beforeEach(() => {
+    h = createHarness(redis);
+    worker = [];
+    const keep = (name: string) => (...args: unknown[]): void => void worker.push([name, ...args]);
+    const metrics: ReplyMetrics = {
+      attempt: keep('attempt'), delivered: keep('delivered'), engine: keep('engine'), turn: keep('turn'),
+      cancelled: keep('cancelled'), abortLatency: keep('abortLatency'), deadLetter: keep('deadLetter'),
+    };
+    h.deps.metrics = metrics;
+  });
+  const turn = (generation = 0) => processTurn(h.deps, { conversationId: CONVERSATION, generation });
+  const workerCancellations = (): unknown[][] => worker.filter((call) => call[0] === 'cancelled');
+
+  it('counts a stop that cancels messages still waiting for their turn as one pending reply, cause stop', async () => {
+    await h.receive('a');
+    await h.receive('b');
+
+    expect(await h.replies.stop(CONVERSATION)).to.equal(2);
+
+    expect(h.ingressMetrics).to.deep.equal([['pendingCancelled', 'stop', 1]]);
+    expect(await turn()).to.deep.equal(DONE);
+    expect(workerCancellations()).to.deep.equal([]);
+  });
+
+  it('counts a human message that cancels a waiting reply with cause human', async () => {
+    await h.receive('a');
+
+    await h.replies.humanReplied(CONVERSATION);
+
+    expect(h.ingressMetrics).to.deep.equal([['pendingCancelled', 'human', 1]]);
+  });
+
+  it('counts nothing for a stop when no reply is pending', async () => {
+    expect(await h.replies.stop(CONVERSATION)).to.equal(0);
+    await h.replies.humanReplied(CONVERSATION);
+    expect(h.ingressMetrics).to.deep.equal([]);
+  });
+
+  it('counts a reply waiting for its retry once, at the ingress, and the worker then counts nothing', async () => {
+    await h.receive('a');
+    h.deliverer.answer(outcome.retry(503));
+    expect((await turn()).kind).to.equal('wait');
+
+    await h.replies.stop(CONVERSATION);
+    h.clock.advance(5000);
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(h.ingressMetrics).to.deep.equal([['pendingCancelled', 'stop', 1]]);
+    expect(workerCancellations()).to.deep.equal([]);
+  });
+
+  it('counts a waiting reply and the next messages behind it as two replies', async () => {
+    await h.receive('a');
+    h.deliverer.answer(outcome.retry(503));
+    await turn();
+    await h.receive('b');
+
+    await h.replies.stop(CONVERSATION);
+
+    expect(h.ingressMetrics).to.deep.equal([['pendingCancelled', 'stop', 2]]);
+  });
+
+  it('leaves an attempt aborted in flight to the worker (in_flight), counted once', async () => {
+    await h.receive('a');
+    h.deliverer.during = async () => {
+      await h.replies.stop(CONVERSATION);
+    };
+    await turn();
+
+    expect(h.ingressMetrics).to.deep.equal([]);
+    expect(workerCancellations()).to.deep.equal([['cancelled', 'in_flight']]);
+  });
+
+  it('counts a reply the worker refuses at its attempt (stopped while the engine produced it) as before_attempt, not at the ingress', async () => {
+    await h.receive('a');
+    h.engine.during = async () => {
+      await h.replies.stop(CONVERSATION);
+    };
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(h.ingressMetrics).to.deep.equal([]);
+    expect(workerCancellations()).to.deep.equal([['cancelled', 'before_attempt']]);
+    expect(worker.filter((call) => call[0] === 'attempt')).to.deep.equal([]);
+    expect((await h.deliveries.get(testDeliveryId(CONVERSATION, 0)))?.state).to.equal('cancelled');
+  });
+
+  it('does not count again at the attempt a reply the ingress already cancelled (stopped between its production and its attempt)', async () => {
+    await h.receive('a');
+    const create = h.deps.deliveries.create.bind(h.deps.deliveries);
+    h.deps.deliveries = {
+      ...h.deps.deliveries,
+      create: async (record) => {
+        const created = await create(record);
+        await h.replies.stop(CONVERSATION);
+        return created;
+      },
+    };
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(h.ingressMetrics).to.deep.equal([['pendingCancelled', 'stop', 1]]);
+    expect(workerCancellations()).to.deep.equal([]);
+    expect(h.deliverer.requests).to.deep.equal([]);
+  });
+});

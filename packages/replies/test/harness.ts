@@ -1,0 +1,209 @@
+import { parseClientRecord, type ClientSettings } from '@dialog-relay/config';
+import type { ContextMessage, ReplyPart } from '@dialog-relay/contracts';
+import { contextMessageFrom, createContextStore, type ContextStore } from '@dialog-relay/conversations';
+import type { AttemptOutcome, Deliverer, DeliveryRequest } from '@dialog-relay/delivery';
+import { createLogger } from '@dialog-relay/logger';
+import { createRedisKeys, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import type { ReplyEngine, ReplyRequest } from '@dialog-relay/reply-engine';
+import { uniquePrefix } from '@dialog-relay/testkit';
+import {
+  createAutoReplies, createDeliveryStore, createTurnStore, type AbortRequester, type AttemptRegistry, type AutoReplies, type DeliverySettings, type DeliveryStore,
+  type DueMessage, type TurnStore, type TurnTimings, type WorkerDeps,
+} from '../src/index.js';
+
+/** Readable delivery ids for tests: the harness hands take() this id (production uses newDeliveryId). */
+export const testDeliveryId = (conversationId: string, generation: number): string => `dlv_${conversationId.slice(2)}_${generation}`;
+
+/** A fixed start time for the controllable clock (the worker's clock; Redis keeps its own). */
+export const T0 = 1_700_000_000_000;
+
+export const CLIENT_ID = 'shop';
+export const WEBHOOK_SECRET = 'whsec_' + Buffer.from('webhook-key-of-the-shop').toString('base64');
+export const CLIENT: ClientSettings = parseClientRecord(CLIENT_ID, { secret: 'request-secret', webhook_secret: WEBHOOK_SECRET }, 10);
+
+export const SEND_URL = 'https://receiver.example/hooks';
+export const BOUND = 'bound-account';
+export const CUSTOMER = 'customer-1';
+
+export const TIMINGS: TurnTimings = { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: 3_600_000, attemptMarkerTtlMs: 7000 };
+
+export const SETTINGS: DeliverySettings = {
+  maxAttempts: 3,
+  backoffMs: 1000,
+  maxBackoffMs: 8000,
+  timeoutMs: 2000,
+  replyMaxAgeMs: 60_000,
+};
+
+/** Outcomes as the real Deliverer reports them. */
+export const outcome = {
+  delivered: (status = 200): AttemptOutcome => ({ kind: 'delivered', status, error: null, latencyMs: 12, retryAfterMs: null, responseBody: 'ok' }),
+  retry: (status = 503, retryAfterMs: number | null = null): AttemptOutcome => ({ kind: 'retry', status, error: null, latencyMs: 20, retryAfterMs, responseBody: 'busy' }),
+  permanent: (status = 400): AttemptOutcome => ({ kind: 'permanent', status, error: null, latencyMs: 8, retryAfterMs: null, responseBody: 'bad request' }),
+};
+
+/** A Deliverer that answers from a script (then 'delivered') and records every request it was given. */
+export class ScriptedDeliverer implements Deliverer {
+  readonly requests: DeliveryRequest[] = [];
+  /** Runs inside deliver(), before the outcome is returned (to make things happen "during" an attempt). */
+  during: ((request: DeliveryRequest) => Promise<void>) | undefined;
+  constructor(private readonly script: AttemptOutcome[] = []) {}
+  answer(...outcomes: AttemptOutcome[]): this {
+    this.script.push(...outcomes);
+    return this;
+  }
+  async deliver(request: DeliveryRequest): Promise<AttemptOutcome> {
+    this.requests.push(request);
+    if (this.during) await this.during(request);
+    return this.script.shift() ?? outcome.delivered();
+  }
+  close(): void {}
+  /** msg_id of the message each delivered body answers (in_reply_to), in delivery order. */
+  answered(): string[][] {
+    return this.requests.map((r) => (JSON.parse(r.body) as { in_reply_to: string[] }).in_reply_to);
+  }
+}
+
+/** A ReplyEngine that answers every message with fixed parts ([] = nothing to send) and counts its calls. */
+export class FixedEngine implements ReplyEngine {
+  readonly contextWindow = 50;
+  readonly name = 'fixed';
+  readonly calls: ReplyRequest[] = [];
+  during: ((request: ReplyRequest) => Promise<void>) | undefined;
+  constructor(public parts: ReplyPart[] = [{ type: 'text', content: 'We open at nine.' }]) {}
+  async reply(request: ReplyRequest): Promise<ReplyPart[]> {
+    this.calls.push(request);
+    if (this.during) await this.during(request);
+    return this.parts.map((p) => ({ ...p }));
+  }
+}
+
+export interface Clock {
+  now: number;
+  advance(ms: number): void;
+}
+
+export interface Harness {
+  deps: WorkerDeps;
+  keys: RedisKeys;
+  /** The store itself (take() wants a delivery id; deps.turns hands it testDeliveryId). */
+  turns: TurnStore;
+  deliveries: DeliveryStore;
+  /** The ingress side over the same stores (jobs and aborts recorded, not run). */
+  replies: AutoReplies;
+  /** What the ingress side reported to its metrics port, in order. */
+  ingressMetrics: unknown[][];
+  aborts: { conversationId: string; deliveryId: string }[];
+  /** Attempts registered in flight, to abort them as a worker would on a signal. */
+  inFlight: Map<string, AbortController>;
+  /** Aborted attempts the worker said had ended (delivery ids), as a waiting stop would hear. */
+  acknowledged: string[];
+  contexts: ContextStore;
+  deliverer: ScriptedDeliverer;
+  engine: FixedEngine;
+  clock: Clock;
+  turnJobs: { conversationId: string; generation: number; delayMs: number }[];
+  clientLookups: string[];
+  /** True while the marker of an attempt in flight is set for the conversation. */
+  attemptInFlight(conversationId?: string): Promise<boolean>;
+  /** Records the customer message in the context (as the API does), then schedules its reply. */
+  receive(msgId: string, options?: { conversationId?: string; receivedAtMs?: number; text?: string }): Promise<DueMessage>;
+}
+
+export const CONVERSATION = 'c_conversationOne';
+
+export function createHarness(
+  redis: Redis,
+  overrides: { settings?: Partial<DeliverySettings>; timings?: Partial<TurnTimings>; findClient?: WorkerDeps['findClient'] } = {},
+): Harness {
+  const keys = createRedisKeys(uniquePrefix('replies'));
+  const turns = createTurnStore({ redis, keys, timings: { ...TIMINGS, ...overrides.timings } });
+  const deliveries = createDeliveryStore({ redis, keys, ttlS: 3600 });
+  const aborts: Harness['aborts'] = [];
+  const inFlight = new Map<string, AbortController>();
+  const acknowledged: string[] = [];
+  const attempts: AttemptRegistry = {
+    ready: () => Promise.resolve(),
+    register(conversationId) {
+      const controller = new AbortController();
+      inFlight.set(conversationId, controller);
+      return { signal: controller.signal, release: () => inFlight.delete(conversationId) };
+    },
+    acknowledge(_conversationId, deliveryId) {
+      acknowledged.push(deliveryId);
+      return Promise.resolve();
+    },
+    close: () => undefined,
+  };
+  const abortRequester: AbortRequester = {
+    abort(conversationId, deliveryId) {
+      aborts.push({ conversationId, deliveryId });
+      inFlight.get(conversationId)?.abort();
+      return Promise.resolve(true);
+    },
+    close: () => undefined,
+  };
+  const contexts = createContextStore({ redis, keys, maxMessages: 50, ttlSeconds: 3600 });
+  const deliverer = new ScriptedDeliverer();
+  const engine = new FixedEngine();
+  const clock: Clock = {
+    now: T0,
+    advance(ms) {
+      this.now += ms;
+    },
+  };
+  const turnJobs: Harness['turnJobs'] = [];
+  const clientLookups: string[] = [];
+  const ingressMetrics: unknown[][] = [];
+  const replies = createAutoReplies({
+    metrics: { pendingCancelled: (cause, count) => void ingressMetrics.push(['pendingCancelled', cause, count]) },
+    turns,
+    deliveries,
+    jobs: { addTurn: () => Promise.resolve(), removeTurn: () => Promise.resolve() },
+    aborts: abortRequester,
+    settings: { debounceMs: 0, humanPauseMs: 0, abortWaitMs: 100 },
+  });
+  const deps: WorkerDeps = {
+    turns: { ...turns, take: (c, g) => turns.take(c, g, testDeliveryId(c, g)) },
+    deliveries,
+    attempts,
+    newDeliveryId: () => 'dlv_unused',
+    contexts,
+    engine,
+    deliverer,
+    findClient: overrides.findClient ?? ((id) => {
+      clientLookups.push(id);
+      return Promise.resolve(id === CLIENT_ID ? CLIENT : undefined);
+    }),
+    jobs: {
+      addTurn: (conversationId, generation, delayMs) => {
+        turnJobs.push({ conversationId, generation, delayMs });
+        return Promise.resolve();
+      },
+    },
+    settings: { ...SETTINGS, ...overrides.settings },
+    logger: createLogger({ level: 'error', service: 't', silent: true }),
+    nowMs: () => clock.now,
+    random: () => 0.5,
+  };
+  return {
+    deps, keys, turns, deliveries, replies, ingressMetrics, aborts, inFlight, acknowledged, contexts, deliverer, engine, clock, turnJobs, clientLookups,
+    attemptInFlight: async (conversationId = CONVERSATION) => (await redis.exists(keys.attemptInFlight(conversationId))) === 1,
+    async receive(msgId, options = {}) {
+      const conversationId = options.conversationId ?? CONVERSATION;
+      const receivedAtMs = options.receivedAtMs ?? clock.now;
+      const message: ContextMessage = contextMessageFrom({
+        msg_id: msgId, from_user_id: CUSTOMER, to_user_id: BOUND, content: options.text ?? `question ${msgId}`,
+        message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: Math.floor(receivedAtMs / 1000),
+      }, msgId);
+      await contexts.record(conversationId, [message]);
+      const due: DueMessage = {
+        client: CLIENT_ID, conversationId, msgId, sendUrl: SEND_URL, groupId: undefined, groupName: undefined,
+        customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs,
+      };
+      const scheduled = await turns.schedule(due);
+      if (scheduled.kind !== 'queued') throw new Error(`message ${msgId} was not queued: ${scheduled.kind}`);
+      return due;
+    },
+  };
+}

@@ -1,0 +1,260 @@
+import { DONE } from '@dialog-relay/queue';
+import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { webhookSigningKey } from '@dialog-relay/signing';
+import { testRedisUrl } from '@dialog-relay/testkit';
+import { expect } from 'chai';
+import { attemptDelivery, processTurn, produceReply } from '../src/index.js';
+import { BOUND, CONVERSATION, createHarness, CUSTOMER, outcome, SEND_URL, T0, WEBHOOK_SECRET, type Harness, testDeliveryId } from './harness.js';
+
+describe('processTurn (one conversation turn)', () => {
+  let redis: Redis;
+  let h: Harness;
+  before(async () => {
+    redis = createRequestRedis(testRedisUrl(), { name: 'process-turn-test' });
+    await waitForRedis(redis, 5000);
+  });
+  after(() => redis.disconnect());
+  beforeEach(() => {
+    h = createHarness(redis);
+  });
+
+  const turn = (generation: number, conversationId = CONVERSATION) => processTurn(h.deps, { conversationId, generation });
+  const firstId = testDeliveryId(CONVERSATION, 0);
+
+  it('answers a due message once: engine reply delivered under testDeliveryId(conversation, 0), recorded as the bot, turn finished', async () => {
+    await h.receive('a');
+
+    expect(await turn(0)).to.deep.equal(DONE);
+
+    expect(h.engine.calls).to.have.length(1);
+    expect(h.engine.calls[0]!.conversationId).to.equal(CONVERSATION);
+    expect(h.engine.calls[0]!.message).to.include({ msg_id: 'a', role: 'customer', from_user_id: CUSTOMER });
+    expect(h.engine.calls[0]!.context).to.deep.equal([]);
+
+    expect(h.deliverer.requests).to.have.length(1);
+    const request = h.deliverer.requests[0]!;
+    expect(request.deliveryId).to.equal(firstId);
+    expect(request.url).to.equal(SEND_URL);
+    expect(request.timestampS).to.equal(Math.floor(T0 / 1000));
+    expect(request.timeoutMs).to.equal(h.deps.settings.timeoutMs);
+    expect(request.signingKey.equals(webhookSigningKey(WEBHOOK_SECRET))).to.equal(true);
+    const body = JSON.parse(request.body) as { delivery_id: string; conversation_id: string; in_reply_to: string[]; message_info: Record<string, unknown> };
+    expect(body).to.include({ delivery_id: firstId, conversation_id: CONVERSATION });
+    expect(body.in_reply_to).to.deep.equal(['a']);
+    expect(body.message_info).to.include({ msg_id: firstId, from_user_id: BOUND, to_user_id: CUSTOMER, content: 'We open at nine.', from_user_type: 4 });
+
+    const record = await h.deliveries.get(firstId);
+    expect(record?.state).to.equal('delivered');
+    expect((await h.deliveries.attempts(firstId)).map((a) => [a.attempt, a.status])).to.deep.equal([[1, 200]]);
+
+    const context = await h.contexts.read(CONVERSATION);
+    expect(context.map((m) => [m.msg_id, m.role])).to.deep.equal([['a', 'customer'], [firstId, 'bot']]);
+    expect(context[1]).to.deep.include({ from_user_id: BOUND, content: [{ type: 'text', content: 'We open at nine.' }], event_type: 'auto_dialog' });
+
+    // The turn is over: generation 1 is current, the batch is gone, no next job (nothing pending).
+    expect(await h.deps.turns.take(CONVERSATION, 0, 'unused')).to.deep.equal({ kind: 'stale', current: 1 });
+    expect((await h.turns.snapshot(CONVERSATION)).batch).to.equal(undefined);
+    expect(await h.attemptInFlight()).to.equal(false);
+    expect(h.turnJobs).to.deep.equal([]);
+  });
+
+  it('gives the engine the conversation before the message, including the earlier bot reply', async () => {
+    await h.receive('a');
+    await turn(0);
+    await h.receive('b');
+
+    expect(await turn(1)).to.deep.equal(DONE);
+
+    expect(h.engine.calls.map((c) => c.message.msg_id)).to.deep.equal(['a', 'b']);
+    expect(h.engine.calls[1]!.context.map((m) => [m.msg_id, m.role])).to.deep.equal([['a', 'customer'], [firstId, 'bot']]);
+    expect(h.deliverer.requests.map((r) => r.deliveryId)).to.deep.equal([firstId, testDeliveryId(CONVERSATION, 1)]);
+  });
+
+  it('re-runs a waiting turn with the stored reply: the engine is not asked again and nothing is answered twice', async () => {
+    await h.receive('a');
+    h.deliverer.answer(outcome.retry(503));
+
+    const first = await turn(0);
+    expect(first.kind).to.equal('wait');
+    expect((await h.deliveries.get(firstId))?.state).to.equal('retrying');
+
+    h.clock.advance(first.kind === 'wait' ? first.untilMs - h.clock.now : 0);
+    expect(await turn(0)).to.deep.equal(DONE);
+
+    expect(h.engine.calls).to.have.length(1);
+    expect(h.deliverer.requests).to.have.length(2);
+    expect(h.deliverer.requests[1]!.deliveryId).to.equal(firstId);
+    expect(h.deliverer.requests[1]!.body).to.equal(h.deliverer.requests[0]!.body);
+    expect((await h.deliveries.attempts(firstId)).map((a) => [a.attempt, a.status])).to.deep.equal([[1, 503], [2, 200]]);
+    expect((await h.deliveries.get(firstId))?.state).to.equal('delivered');
+    expect((await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot')).to.have.length(1);
+  });
+
+  it('finishes without delivering again when re-run after a crash between delivery and the end of the turn', async () => {
+    await h.receive('a');
+    // The first run, cut short after the delivery: take, produce, attempt, but no finish.
+    const taken = await h.deps.turns.take(CONVERSATION, 0, 'unused');
+    if (taken.kind !== 'batch') throw new Error(`expected a batch, got ${taken.kind}`);
+    const record = await produceReply(h.deps, taken.batch);
+    expect(await attemptDelivery(h.deps, record!, 0)).to.deep.equal(DONE);
+
+    expect(await turn(0)).to.deep.equal(DONE);
+
+    expect(h.engine.calls).to.have.length(1);
+    expect(h.deliverer.requests).to.have.length(1);
+    expect(await h.deps.turns.take(CONVERSATION, 0, 'unused')).to.deep.equal({ kind: 'stale', current: 1 });
+  });
+
+  it('sends nothing when the engine has nothing to say, and still finishes the turn', async () => {
+    h.engine.parts = [];
+    await h.receive('a');
+    await h.receive('b');
+
+    expect(await turn(0)).to.deep.equal(DONE);
+
+    expect(h.engine.calls).to.have.length(1);
+    expect(h.deliverer.requests).to.deep.equal([]);
+    expect(await h.deliveries.get(firstId)).to.equal(undefined);
+    expect((await h.contexts.read(CONVERSATION)).map((m) => m.role)).to.deep.equal(['customer', 'customer']);
+    // Finished: generation 1 is current, and b gets its own turn.
+    expect(await h.deps.turns.take(CONVERSATION, 0, 'unused')).to.deep.equal({ kind: 'stale', current: 1 });
+    expect(h.turnJobs).to.deep.equal([{ conversationId: CONVERSATION, generation: 1, delayMs: 0 }]);
+  });
+
+  it('finishes a turn that finds no message, so the next message gets a fresh generation (and job id)', async () => {
+    expect(await turn(0)).to.deep.equal(DONE);
+
+    expect(h.engine.calls).to.deep.equal([]);
+    expect(h.deliverer.requests).to.deep.equal([]);
+    expect(await h.turns.schedule({
+      client: 'shop', conversationId: CONVERSATION, msgId: 'late', sendUrl: SEND_URL, groupId: undefined, groupName: undefined,
+      customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs: T0,
+    })).to.deep.equal({ kind: 'queued', generation: 1 });
+  });
+
+  it('waits out the debounce window of a message just scheduled, without producing anything', async () => {
+    h = createHarness(redis, { timings: { debounceMs: 60_000, maxWaitMs: 120_000 } });
+    await h.receive('a');
+
+    const decision = await turn(0);
+
+    expect(decision.kind).to.equal('wait');
+    expect(decision.kind === 'wait' && decision.untilMs).to.be.within(h.clock.now + 59_000, h.clock.now + 60_000);
+    expect(h.engine.calls).to.deep.equal([]);
+    expect(h.deliverer.requests).to.deep.equal([]);
+    expect((await h.turns.snapshot(CONVERSATION)).pending.map((m) => m.msgId)).to.deep.equal(['a']);
+  });
+
+  it('answers a message that arrives during a turn in the next turn: a then b, each once', async () => {
+    await h.receive('a');
+    h.deliverer.during = async () => {
+      h.deliverer.during = undefined;
+      await h.receive('b');
+    };
+
+    expect(await turn(0)).to.deep.equal(DONE);
+    expect(h.turnJobs).to.deep.equal([{ conversationId: CONVERSATION, generation: 1, delayMs: 0 }]);
+    expect(h.deliverer.answered()).to.deep.equal([['a']]);
+
+    expect(await turn(1)).to.deep.equal(DONE);
+
+    expect(h.deliverer.answered()).to.deep.equal([['a'], ['b']]);
+    expect(h.deliverer.requests.map((r) => r.deliveryId)).to.deep.equal([firstId, testDeliveryId(CONVERSATION, 1)]);
+    expect(h.engine.calls.map((c) => c.message.msg_id)).to.deep.equal(['a', 'b']);
+    expect(h.turnJobs).to.have.length(1);
+    // Nothing left: a job of the next generation finds no message.
+    expect(await turn(2)).to.deep.equal(DONE);
+    expect(h.deliverer.requests).to.have.length(2);
+  });
+
+  it('answers all messages of a debounced batch with one reply that lists them in order', async () => {
+    h = createHarness(redis, { timings: { debounceMs: 60_000, maxWaitMs: 120_000 } });
+    await h.receive('a');
+    await h.receive('b');
+    await h.receive('c');
+    // TAKE measures the window on the Redis server clock from the latest message: move that back past the window.
+    const [seconds] = await redis.time();
+    await redis.set(h.keys.pendingSince(CONVERSATION), String(Number(seconds) * 1000 - 61_000));
+
+    expect(await turn(0)).to.deep.equal(DONE);
+
+    expect(h.engine.calls).to.have.length(1);
+    expect(h.engine.calls[0]!.message.msg_id).to.equal('c');
+    expect(h.engine.calls[0]!.context.map((m) => m.msg_id)).to.deep.equal(['a', 'b']);
+    expect(h.deliverer.answered()).to.deep.equal([['a', 'b', 'c']]);
+  });
+
+  describe('after stop_auto_reply', () => {
+    it('sends nothing more for a retrying reply of the old generation and marks it cancelled', async () => {
+      await h.receive('a');
+      h.deliverer.answer(outcome.retry(503));
+      expect((await turn(0)).kind).to.equal('wait');
+
+      await h.replies.stop(CONVERSATION);
+      h.clock.advance(5000);
+      expect(await turn(0)).to.deep.equal(DONE);
+
+      expect(h.deliverer.requests).to.have.length(1);
+      expect(h.engine.calls).to.have.length(1);
+      expect((await h.deliveries.get(firstId))?.state).to.equal('cancelled');
+      expect(await h.deliveries.listDead(0, 10)).to.deep.equal([]);
+      expect((await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot')).to.deep.equal([]);
+    });
+
+    it('produces and sends nothing for a job of the old generation that had not started', async () => {
+      await h.receive('a');
+      await h.replies.stop(CONVERSATION);
+
+      expect(await turn(0)).to.deep.equal(DONE);
+
+      expect(h.engine.calls).to.deep.equal([]);
+      expect(h.deliverer.requests).to.deep.equal([]);
+      expect(await h.deliveries.get(firstId)).to.equal(undefined);
+      expect(h.turnJobs).to.deep.equal([]);
+    });
+
+    it('cancels a reply produced while the stop happened, before any attempt', async () => {
+      await h.receive('a');
+      h.engine.during = async () => {
+        await h.replies.stop(CONVERSATION);
+      };
+
+      expect(await turn(0)).to.deep.equal(DONE);
+
+      expect(h.engine.calls).to.have.length(1);
+      expect(h.deliverer.requests).to.deep.equal([]);
+      expect((await h.deliveries.get(firstId))?.state).to.equal('cancelled');
+      expect(await h.deliveries.attempts(firstId)).to.deep.equal([]);
+    });
+
+    it('still sends nothing for the old generation after resume, while new messages get replies', async () => {
+      await h.receive('a');
+      h.deliverer.answer(outcome.retry(503));
+      await turn(0);
+      expect(await h.replies.stop(CONVERSATION)).to.equal(1);
+      await h.turns.resume(CONVERSATION);
+      await h.receive('b');
+
+      expect(await turn(0)).to.deep.equal(DONE);
+      expect(h.deliverer.requests).to.have.length(1);
+      expect(h.turnJobs).to.deep.equal([{ conversationId: CONVERSATION, generation: 1, delayMs: 0 }]);
+
+      expect(await turn(1)).to.deep.equal(DONE);
+      expect(h.deliverer.answered()).to.deep.equal([['a'], ['b']]);
+      expect((await h.deliveries.get(firstId))?.state).to.equal('cancelled');
+      expect((await h.deliveries.get(testDeliveryId(CONVERSATION, 1)))?.state).to.equal('delivered');
+    });
+  });
+
+  it('keeps conversations apart', async () => {
+    const other = 'c_conversationTwo';
+    await h.receive('a');
+    await h.receive('x', { conversationId: other });
+    await h.replies.stop(other);
+
+    expect(await turn(0)).to.deep.equal(DONE);
+    expect(await turn(0, other)).to.deep.equal(DONE);
+
+    expect(h.deliverer.answered()).to.deep.equal([['a']]);
+  });
+});

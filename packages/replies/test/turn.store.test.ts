@@ -1,0 +1,153 @@
+import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { expect } from 'chai';
+import { createTurnStore, type DueMessage, type TakeResult, type TurnStore, type TurnTimings } from '../src/index.js';
+
+describe('turn store (the per-conversation turn protocol)', () => {
+  let redis: Redis;
+  let keys: ReturnType<typeof createRedisKeys>;
+  before(async () => {
+    redis = createRequestRedis(testRedisUrl(), { name: 'turns-test' });
+    await waitForRedis(redis, 5000);
+  });
+  after(() => redis.disconnect());
+  const storeWith = (timings: Partial<TurnTimings> = {}): TurnStore => {
+    keys = createRedisKeys(uniquePrefix('turns'));
+    return createTurnStore({ redis, keys, timings: { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: 60_000, attemptMarkerTtlMs: 5000, ...timings } });
+  };
+  let turns: TurnStore;
+  beforeEach(() => {
+    turns = storeWith();
+  });
+
+  const due = (msgId: string, conversationId = 'c_one'): DueMessage => ({
+    client: 'shop', conversationId, msgId, sendUrl: 'http://127.0.0.1:9/x', groupId: undefined, groupName: undefined,
+    customerId: 'cust', boundAccountId: 'bound', receivedAtMs: Date.now(),
+  });
+  const ids = (taken: TakeResult): string[] | string => (taken.kind === 'batch' ? taken.batch.messages.map((m) => m.msgId) : taken.kind);
+  const pending = async (c = 'c_one'): Promise<string[]> => (await turns.snapshot(c)).pending.map((m) => m.msgId);
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('queues every message for generation 0 until a turn takes them', async () => {
+    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0 });
+    expect(await turns.schedule(due('b'))).to.deep.equal({ kind: 'queued', generation: 0 });
+    expect(await pending()).to.deep.equal(['a', 'b']);
+  });
+
+  it('never queues the same msg_id twice (a retried request), yet names the generation to make sure its job exists', async () => {
+    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0 });
+    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0 });
+    expect(await pending()).to.deep.equal(['a']);
+  });
+
+  it('with debounce 0 takes one message per turn, in order, each under the delivery id given when it was taken', async () => {
+    await turns.schedule(due('a'));
+    await turns.schedule(due('b'));
+    const first = await turns.take('c_one', 0, 'dlv_first');
+    expect(ids(first)).to.deep.equal(['a']);
+    expect(first.kind === 'batch' && first.batch).to.include({ deliveryId: 'dlv_first', generation: 0 });
+    expect(await turns.finish('c_one', 0)).to.deep.equal({ next: true, generation: 1 });
+    expect(ids(await turns.take('c_one', 1, 'dlv_second'))).to.deep.equal(['b']);
+    expect(await turns.finish('c_one', 1)).to.deep.equal({ next: false, generation: 2 });
+  });
+
+  it('waits out the debounce window, then takes all pending messages as one batch', async () => {
+    turns = storeWith({ debounceMs: 60_000, maxWaitMs: 120_000 });
+    await turns.schedule(due('a'));
+    await turns.schedule(due('b'));
+    const early = await turns.take('c_one', 0, 'dlv_x');
+    expect(early.kind === 'wait' && early.ms).to.be.within(59_000, 60_000);
+    turns = createTurnStore({ redis, keys, timings: { debounceMs: 1, maxWaitMs: 120_000, pendingTtlMs: 60_000, attemptMarkerTtlMs: 5000 } });
+    await sleep(5); // let a 1 ms window pass on the server clock
+    expect(ids(await turns.take('c_one', 0, 'dlv_x'))).to.deep.equal(['a', 'b']);
+  });
+
+  it('answers a customer who keeps typing at the latest AUTO_REPLY_MAX_WAIT_MS after the oldest unanswered message', async () => {
+    turns = storeWith({ debounceMs: 60_000, maxWaitMs: 150 });
+    await turns.schedule(due('a'));
+    const first = await turns.take('c_one', 0, 'dlv_x');
+    expect(first.kind === 'wait' && first.ms).to.be.within(1, 150); // the ceiling, not the 60 s debounce
+    // Messages keep coming faster than the debounce: the quiet window never ends, the ceiling does.
+    for (const msgId of ['b', 'c']) {
+      await sleep(60);
+      await turns.schedule(due(msgId));
+    }
+    await sleep(60);
+    expect(ids(await turns.take('c_one', 0, 'dlv_x'))).to.deep.equal(['a', 'b', 'c']);
+    await turns.schedule(due('d'));
+    expect(await turns.finish('c_one', 0)).to.deep.equal({ next: true, generation: 1 });
+    // The ceiling runs again from the oldest message not yet answered: d.
+    const next = await turns.take('c_one', 1, 'dlv_y');
+    expect(next.kind === 'wait' && next.ms).to.be.within(1, 150);
+  });
+
+  it('gives a re-run of the same turn the same batch and delivery id (a crashed worker loses nothing)', async () => {
+    await turns.schedule(due('a'));
+    await turns.take('c_one', 0, 'dlv_first');
+    await turns.schedule(due('b'));
+    const again = await turns.take('c_one', 0, 'dlv_other');
+    expect(ids(again)).to.deep.equal(['a']);
+    expect(again.kind === 'batch' && again.batch.deliveryId).to.equal('dlv_first');
+  });
+
+  it('calls a job of an old generation stale', async () => {
+    await turns.schedule(due('a'));
+    await turns.take('c_one', 0, 'dlv_x');
+    await turns.finish('c_one', 0);
+    expect(await turns.take('c_one', 0, 'dlv_x')).to.deep.equal({ kind: 'stale', current: 1 });
+  });
+
+  it('stop drops pending messages and the live batch, advances the generation, names what was live, and refuses new messages', async () => {
+    await turns.schedule(due('a'));
+    await turns.schedule(due('b'));
+    await turns.take('c_one', 0, 'dlv_live');
+    expect(await turns.beginAttempt('c_one', 0, 'dlv_live')).to.equal(true);
+    const result = await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
+    expect(result).to.deep.equal({ cancelled: 2, batchDeliveryId: 'dlv_live', inFlightDeliveryId: 'dlv_live', pausedUntilMs: 0, generation: 0, waiting: 1 });
+    const snapshot = await turns.snapshot('c_one');
+    expect(snapshot).to.deep.include({ stopped: true, pausedUntilMs: null, pending: [], batch: undefined });
+    expect(await redis.pttl(keys.autoReplyStopped('c_one'))).to.equal(-1); // a stop lasts until resume
+    expect(await turns.schedule(due('c'))).to.deep.equal({ kind: 'stopped' });
+    expect(await turns.take('c_one', 0, 'dlv_x')).to.deep.equal({ kind: 'stale', current: 1 });
+    await turns.resume('c_one');
+    expect(await turns.schedule(due('d'))).to.deep.equal({ kind: 'queued', generation: 1 });
+  });
+
+  it("a human's message cancels the unsent reply without stopping, and with a pause refuses customer messages until it ends", async () => {
+    await turns.schedule(due('a'));
+    await turns.take('c_one', 0, 'dlv_live');
+    const cancelled = await turns.cancel('c_one', { setStop: false, pauseMs: 0 });
+    expect(cancelled).to.include({ cancelled: 1, batchDeliveryId: 'dlv_live', pausedUntilMs: 0 });
+    expect((await turns.snapshot('c_one')).stopped).to.equal(false);
+    expect(await turns.schedule(due('b'))).to.deep.equal({ kind: 'queued', generation: 1 });
+
+    const paused = await turns.cancel('c_one', { setStop: false, pauseMs: 200 });
+    expect(paused.cancelled).to.equal(1);
+    expect(paused.pausedUntilMs).to.be.greaterThan(Date.now() - 1000);
+    expect((await turns.snapshot('c_one')).pausedUntilMs).to.equal(paused.pausedUntilMs);
+    expect(await turns.schedule(due('c'))).to.deep.equal({ kind: 'paused' });
+    await sleep(250);
+    expect(await turns.schedule(due('d'))).to.deep.equal({ kind: 'queued', generation: 2 });
+  });
+
+  it('refuses a delivery attempt once stopped, or once the generation moved on, even after resume', async () => {
+    await turns.schedule(due('a'));
+    await turns.take('c_one', 0, 'dlv_1');
+    expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(true);
+    expect(await redis.get(keys.attemptInFlight('c_one'))).to.equal('dlv_1');
+    await turns.endAttempt('c_one', 'dlv_1');
+    expect(await redis.exists(keys.attemptInFlight('c_one'))).to.equal(0);
+    await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
+    expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(false);
+    await turns.resume('c_one');
+    expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(false);
+    expect(await turns.beginAttempt('c_one', null, 'dlv_replay')).to.equal(true);
+  });
+
+  it('keeps conversations apart', async () => {
+    await turns.schedule(due('a', 'c_one'));
+    await turns.schedule(due('x', 'c_two'));
+    await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
+    expect(await pending('c_two')).to.deep.equal(['x']);
+  });
+});

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { calibrateThresholds } from '../eval/calibrate-thresholds.js';
+import { parseEvalCases } from '../eval/eval-cases.js';
+import { evaluateKnowledge, measureMicrosPerReply } from '../eval/evaluate-knowledge.js';
+import { formatCalibration, formatEvalReport } from '../eval/format-eval-report.js';
+import { EXAMPLE_KNOWLEDGE_FILE } from '../example-knowledge-file.js';
+import { createKnowledgeResponder } from '../knowledge/knowledge-responder.js';
+import { loadKnowledgeBase } from '../knowledge/load-knowledge-base.js';
+
+const print = (text: string): void => void process.stdout.write(`${text}\n`);
+const printError = (text: string): void => void process.stderr.write(`${text}\n`);
+
+const USAGE = `usage: npm run eval:knowledge -- [--file FAQ.yaml] --cases CASES.jsonl [--calibrate [--wrong-cost N]] [--json] [--confusions N]
+  --file        knowledge file (default: the bundled example FAQ)
+  --cases       JSON Lines, one case a line: {"text": "…", "expected": "entry-id" or null, "lang": "en"}
+  --calibrate   also search the confidence thresholds that fit these cases best
+  --wrong-cost  for --calibrate: how many right answers one wrong answer costs (default 2)
+  --json        print the report as JSON
+  --confusions  how many confusions to list (default 15)`;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      file: { type: 'string' },
+      cases: { type: 'string' },
+      calibrate: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      confusions: { type: 'string', default: '15' },
+      'wrong-cost': { type: 'string', default: '2' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help || values.cases === undefined) {
+    printError(USAGE);
+    return values.help ? 0 : 64;
+  }
+  const kb = await loadKnowledgeBase(values.file ?? EXAMPLE_KNOWLEDGE_FILE);
+  const cases = parseEvalCases(await readFile(values.cases, 'utf8'));
+  const responder = createKnowledgeResponder(kb);
+  const report = evaluateKnowledge(responder, cases);
+  const microsPerReply = measureMicrosPerReply(responder, cases);
+  const calibration = values.calibrate ? calibrateThresholds(responder, cases, Number(values['wrong-cost'])) : undefined;
+  if (values.json) {
+    print(JSON.stringify({ ...report, microsPerReply, thresholds: kb.thresholds, entries: kb.entries.length, calibration }, null, 2));
+  } else {
+    const { minScore, minMargin, minCoverage } = kb.thresholds;
+    for (const warning of kb.warnings) print(`note: ${warning}`);
+    print(`${kb.entries.length} entries; confidence thresholds min_score ${minScore}, min_margin ${minMargin}, min_coverage ${minCoverage}`);
+    print(formatEvalReport(report, { microsPerReply, confusions: Number(values.confusions) }));
+    if (calibration) print(`\n${formatCalibration(calibration)}`);
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    printError(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,31 @@
+import type { ConfidenceThresholds, KnowledgeEntry } from './knowledge-base.js';
+import type { KnowledgeRanking } from './knowledge-index.js';
+
+export interface ConfidenceFeatures {
+  /** Score of the best entry (0 without a match). */
+  score: number;
+  /** (best − second) / best, 1 when only one entry matched, 0 without a match. */
+  margin: number;
+  /** best / the message's own term weight: how much of the message the best entry explains. */
+  coverage: number;
+}
+
+export function confidenceFeatures(ranking: KnowledgeRanking): ConfidenceFeatures {
+  const [first, second] = ranking.matches;
+  if (!first) return { score: 0, margin: 0, coverage: 0 };
+  return {
+    score: first.score,
+    margin: (first.score - (second?.score ?? 0)) / first.score,
+    coverage: ranking.weight > 0 ? Math.min(1, first.score / ranking.weight) : 0,
+  };
+}
+
+export function isConfident(features: ConfidenceFeatures, thresholds: ConfidenceThresholds): boolean {
+  return features.score >= thresholds.minScore && features.margin >= thresholds.minMargin && features.coverage >= thresholds.minCoverage;
+}
+
+/** The best entry when it is clearly the answer: relevant enough, ahead of the second, covering the message. */
+export function confidentEntry(ranking: KnowledgeRanking, thresholds: ConfidenceThresholds): KnowledgeEntry | undefined {
+  const best = ranking.matches[0];
+  return best && isConfident(confidenceFeatures(ranking), thresholds) ? best.entry : undefined;
+}

@@ -1,0 +1,57 @@
+import type { ReplyPart } from '@dialog-relay/contracts';
+import { detectLanguage } from '../language/detect-language.js';
+import { pickLocalized } from '../language/localized.js';
+import { copyParts } from '../message-text.js';
+import { tokenize } from '../text/tokenize.js';
+import { confidentEntry } from './confidence.js';
+import type { KnowledgeBase, KnowledgeEntry } from './knowledge-base.js';
+import { createKnowledgeIndex, type KnowledgeRanking } from './knowledge-index.js';
+
+export interface KnowledgeDecision {
+  /** The entry that answers, or undefined for the fallback. */
+  entry: KnowledgeEntry | undefined;
+  /** The customer's language (undefined when the message has no letters: the default language answers). */
+  language: string | undefined;
+  /** The ranking of the newest message alone. */
+  ranking: KnowledgeRanking;
+}
+
+/** One knowledge file, indexed: decides which entry answers a message, and in which language. */
+export interface KnowledgeResponder {
+  readonly kb: KnowledgeBase;
+  /** `history`: the customer's earlier texts, oldest first, tried when the message alone is not enough. */
+  decide(text: string, history: readonly string[]): KnowledgeDecision;
+  /** The reply parts of a decision (copies), in the customer's language when the entry has it. */
+  partsOf(decision: Pick<KnowledgeDecision, 'entry' | 'language'>): ReplyPart[];
+}
+
+/**
+ * Indexes a knowledge base once. The newest message is ranked alone and answered when the best
+ * entry is confidently ahead (confidence.ts). Otherwise, when the message has words of its own, it
+ * is ranked again together with each of the customer's earlier messages, newest first, so a
+ * follow-up ("and tomorrow?") finds the entry of the question it follows. Else the fallback answers.
+ */
+export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder {
+  const index = createKnowledgeIndex(kb.entries);
+  return {
+    kb,
+    decide(text, history) {
+      const ranking = index.rank(text);
+      const language = detectLanguage(text, kb.languages) ?? (history.length > 0 ? detectLanguage(history.join('\n'), kb.languages) : undefined);
+      // Files only, or only stop words ("thanks!"): nothing to search for, and the history would
+      // just repeat the answer to an earlier question.
+      if (ranking.weight === 0 && tokenize(text).length === 0) return { entry: undefined, language, ranking };
+      const direct = confidentEntry(ranking, kb.thresholds);
+      if (direct || history.length === 0) return { entry: direct, language, ranking };
+      // newest first: a follow-up usually continues the question just before it
+      for (let i = history.length - 1; i >= 0; i--) {
+        const withEarlier = confidentEntry(index.rank(`${text}\n${history[i] ?? ''}`), kb.thresholds);
+        if (withEarlier) return { entry: withEarlier, language, ranking };
+      }
+      return { entry: undefined, language, ranking };
+    },
+    partsOf({ entry, language }) {
+      return copyParts(pickLocalized(entry ? entry.answer : kb.fallback, language, kb.defaultLanguage));
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// 2. Delivery throughput: one dialog-relay worker at WORKER_CONCURRENCY=50 against a raw BullMQ
+// worker (concurrency 50) POSTing with got to the same loopback receiver; the clock runs from the
+// first delivery to the last, for both alike.
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { failures, load, pool } from './load.mjs';
+import { forkReady, serviceEnv, startApi, startWorker, stop } from './processes.mjs';
+
+export const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 50);
+
+/** Raw BullMQ: `count` jobs added up front, then the worker starts. Returns deliveries/s. */
+export async function rawDeliveries({ root, redis, receiver, messages }, count) {
+  const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  const prefix = `bench-raw-${randomUUID().slice(0, 6)}`;
+  const queue = new Queue('raw', { connection, prefix });
+  await queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: 'deliver', data: { key: `raw-${i}`, text: messages[i % messages.length].text }, opts: { removeOnComplete: true } })));
+  const start = receiver.state.received;
+  const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), { REDIS_URL: redis.url, QUEUE: 'raw', PREFIX: prefix, RECEIVER: `${receiver.base}/raw`, CONCURRENCY: String(CONCURRENCY) });
+  await receiver.until(start + 1, 30_000);
+  const t0 = performance.now();
+  await receiver.until(start + count, 120_000);
+  const rate = (count - 1) / ((performance.now() - t0) / 1000);
+  await stop(worker);
+  await queue.obliterate({ force: true });
+  await queue.close();
+  connection.disconnect();
+  return rate;
+}
+
+/**
+ * dialog-relay: `count` auto_dialog messages over `conversations` conversations accepted by the API
+ * while no worker runs, then one worker starts. Returns deliveries/s and the accept errors.
+ */
+export async function ourDeliveries({ root, receiver, sign, clients }, redis, count, conversations) {
+  const env = serviceEnv(redis, { REDIS_PREFIX: `bench-dlv-${randomUUID().slice(0, 6)}:`, CLIENTS: clients, WORKER_CONCURRENCY: String(CONCURRENCY) });
+  const api = await startApi(root, env);
+  const run = randomUUID().slice(0, 4);
+  const accepted = await load(api.url, pool(count, (i) => sign('auto_dialog', { customer: `dlv-${run}-${i % conversations}`, sendUrl: `${receiver.base}/hook` })), { amount: count });
+  await stop(api.child);
+  const start = receiver.state.received;
+  const expected = accepted['2xx'];
+  const worker = startWorker(root, env);
+  await receiver.until(start + 1, 30_000);
+  const t0 = performance.now();
+  await receiver.until(start + expected, 180_000);
+  const rate = (expected - 1) / ((performance.now() - t0) / 1000);
+  await stop(worker);
+  return { rate, errors: failures(accepted) };
+}

@@ -1,0 +1,99 @@
+// 3. accept→delivered latency at a fixed rate over 200 conversations, against raw BullMQ
+// add→delivered at the same rate; 4. stop_auto_reply under that load.
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { CONCURRENCY } from './delivery-phase.mjs';
+import { failures, load, pool } from './load.mjs';
+import { forkReady, serviceEnv, sleep, startApi, startWorker, stop } from './processes.mjs';
+
+const CONVERSATIONS = 200;
+const ms = (histogram, p) => histogram.getValueAtPercentile(p) / 1000;
+
+/** Raw BullMQ: jobs added at `rate`/s (the clock of each starts when its add resolved). */
+export async function rawLatency({ root, redis, receiver }, rate, count) {
+  const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  const prefix = `bench-rawlat-${randomUUID().slice(0, 6)}`;
+  const queue = new Queue('raw', { connection, prefix });
+  const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), { REDIS_URL: redis.url, QUEUE: 'raw', PREFIX: prefix, RECEIVER: `${receiver.base}/raw`, CONCURRENCY: String(CONCURRENCY) });
+  const add = (key) => queue.add('deliver', { key, text: 'warm' }, { removeOnComplete: true });
+  let start = receiver.state.received;
+  await Promise.all(Array.from({ length: CONVERSATIONS }, (_, i) => add(`warm-${i}`)));
+  await receiver.until(start + CONVERSATIONS, 30_000);
+  const histogram = receiver.measure();
+  start = receiver.state.received;
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++) {
+    const due = t0 + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    const key = `raw-${i}`;
+    void add(key).then(() => receiver.accept(key));
+  }
+  await receiver.until(start + count, 60_000);
+  await stop(worker);
+  await queue.obliterate({ force: true });
+  await queue.close();
+  connection.disconnect();
+  return { p50: ms(histogram, 50), p99: ms(histogram, 99) };
+}
+
+/**
+ * dialog-relay: auto_dialog accepted at `rate`/s over 200 conversations (clock from the 202), one
+ * worker; meanwhile `stops` other conversations get a message to a slow receiver and then
+ * stop_auto_reply, and every attempt reaching the receiver after the stop's answer is counted.
+ */
+export async function ourLatency({ root, redis, receiver, sign, clients }, rate, count, stops) {
+  const env = serviceEnv(redis, { REDIS_PREFIX: `bench-e2e-${randomUUID().slice(0, 6)}:`, CLIENTS: clients, WORKER_CONCURRENCY: String(CONCURRENCY) });
+  const api = await startApi(root, env);
+  const worker = startWorker(root, env);
+  const run = randomUUID().slice(0, 4);
+  const customer = (i) => `e2e-${run}-${i % CONVERSATIONS}`;
+  let start = receiver.state.received;
+  const warm = await load(api.url, pool(CONVERSATIONS, (i) => sign('auto_dialog', { customer: customer(i), sendUrl: `${receiver.base}/hook` })), { amount: CONVERSATIONS });
+  await receiver.until(start + warm['2xx'], 30_000);
+
+  const histogram = receiver.measure();
+  start = receiver.state.received;
+  let accepted = 0;
+  const traffic = load(api.url, pool(count, (i) => sign('auto_dialog', { customer: customer(i), sendUrl: `${receiver.base}/hook` })), {
+    amount: count, overallRate: rate,
+    onAnswer: (msgId, status) => { if (status === 202) { accepted += 1; receiver.accept(msgId); } },
+  });
+  const stopping = stopUnderLoad(api.url, receiver, sign, run, stops, (count / rate) * 1000);
+  const [result, stopResult] = await Promise.all([traffic, stopping]);
+  await receiver.until(start + accepted, 60_000);
+  await stop(worker);
+  await stop(api.child);
+  return { p50: ms(histogram, 50), p99: ms(histogram, 99), errors: failures(result) + stopResult.errors, attemptsAfter: stopResult.attemptsAfter, stops };
+}
+
+async function post(url, body) {
+  const response = await fetch(`${url}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  return { status: response.status, json: await response.json() };
+}
+
+async function stopUnderLoad(url, receiver, sign, run, stops, windowMs) {
+  const { conversationIdOf } = await import(new URL('../../packages/conversations/dist/src/index.js', import.meta.url).href);
+  let errors = 0;
+  const answers = [];
+  const spacing = windowMs / (stops + 1);
+  await Promise.all(Array.from({ length: stops }, async (_, k) => {
+    await sleep(spacing * (k + 0.5));
+    const customer = `stop-${run}-${k}`;
+    const first = await post(url, sign('auto_dialog', { customer, sendUrl: `${receiver.base}/slow` }).body);
+    if (first.status !== 202) errors += 1;
+    await sleep((k * 97) % 600); // 0–600 ms: before, during and after the attempt begins
+    const answer = await post(url, sign('cmd_dialog', { customer, content: 'stop_auto_reply' }).body);
+    const answeredAt = performance.now();
+    if (answer.status !== 200) errors += 1;
+    const later = await post(url, sign('auto_dialog', { customer, sendUrl: `${receiver.base}/slow` }).body);
+    if (later.status !== 202 || later.json.data?.status !== 'suppressed') errors += 1;
+    answers.push({ conversation: conversationIdOf('bench', { from_user_id: `cust-${customer}`, to_user_id: 'bench-bot' }), answeredAt });
+  }));
+  await sleep(1500); // any attempt the stop failed to prevent would arrive within this
+  const attemptsAfter = answers.reduce((sum, { conversation, answeredAt }) =>
+    sum + (receiver.state.slowArrivals.get(conversation) ?? []).filter((t) => t > answeredAt).length, 0);
+  return { errors, attemptsAfter };
+}

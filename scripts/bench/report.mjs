@@ -1,0 +1,44 @@
+// The benchmark's table and bench/results/latest.json (a shape other tools read: keep it).
+import { cpus, platform, release, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const machine = () => `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${platform()} ${release()}`;
+
+/** A row meets its target when its ratio is at least (min) or at most (max) the target (RSS rows: and under 250 MiB). */
+export const met = (row) => (row.target === null ? null : row.under_250 === false ? false : row.direction === 'max' ? row.ratio <= row.target : row.ratio >= row.target);
+
+const fmt = (value) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+
+export function printTable(rows, log) {
+  const lines = [['figure', 'dialog-relay', 'baseline (same run)', 'ratio', 'target', '']];
+  for (const row of rows) {
+    const target = row.target === null ? '' : `${row.direction === 'max' ? '≤' : '≥'} ${row.target}`;
+    const verdict = met(row) === null ? '' : met(row) ? 'met' : 'MISSED';
+    lines.push([row.figure, `${fmt(row.value)} ${row.unit}`, `${fmt(row.baseline_value)} ${row.unit} ${row.baseline}`, row.ratio.toFixed(2), target, verdict]);
+  }
+  const widths = lines[0].map((_, c) => Math.max(...lines.map((l) => l[c].length)));
+  for (const [i, line] of lines.entries()) {
+    log(`  ${line.map((cell, c) => (c === 1 || c === 3 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ')}`);
+    if (i === 0) log(`  ${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  }
+}
+
+export function writeResults(root, { rows, stopAttemptsAfter, errors }) {
+  const round = (value) => (typeof value === 'number' ? Math.round(value * 1000) / 1000 : value);
+  const ratio = (id) => round(rows.find((row) => row.id === id)?.ratio ?? null);
+  const result = {
+    machine: machine(), node: process.version, at: new Date().toISOString(),
+    ratios: {
+      assist: ratio('assist'), website: ratio('website'), cmd: ratio('cmd'), auto_accept: ratio('auto_accept'), delivery: ratio('delivery'),
+      e2e_p50: ratio('e2e_p50'), e2e_p99: ratio('e2e_p99'), rss_api: ratio('rss_api'), rss_worker: ratio('rss_worker'),
+    },
+    stop_attempts_after: stopAttemptsAfter,
+    errors,
+    rows: rows.map((row) => ({ ...row, met: met(row) })),
+  };
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  const file = join(root, 'bench/results/latest.json');
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
+}
