@@ -105,6 +105,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
   // Behind Sentinel: an accepted auto_dialog message is on a replica before the 202 (docs/scaling.md).
   // WAIT blocks its connection, so it runs on a pool of its own, never on the shared one.
   const replication = config.redis.waitReplicas === 0 ? undefined : createReplicaConfirmation({
+    writer: redis,
     open: (name) => {
       const connection = createRedis(config.redis, 'request', { name, commandTimeoutMs: config.redis.waitTimeoutMs + 2000 });
       connection.on('error', () => undefined);

@@ -1,6 +1,7 @@
 import { QUEUE_NAMES, turnJobId } from '@dialog-relay/queue';
 import { createRedis } from '@dialog-relay/redis';
 import { Queue } from 'bullmq';
+import { Redis as SingleRedis } from 'ioredis';
 import { startRedisSentinel, waitUntil, type RedisSentinelHandle } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { startReceiver, type Receiver } from './support/receiver.js';
@@ -102,13 +103,44 @@ describe('Redis Sentinel failover under traffic (master killed with -9)', functi
     const pauseMs = Math.max(...ackTimes.slice(1).map((t, i) => t - ackTimes[i]!));
     // Sentinel may fail over a second time (to the other replica): then only what that replica had survives.
     const masters = [...new Set([firstMaster, checkedMaster, await sentinel.currentMasterPort()])].join(' -> ');
-    process.stdout.write(`      failover figures: sent ${sent}, acknowledged ${acknowledged.size} (${before.length} before the kill, ${after.length} after), ` +
-      `503 ${statuses.get(503) ?? 0}, missing on the new master ${missing.length}, lost ${lost.length}, longest pause ${pauseMs} ms, masters ${masters}\n`);
+    const figures = `sent ${sent}, acknowledged ${acknowledged.size} (${before.length} before the kill, ${after.length} after), ` +
+      `503 ${statuses.get(503) ?? 0}, missing on the new master ${missing.length}, lost ${lost.length}, longest pause ${pauseMs} ms, masters ${masters}`;
+    process.stdout.write(`      failover figures: ${figures}\n`);
+    // CI shows the tail of a run, where the runner repeats the failure messages: they carry the figures.
+    const diagnosis = missing.length + lost.length === 0 ? '' : `${figures}\n${await describeServers(sentinel)}\n` +
+      `acknowledged at (ms after the kill): ${after.map((t) => t - killedAt).join(' ')}`;
     if (lost.length > 0) process.stderr.write(`turns of the lost messages:\n${await describeTurns(system, lost.map((id) => acknowledged.get(id) ?? ''))}\n`);
-    expect(missing, 'acknowledged but not on the new master').to.deep.equal([]);
-    expect(lost, 'acknowledged but never answered').to.deep.equal([]);
+    expect(missing, `acknowledged but not on the new master\n${diagnosis}`).to.deep.equal([]);
+    expect(lost, `acknowledged but never answered\n${diagnosis}`).to.deep.equal([]);
   });
 });
+
+/** Failure diagnostics: each server's role and replication as it says, and whom each sentinel names master. */
+async function describeServers(sentinel: RedisSentinelHandle): Promise<string> {
+  const ask = async (port: number, ...command: [string, ...string[]]): Promise<string> => {
+    const probe = new SingleRedis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      return JSON.stringify(await probe.call(...command));
+    } catch (error) {
+      return `unreachable (${error instanceof Error ? error.message : String(error)})`;
+    } finally {
+      probe.disconnect();
+    }
+  };
+  const servers = await Promise.all([sentinel.master, ...sentinel.replicas].map(async (server) => {
+    const info = await ask(server.port, 'INFO', 'replication');
+    const fields = ['role', 'master_port', 'master_link_status', 'master_replid', 'master_repl_offset', 'connected_slaves']
+      .map((field) => new RegExp(`${field}:([^\\\\]*)`).exec(info)?.[1]).filter(Boolean).join(' ');
+    return `server ${server.port}: ${fields || info}`;
+  }));
+  const views = await Promise.all(sentinel.sentinels.split(',').map(async (address) => {
+    const port = Number(address.split(':')[1]);
+    return `sentinel ${port} names ${await ask(port, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', sentinel.name)}`;
+  }));
+  return [...servers, ...views].join('\n');
+}
 
 /** Failure diagnostics: the turn state and the turn job of each conversation. */
 async function describeTurns(system: System, conversations: string[]): Promise<string> {

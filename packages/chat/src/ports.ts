@@ -44,7 +44,8 @@ export interface AutoReplies {
  * rejects (an unavailable-Redis error, answered 503) when fewer confirm in time.
  */
 export interface Replication {
-  confirm(): Promise<void>;
+  /** Called before the request's first write; confirm() of the result once all were acknowledged. */
+  begin(): { confirm(): Promise<void> };
 }
 
 export type ClientLookup = (id: string) => Promise<ClientSettings | undefined>;

@@ -10,7 +10,8 @@ import { noReads, nothingToCommit, type Scenario } from './scenario.js';
  * queued | recorded | suppressed. The writes go out in one tick (one round trip), in order, so the
  * message is in the context before it is queued. Where the deployment asks for it, the 202 waits
  * until replicas hold all of it (docs/scaling.md); when they do not, the request fails (503) and
- * the caller's retry with the same msg_id finds the message already queued (SCHEDULE dedupes).
+ * the caller's retry with the same msg_id finds the message already queued (SCHEDULE dedupes). The
+ * confirmation begins before the writes, so that it can tell that they and its fence reached the same master.
  */
 export const autoDialog: Scenario = (deps, input) => ({ reads: noReads, finish: async () => {
     const { request, client, msgId, sendUrl } = input;
@@ -27,12 +28,13 @@ export const autoDialog: Scenario = (deps, input) => ({ reads: noReads, finish: 
       boundAccountId: info.to_user_id ?? '',
       receivedAtMs: deps.nowMs(),
     } : undefined;
+    const replicated = deps.replication?.begin();
     const [, , scheduled] = await Promise.all([
       deps.contexts.record(conversationId, [contextMessageFrom(info, msgId)]),
       deps.messageIndex.remember(client.id, msgId, conversationId),
       due ? deps.autoReplies.schedule(due) : isHumanReply(info) ? deps.autoReplies.humanReplied(conversationId) : undefined,
     ]);
-    await deps.replication?.confirm();
+    await replicated?.confirm();
     const status = scheduled === undefined ? 'recorded' : scheduled === 'queued' ? 'queued' : 'suppressed';
     return { status: 202, conversationId, data: { conversation_id: conversationId, msg_id: msgId, status }, commit: nothingToCommit };
 } });
