@@ -16,18 +16,20 @@ const boundAccountOf = (payload: string): string =>
  * or retry at a time that never passes the deadline. An attempt aborted by a stop or a human's
  * message is recorded as cancelled. `generation` null is an operator's redelivery.
  */
-export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, generation: number | null): Promise<JobDecision> {
+export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, generation: number | null, finish?: () => Promise<JobDecision>): Promise<JobDecision> {
   const { turns, deliveries, settings } = deps;
   const id = record.delivery_id;
   const conversationId = record.conversation_id;
   const log = deps.logger.child({ conversation_id: conversationId, delivery_id: id });
   const metrics = deps.metrics ?? NO_REPLY_METRICS;
+  // Every way this attempt ends other than a retry ends the turn too.
+  const over = finish ?? (() => Promise.resolve(DONE));
   const deadLetter = async (reason: DeadReason, detail: string): Promise<JobDecision> => {
     if (await deliveries.deadLetter(id, reason, detail, deps.nowMs())) {
       log.warn('reply dead-lettered', { reason, detail });
       metrics.deadLetter(reason);
     } else log.info('reply not dead-lettered: it was cancelled meanwhile', { reason });
-    return DONE;
+    return over();
   };
 
   // Registered before the attempt is marked in flight: a stop or a human's message that finds the
@@ -46,7 +48,7 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
       // Counted by whoever moved the record to cancelled: here, or the stop or human message at the ingress.
       if (await deliveries.cancel(id)) metrics.cancelled('before_attempt');
       log.info('delivery cancelled: auto reply stopped or a human answered');
-      return DONE;
+      return over();
     case 'stale':
       await turns.endAttempt(conversationId, id);
       return deadLetter('stale', `older than REPLY_MAX_AGE_MS (${settings.replyMaxAgeMs} ms) before attempt ${sent.attempt}`);
@@ -84,7 +86,7 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
     case 'cancelled':
       await Promise.all([recorded, deliveries.cancel(id)]);
       await deps.attempts.acknowledge(conversationId, id);
-      return DONE;
+      return over();
     case 'delivered': {
       const reply: ContextMessage = {
         msg_id: id,
@@ -100,12 +102,15 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
       const [, delivered] = await Promise.all([recorded, deliveries.setState(id, 'delivered')]);
       if (!delivered) {
         log.info('the receiver accepted a reply cancelled during its attempt: kept cancelled, not recorded in the context', { status: outcome.status });
-        return DONE;
+        return over();
       }
-      await deps.contexts.record(conversationId, [reply]);
+      // The reply joins the context and the turn ends in one round trip (docs/performance.md). The
+      // commands go out in this order, so the next turn's reply sees this one; only a context script
+      // Redis must load first (NOSCRIPT, after a restart) lands a moment after the turn ends.
+      const [, decision] = await Promise.all([deps.contexts.record(conversationId, [reply]), over()]);
       // The newest message it answers was accepted REPLY_MAX_AGE_MS before the reply's deadline.
       metrics.delivered(Math.max(0, deps.nowMs() - (record.deadline_ms - settings.replyMaxAgeMs)) / 1000);
-      return DONE;
+      return decision;
     }
     case 'dead': {
       const [, decision] = await Promise.all([recorded, deadLetter(next.reason, next.detail)]);
@@ -114,7 +119,7 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
     case 'retry': {
       // Refused when a stop cancelled the delivery during this attempt: then nothing is retried.
       const [, retrying] = await Promise.all([recorded, deliveries.setState(id, 'retrying')]);
-      return retrying ? { kind: 'wait', untilMs: next.untilMs } : DONE;
+      return retrying ? { kind: 'wait', untilMs: next.untilMs } : over();
     }
   }
 }

@@ -26,7 +26,12 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
 
 async function runTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn']): Promise<JobDecision> {
   const { conversationId, generation } = payload;
-  const taken = await deps.turns.take(conversationId, generation, deps.newDeliveryId(conversationId));
+  const deliveryId = deps.newDeliveryId(conversationId);
+  // Without a debounce a due turn's take takes its batch: the context the reply needs is read in the
+  // same round trip (docs/performance.md). With one, the first take usually waits, so it is not.
+  const context = deps.turns.debounces ? undefined : deps.contexts.read(conversationId);
+  context?.catch(() => undefined); // awaited below when used; a take that answers otherwise leaves it
+  const taken = await deps.turns.take(conversationId, generation, deliveryId);
   switch (taken.kind) {
     case 'wait':
       return { kind: 'wait', untilMs: deps.nowMs() + taken.ms };
@@ -36,10 +41,10 @@ async function runTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn
       // Superseded or stopped while this job waited (the stop cancelled its record), or nothing to answer.
       return finishTurn(deps, conversationId, generation);
     case 'batch': {
-      const record = await produceReply(deps, taken.batch);
+      // A batch taken just now carries the new delivery id, so no record of it can exist yet.
+      const record = await produceReply(deps, taken.batch, taken.batch.deliveryId === deliveryId ? { fresh: true, context } : undefined);
       if (!record || record.state === 'delivered' || record.state === 'dead' || record.state === 'cancelled') return finishTurn(deps, conversationId, generation);
-      const decision = await attemptDelivery(deps, record, generation);
-      return decision.kind === 'wait' ? decision : finishTurn(deps, conversationId, generation);
+      return attemptDelivery(deps, record, generation, () => finishTurn(deps, conversationId, generation));
     }
   }
 }

@@ -4,18 +4,27 @@ import type { DeliveryRecord, TurnBatch } from './reply.types.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
 
+/** A batch this run took itself: its delivery id is new, and the context may already be on its way. */
+export interface TakenNow {
+  fresh: true;
+  context?: Promise<ContextMessage[]> | undefined;
+}
+
 /**
  * Produces the reply to a turn's batch once: the engine answers the newest message with the
  * conversation's context before it as history. Returns the stored record (an existing one after a
  * crash, so the same reply is delivered), or undefined when the engine has nothing to send.
  */
-export async function produceReply(deps: WorkerDeps, batch: TurnBatch): Promise<DeliveryRecord | undefined> {
+export async function produceReply(deps: WorkerDeps, batch: TurnBatch, taken?: TakenNow): Promise<DeliveryRecord | undefined> {
   const newest = batch.messages[batch.messages.length - 1];
   if (!newest) return undefined;
   const { conversationId } = newest;
   const { deliveryId, generation } = batch;
-  // Usually there is no record yet and the context is needed: both reads share one round trip.
-  const [existing, context] = await Promise.all([deps.deliveries.get(deliveryId), deps.contexts.read(conversationId)]);
+  // A batch taken again (a re-run) may have its record already; both reads share one round trip.
+  const [existing, context] = await Promise.all([
+    taken?.fresh ? undefined : deps.deliveries.get(deliveryId),
+    taken?.context ?? deps.contexts.read(conversationId),
+  ]);
   if (existing) return existing;
 
   const at = context.findIndex((m) => m.msg_id === newest.msgId);

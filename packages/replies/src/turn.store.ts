@@ -27,6 +27,8 @@ export interface CancelResult {
 
 /** Typed calls of the per-conversation turn protocol (turns.lua.ts). */
 export interface TurnStore {
+  /** Whether a take may answer 'wait' (AUTO_REPLY_DEBOUNCE_MS > 0); without it a take of a due turn takes its batch. */
+  readonly debounces: boolean;
   schedule(message: DueMessage): Promise<{ kind: 'stopped' } | { kind: 'paused' } | { kind: 'queued'; generation: number }>;
   take(conversationId: string, generation: number, deliveryId: string): Promise<TakeResult>;
   finish(conversationId: string, generation: number): Promise<{ next: boolean; generation: number }>;
@@ -77,6 +79,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     waiting: keys.waitingConversations(keys.shardOf(c)),
   });
   return {
+    debounces: timings.debounceMs > 0,
     async schedule(message) {
       const k = turnKeys(message.conversationId);
       const reply = (await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
