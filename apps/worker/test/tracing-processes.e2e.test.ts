@@ -1,5 +1,5 @@
 import { signRequestBody } from '@dialog-relay/signing';
-import { freePort, testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
+import { freePort, MODULE_RECORDER, testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -7,13 +7,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WORKER_MAIN = join(HERE, '..', 'src', 'main.js');
 const API_MAIN = join(HERE, '..', '..', '..', 'api', 'dist', 'src', 'main.js');
-const RECORDER = pathToFileURL(join(HERE, 'support', 'module-recorder.js')).href;
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 /** OTLP/HTTP JSON as the exporter sends it, reduced to what the test reads. */
@@ -72,7 +71,7 @@ describe('tracing of the real API and worker processes', function () {
     };
     const logs = { api: join(folder, `api-${run}.modules`), worker: join(folder, `worker-${run}.modules`) };
     const start = (main: string, log: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } => {
-      const child = spawn(process.execPath, ['--import', RECORDER, main], { env: { ...env, MODULE_LOG: log }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', MODULE_RECORDER, main], { env: { ...env, MODULE_LOG: log }, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
       child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

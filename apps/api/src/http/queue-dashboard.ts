@@ -1,6 +1,3 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
 import type { Request, RequestHandler, Response } from 'express';
 
@@ -27,7 +24,14 @@ function withoutOutsideStylesheets(req: Request, res: Response): void {
   res.send = ((body: unknown) => send(typeof body === 'string' && res.get('Content-Type') === undefined ? body.replace(OUTSIDE_STYLESHEET, '') : body)) as Response['send'];
 }
 
-function board(queues: Queue[], basePath: string, readOnlyMode: boolean): RequestHandler {
+/**
+ * bull-board is imported when an admin first opens the dashboard: it weighs about 18 MiB of RSS that
+ * an API whose dashboard is never opened need not carry (docs/performance.md, memory).
+ */
+async function board(queues: Queue[], basePath: string, readOnlyMode: boolean): Promise<RequestHandler> {
+  const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
+    import('@bull-board/api'), import('@bull-board/api/bullMQAdapter'), import('@bull-board/express'),
+  ]);
   const adapter = new ExpressAdapter();
   adapter.setBasePath(basePath);
   createBullBoard({ queues: queues.map((queue, shard) => new BullMQAdapter(queue, { readOnlyMode, prefix: shardQueueLabel(shard) })), serverAdapter: adapter });
@@ -41,6 +45,18 @@ function board(queues: Queue[], basePath: string, readOnlyMode: boolean): Reques
   };
 }
 
+/** A handler that builds its board on first use (a failed build is tried again on the next request). */
+function onFirstUse(build: () => Promise<RequestHandler>): RequestHandler {
+  let built: Promise<RequestHandler> | undefined;
+  return (req, res, next) => {
+    const handler = (built ??= build().catch((error: unknown) => {
+      built = undefined;
+      throw error;
+    }));
+    handler.then((handle) => handle(req, res, next)).catch(next);
+  };
+}
+
 export function queueDashboard(queues: Queue[], basePath: string): QueueDashboard {
-  return { read: board(queues, basePath, true), write: board(queues, basePath, false) };
+  return { read: onFirstUse(() => board(queues, basePath, true)), write: onFirstUse(() => board(queues, basePath, false)) };
 }

@@ -15,9 +15,9 @@ export interface ApiProcess {
  * The API as its own process on a loopback port (the test's clients then run on another event
  * loop than the server they measure), with the test clients and its own key prefix.
  */
-export async function startApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
+export async function startApiProcess(env: Record<string, string> = {}, nodeArgs: readonly string[] = []): Promise<ApiProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: {
       ...process.env, ...testRedisEnv(), PORT: String(port), HOST: '127.0.0.1', REDIS_PREFIX: uniquePrefix('proc'), LOG_LEVEL: 'error',
       CLIENTS: JSON.stringify(CLIENTS), AUTH_FAILURES_PER_CLIENT: '1000000', AUTH_FAILURES_PER_ADDRESS: '1000000', ...env,
