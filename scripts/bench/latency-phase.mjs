@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CONCURRENCY } from './delivery-phase.mjs';
-import { failures, load, pool } from './load.mjs';
+import { failures, load, paced, pool } from './load.mjs';
 import { forkReady, serviceEnv, sleep, startApi, startWorker, stop } from './processes.mjs';
 
 const CONVERSATIONS = 200;
@@ -57,8 +57,9 @@ export async function ourLatency({ root, redis, receiver, sign, clients }, rate,
   const histogram = receiver.measure();
   start = receiver.state.received;
   let accepted = 0;
-  const traffic = load(api.url, pool(count, (i) => sign('auto_dialog', { customer: customer(i), sendUrl: `${receiver.base}/hook` })), {
-    amount: count, overallRate: rate,
+  // Paced evenly, as the raw baseline adds its jobs: the same traffic shape on both sides of the ratio.
+  const traffic = paced(api.url, pool(count, (i) => sign('auto_dialog', { customer: customer(i), sendUrl: `${receiver.base}/hook` })), {
+    amount: count, rate,
     onAnswer: (msgId, status) => { if (status === 202) { accepted += 1; receiver.accept(msgId); } },
   });
   const stopping = stopUnderLoad(api.url, receiver, sign, run, stops, (count / rate) * 1000);

@@ -34,3 +34,29 @@ export function pool(size, make) {
   let i = 0;
   return () => (i < items.length ? items[i++] : make(i++));
 }
+
+/**
+ * Sends `amount` requests at an even `rate`/s (request i at t0 + i/rate, not waiting for answers),
+ * as the raw latency baseline adds its jobs. autocannon's own rate limit is no use for latency: each
+ * connection sends its share of a second back to back when the second begins, so the "rate" arrives
+ * as one burst per second and the burst's queueing is measured. Resolves with autocannon's error
+ * counts' shape ({ errors, timeouts, non2xx }).
+ */
+export async function paced(url, next, { rate, amount, onAnswer }) {
+  const counts = { errors: 0, timeouts: 0, non2xx: 0 };
+  const sent = [];
+  const t0 = performance.now();
+  for (let i = 0; i < amount; i++) {
+    const wait = t0 + (i * 1000) / rate - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const { body, msgId } = next();
+    sent.push(fetch(`${url}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) })
+      .then(async (response) => {
+        await response.arrayBuffer();
+        if (response.status < 200 || response.status > 299) counts.non2xx += 1;
+        onAnswer?.(msgId, response.status);
+      }, (error) => { if (error?.name === 'TimeoutError') counts.timeouts += 1; else counts.errors += 1; }));
+  }
+  await Promise.all(sent);
+  return counts;
+}
