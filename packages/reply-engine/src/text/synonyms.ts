@@ -103,6 +103,7 @@ export const ENGLISH_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bpick ?up\b/g, 'pickup'],
   [/\bgift ?card(s)?\b/g, 'giftcard'],
   [/\bapple ?pay\b/g, 'applepay'],
+  [/\bamerican express\b/g, 'amex'],
   [/\bmix[- ]?up\b/g, 'mixup'],
   [/\bblack friday\b/g, 'blackfriday'],
   [/\bshow(ed|s)? up\b/g, 'arrived'],
