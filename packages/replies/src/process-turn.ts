@@ -42,7 +42,7 @@ async function runTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn
       return finishTurn(deps, conversationId, generation);
     case 'batch': {
       // A batch taken just now carries the new delivery id, so no record of it can exist yet.
-      const record = await produceReply(deps, taken.batch, taken.batch.deliveryId === deliveryId ? { fresh: true, context } : undefined);
+      const record = await produceReply(deps, taken.batch, taken.batch.deliveryId === deliveryId ? { context } : undefined);
       if (!record || record.state === 'delivered' || record.state === 'dead' || record.state === 'cancelled') return finishTurn(deps, conversationId, generation);
       return attemptDelivery(deps, record, generation, () => finishTurn(deps, conversationId, generation));
     }

@@ -4,10 +4,9 @@ import type { DeliveryRecord, TurnBatch } from './reply.types.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
 
-/** A batch this run took itself: its delivery id is new, and the context may already be on its way. */
+/** Given for a batch this run took itself: its delivery id is new (no record yet), and the context may already be on its way. */
 export interface TakenNow {
-  fresh: true;
-  context?: Promise<ContextMessage[]> | undefined;
+  context: Promise<ContextMessage[]> | undefined;
 }
 
 /**
@@ -22,7 +21,7 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, taken?: T
   const { deliveryId, generation } = batch;
   // A batch taken again (a re-run) may have its record already; both reads share one round trip.
   const [existing, context] = await Promise.all([
-    taken?.fresh ? undefined : deps.deliveries.get(deliveryId),
+    taken ? undefined : deps.deliveries.get(deliveryId),
     taken?.context ?? deps.contexts.read(conversationId),
   ]);
   if (existing) return existing;
