@@ -1,6 +1,7 @@
 import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
 import { createTermExpansion } from './term-expansion.js';
+import { createTermPairsBuilder } from './term-pairs.js';
 
 export interface KnowledgeMatch {
   entry: KnowledgeEntry;
@@ -31,6 +32,8 @@ export const ANSWER_SPREAD = 0.3;
 export const UNKNOWN_TERM_WEIGHT = 0.4;
 /** Share of an entry's score from its best single phrasing (words that occur together); the rest from all its words. */
 export const PHRASING_SHARE = 0.3;
+/** How much two of the message's words found together in one phrasing add, besides each word's own gain (term-pairs.ts). */
+export const PAIR_FACTOR = 0.5;
 
 /**
  * Distinctiveness of a term found in `df` of `n` entries: 1 for one entry, falling towards 0 for a
@@ -52,13 +55,15 @@ function termsWithScale(text: string, scale: number, into: Map<string, number>):
  * variants, one-typo neighbours: term-expansion.ts); a match gains
  * distinctiveness × relation factor × the smaller of the two term factors. An entry's score blends
  * its best document (words that occur together in one phrasing) with the best gain of each
- * message term anywhere in the entry.
+ * message term anywhere in the entry, plus the gains of the message's word pairs found together in
+ * one of its phrasings (term-pairs.ts). docs/knowledge-engine.md explains the whole ranking.
  */
 export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): KnowledgeIndex {
   const docEntry: number[] = [];
   const postings = new Map<string, Posting[]>();
   const entriesOf = new Map<string, Set<number>>();
   const answerEntriesOf = new Map<string, Set<number>>();
+  const pairsBuilder = createTermPairsBuilder();
   const addDoc = (entry: number, terms: Map<string, number>, owners: Map<string, Set<number>>): void => {
     const doc = docEntry.length;
     docEntry.push(entry);
@@ -76,6 +81,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
       const terms = new Map<string, number>();
       termsWithScale(question, 1, terms);
       addDoc(index, terms, entriesOf);
+      pairsBuilder.add(index, [...terms].filter(([, factor]) => factor >= MIN_OWN_FACTOR).map(([term]) => term));
     }
     const answerTerms = new Map<string, number>();
     for (const parts of Object.values(entry.answer)) for (const part of parts) if (part.type === 'text') termsWithScale(part.content, ANSWER_FACTOR, answerTerms);
@@ -95,6 +101,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
     for (const posting of list) if (posting.factor >= MIN_OWN_FACTOR) docWeights[posting.doc] = (docWeights[posting.doc] ?? 0) + posting.factor * (weights.get(term) ?? 0);
   }
   const expansion = createTermExpansion(postings.keys());
+  const pairs = pairsBuilder.build((entriesWithPair) => distinctiveness(entriesWithPair, entries.length));
   const docCount = docEntry.length;
 
   return {
@@ -104,9 +111,11 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
       const bestOfDoc = new Float64Array(docCount);
       const bestOfEntry = new Float64Array(entries.length);
       const touched: number[] = [];
+      const ownTerms: (readonly [number, ReadonlyArray<readonly [string, number]>])[] = [];
       let weight = 0;
       for (const [term, queryFactor] of termsOf(text)) {
         const related = expansion.expand(term);
+        if (queryFactor >= MIN_OWN_FACTOR && related.length > 0) ownTerms.push([queryFactor, related]);
         if (related.length === 0) {
           if (queryFactor >= MIN_OWN_FACTOR) weight += queryFactor * UNKNOWN_TERM_WEIGHT;
           continue;
@@ -143,10 +152,12 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
         const score = raw * (0.5 + 0.5 * precision);
         if (score > (bestDoc[entry] ?? 0)) bestDoc[entry] = score;
       });
+      const pairTotals = new Float64Array(entries.length);
+      pairs.score(ownTerms, pairTotals);
       const matches: KnowledgeMatch[] = [];
       entryTotals.forEach((total, i) => {
         const entry = entries[i];
-        const score = PHRASING_SHARE * (bestDoc[i] ?? 0) + (1 - PHRASING_SHARE) * total;
+        const score = PHRASING_SHARE * (bestDoc[i] ?? 0) + (1 - PHRASING_SHARE) * (total + PAIR_FACTOR * (pairTotals[i] ?? 0));
         if (score > 0 && entry) matches.push({ entry, score });
       });
       matches.sort((a, b) => b.score - a.score);

@@ -1,4 +1,4 @@
-import { chineseWords } from './chinese-words.js';
+import { chineseWords, japaneseWords } from './chinese-words.js';
 import { englishStem } from './english-stem.js';
 import { CJK_PHRASES, conceptsNear, conceptsOf, ENGLISH_PHRASES } from './synonyms.js';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, JAPANESE_KEPT_HIRAGANA, JAPANESE_STOP_WORDS } from './stop-words.js';
@@ -39,7 +39,16 @@ const ENGLISH_NEGATIONS: ReadonlySet<string> = new Set([
   'not', 'no', 'never', 'nothing', 'without', 'cannot', 'cant', "can't", 'dont', "don't", 'doesnt', "doesn't", 'didnt', "didn't",
   'isnt', "isn't", 'arent', "aren't", 'wasnt', "wasn't", 'havent', "haven't", 'hasnt', "hasn't", 'wont', "won't", 'couldnt', "couldn't",
 ]);
-const CJK_NEGATION = /[不没未无]|ない|ません|なかった|できず|不可/u;
+const CJK_NEGATION = /[不没未无]|ない|ません|なかった|できず|不可|なし|無し/u;
+
+/**
+ * Polite Japanese verb endings rewritten to their plain form, so a phrase written plainly in the FAQ
+ * or the synonym list (足りない, 届いていない) matches its polite form (足りません, 届いていません).
+ */
+const JAPANESE_POLITE: ReadonlyArray<readonly [RegExp, string]> = [
+  [/ませんでした/gu, 'なかった'],
+  [/ません/gu, 'ない'],
+];
 
 function addLatin(terms: WeightedTerms, run: string): void {
   if (ENGLISH_NEGATIONS.has(run.replaceAll('’', "'"))) add(terms, NEGATION_TERM, TERM_FACTORS.word);
@@ -74,8 +83,10 @@ function addHanChinese(terms: WeightedTerms, run: string): void {
 function addHanJapanese(terms: WeightedTerms, run: string): void {
   const chars = Array.from(run);
   if (JAPANESE_STOP_WORDS.has(run)) return;
-  // a kanji run is usually one word (注文, 配送状況) or a verb stem before its kana ending (届く → 届)
+  // a kanji run is usually one word (注文, 送料) or a verb stem before its kana ending (届く → 届)
   add(terms, run, chars.length > 1 ? TERM_FACTORS.word : TERM_FACTORS.kanji);
+  // a longer run is often a compound (配送状況, 会員登録, 採用情報): its dictionary words count as words too
+  if (chars.length > 2) for (const word of japaneseWords(run)) if (word.length > 1 && !JAPANESE_STOP_WORDS.has(word)) add(terms, word, TERM_FACTORS.word);
   if (chars.length > 2) addBigrams(terms, chars, JAPANESE_STOP_WORDS, TERM_FACTORS.bigram);
   if (chars.length > 1) for (const char of chars) if (!JAPANESE_STOP_WORDS.has(char)) add(terms, char, TERM_FACTORS.character);
 }
@@ -109,6 +120,7 @@ export function termsOf(text: string): WeightedTerms {
   let normalized = text.normalize('NFKC').toLowerCase();
   for (const [phrase, joined] of ENGLISH_PHRASES) normalized = normalized.replace(phrase, joined);
   const japanese = KANA.test(normalized);
+  if (japanese) for (const [polite, plain] of JAPANESE_POLITE) normalized = normalized.replace(polite, plain);
   const terms: WeightedTerms = new Map();
   for (const [run] of normalized.matchAll(RUNS)) {
     if (LATIN.test(run)) addLatin(terms, run);

@@ -1,0 +1,100 @@
+import { conceptsOf } from '../text/synonyms.js';
+
+/**
+ * Pairs of words that occur together in one phrasing ("delivery" + "cost", "coupon" + "not",
+ * 返品 + 方法). A single word rarely tells neighbouring entries apart: "shipping" is in the entries
+ * about its cost, its time and abroad; the pair is in one. Each pair of a phrasing's own terms
+ * (words and concepts, not bigrams) is indexed with the entries that have it; a message's pairs
+ * score each entry by how few entries share the pair (docs/knowledge-engine.md, "Word pairs").
+ */
+export interface TermPairs {
+  /**
+   * Adds to `into[entry]` the pair gains of a message: `terms` are the message's own terms, each
+   * with its factor and the index terms it stands for (term-expansion.ts) with their relation.
+   */
+  score(terms: ReadonlyArray<readonly [number, ReadonlyArray<readonly [string, number]>]>, into: Float64Array): void;
+}
+
+export interface TermPairsBuilder {
+  /** Records the pairs of one phrasing's own terms for `entry`. */
+  add(entry: number, terms: readonly string[]): void;
+  /** Weighs each pair by `distinctiveness(entries with it)`; no more adds after this. */
+  build(distinctiveness: (entriesWithPair: number) => number): TermPairs;
+}
+
+/** Terms are numbered as they are first seen; a pair's key is both numbers in one (fewer than 2^20 terms). */
+const ID_SPAN = 1 << 20;
+
+function pairKey(a: number, b: number): number {
+  return a < b ? a * ID_SPAN + b : b * ID_SPAN + a;
+}
+
+/** A word and a concept it yields are one piece of evidence, not a pair ("refund" and "~refund"). */
+function sameWord(a: string, b: string): boolean {
+  return conceptsOf(a).includes(b) || conceptsOf(b).includes(a);
+}
+
+interface WeightedPair {
+  weight: number;
+  entries: number[];
+}
+
+export function createTermPairsBuilder(): TermPairsBuilder {
+  const entriesOf = new Map<number, Set<number>>();
+  const ids = new Map<string, number>();
+  const idOf = (term: string): number => {
+    let id = ids.get(term);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(term, id);
+    }
+    return id;
+  };
+  return {
+    add(entry, terms) {
+      for (let i = 0; i < terms.length; i++) {
+        for (let j = i + 1; j < terms.length; j++) {
+          const a = terms[i] ?? '';
+          const b = terms[j] ?? '';
+          if (a === b || sameWord(a, b) || ids.size >= ID_SPAN - 2) continue;
+          const key = pairKey(idOf(a), idOf(b));
+          const set = entriesOf.get(key);
+          if (set) set.add(entry);
+          else entriesOf.set(key, new Set([entry]));
+        }
+      }
+    },
+    build(distinctiveness) {
+      const pairs = new Map<number, WeightedPair>();
+      for (const [key, set] of entriesOf) pairs.set(key, { weight: distinctiveness(set.size), entries: [...set] });
+      entriesOf.clear();
+      const best = new Map<number, number>();
+      return {
+        score(terms, into) {
+          for (let i = 0; i < terms.length; i++) {
+            const [factorI, relatedI] = terms[i] ?? [0, []];
+            for (let j = i + 1; j < terms.length; j++) {
+              const [factorJ, relatedJ] = terms[j] ?? [0, []];
+              const factor = Math.min(factorI, factorJ);
+              best.clear();
+              // each pair of message terms counts once per entry, through its best-matching index pair
+              for (const [a, relationA] of relatedI) {
+                const idA = ids.get(a);
+                if (idA === undefined) continue;
+                for (const [b, relationB] of relatedJ) {
+                  const idB = ids.get(b);
+                  if (idB === undefined || idA === idB) continue;
+                  const pair = pairs.get(pairKey(idA, idB));
+                  if (!pair || sameWord(a, b)) continue;
+                  const gain = pair.weight * relationA * relationB * factor;
+                  for (const entry of pair.entries) if (gain > (best.get(entry) ?? 0)) best.set(entry, gain);
+                }
+              }
+              for (const [entry, gain] of best) into[entry] = (into[entry] ?? 0) + gain;
+            }
+          }
+        },
+      };
+    },
+  };
+}
