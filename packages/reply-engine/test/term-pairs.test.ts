@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { parseKnowledgeBase } from '../src/index.js';
 import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
-import { createTermPairsBuilder } from '../src/knowledge/term-pairs.js';
+import { conceptSiblings, createTermPairsBuilder } from '../src/knowledge/term-pairs.js';
+
+const none: ReadonlySet<string> = new Set();
 
 /** A message term that stands only for itself in the index. */
 const own = (term: string, factor = 1): readonly [number, ReadonlyArray<readonly [string, number]>] => [factor, [[term, 1]]];
@@ -9,33 +11,49 @@ const own = (term: string, factor = 1): readonly [number, ReadonlyArray<readonly
 describe('word pairs', () => {
   it('scores an entry only for two message words found together in one of its phrasings', () => {
     const builder = createTermPairsBuilder();
-    builder.add(0, ['deliveri', 'cost']);
-    builder.add(1, ['deliveri', 'long']);
-    builder.add(1, ['assembl', 'cost']);
+    builder.add(0, ['deliveri', 'cost'], none);
+    builder.add(1, ['deliveri', 'long'], none);
+    builder.add(1, ['assembl', 'cost'], none);
     const pairs = builder.build(() => 1);
     const scores = new Float64Array(2);
-    pairs.score([own('deliveri'), own('cost')], scores);
+    pairs.score([own('deliveri'), own('cost')], none, scores);
     expect([...scores]).to.deep.equal([1, 0]);
   });
 
   it('weighs a pair by how few entries share it, and by the weaker of the two message words', () => {
     const builder = createTermPairsBuilder();
-    builder.add(0, ['order', 'cancel']);
-    builder.add(1, ['order', 'cancel']);
-    builder.add(2, ['order', 'status']);
+    builder.add(0, ['order', 'cancel'], none);
+    builder.add(1, ['order', 'cancel'], none);
+    builder.add(2, ['order', 'status'], none);
     const pairs = builder.build((entries) => 1 / entries);
     const scores = new Float64Array(3);
-    pairs.score([own('order'), own('cancel', 0.6), own('status')], scores);
+    pairs.score([own('order'), own('cancel', 0.6), own('status')], none, scores);
     expect([...scores]).to.deep.equal([0.3, 0.3, 1]);
   });
 
   it('does not count a word and its own concept as a pair', () => {
     const builder = createTermPairsBuilder();
-    builder.add(0, ['refund', '~refund']);
+    builder.add(0, ['refund', '~refund'], none);
     const pairs = builder.build(() => 1);
     const scores = new Float64Array(1);
-    pairs.score([own('refund'), own('~refund')], scores);
+    pairs.score([own('refund'), own('~refund')], none, scores);
     expect(scores[0]).to.equal(0);
+  });
+
+  it('does not count two concepts of one word as a pair, in a phrasing or in a message', () => {
+    // 快递 (courier) means delivery and parcel at once
+    const siblings = conceptSiblings(['快递', '~deliver', '~parcel']);
+    expect([...siblings]).to.deep.equal(['~deliver ~parcel']);
+    const builder = createTermPairsBuilder();
+    builder.add(0, ['快递', '~deliver', '~parcel'], siblings);
+    builder.add(1, ['parcel', 'deliveri', '~deliver', '~parcel'], conceptSiblings(['parcel', 'deliveri', '~deliver', '~parcel']));
+    const pairs = builder.build(() => 1);
+    const fromPhrasing = new Float64Array(2);
+    pairs.score([own('~deliver'), own('~parcel')], none, fromPhrasing);
+    expect([...fromPhrasing]).to.deep.equal([0, 1]);
+    const fromMessage = new Float64Array(2);
+    pairs.score([own('~deliver'), own('~parcel')], siblings, fromMessage);
+    expect([...fromMessage]).to.deep.equal([0, 0]);
   });
 
   it('ranks the entry that says both words in one phrasing above one that has them apart', () => {

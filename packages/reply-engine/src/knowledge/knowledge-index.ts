@@ -1,7 +1,7 @@
 import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
 import { createTermExpansion } from './term-expansion.js';
-import { createTermPairsBuilder } from './term-pairs.js';
+import { conceptSiblings, createTermPairsBuilder } from './term-pairs.js';
 
 export interface KnowledgeMatch {
   entry: KnowledgeEntry;
@@ -25,9 +25,9 @@ interface Posting {
 }
 
 /** Answers are indexed too, their words counting this much: they name what the questions leave out. */
-export const ANSWER_FACTOR = 0.3;
+export const ANSWER_FACTOR = 0.5;
 /** How much an entry that has a term only in its answer counts towards the term's spread. */
-export const ANSWER_SPREAD = 0.3;
+export const ANSWER_SPREAD = 0.6;
 /** Weight of a term never seen in the FAQ: unknown topics lower a message's coverage. */
 export const UNKNOWN_TERM_WEIGHT = 0.4;
 /** Share of an entry's score from its best single phrasing (words that occur together); the rest from all its words. */
@@ -81,7 +81,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
       const terms = new Map<string, number>();
       termsWithScale(question, 1, terms);
       addDoc(index, terms, entriesOf);
-      pairsBuilder.add(index, [...terms].filter(([, factor]) => factor >= MIN_OWN_FACTOR).map(([term]) => term));
+      pairsBuilder.add(index, [...terms].filter(([, factor]) => factor >= MIN_OWN_FACTOR).map(([term]) => term), conceptSiblings(terms.keys()));
     }
     const answerTerms = new Map<string, number>();
     for (const parts of Object.values(entry.answer)) for (const part of parts) if (part.type === 'text') termsWithScale(part.content, ANSWER_FACTOR, answerTerms);
@@ -89,7 +89,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
   });
   const weights = new Map<string, number>();
   for (const term of postings.keys()) {
-    // answers use common words freely ("open My account"); they count a third towards a term's spread
+    // answers use common words freely ("open My account"); they count ANSWER_SPREAD towards a term's spread
     const inQuestions = entriesOf.get(term) ?? new Set<number>();
     let onlyInAnswers = 0;
     for (const entry of answerEntriesOf.get(term) ?? []) if (!inQuestions.has(entry)) onlyInAnswers += 1;
@@ -113,7 +113,8 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
       const touched: number[] = [];
       const ownTerms: (readonly [number, ReadonlyArray<readonly [string, number]>])[] = [];
       let weight = 0;
-      for (const [term, queryFactor] of termsOf(text)) {
+      const messageTerms = termsOf(text);
+      for (const [term, queryFactor] of messageTerms) {
         const related = expansion.expand(term);
         if (queryFactor >= MIN_OWN_FACTOR && related.length > 0) ownTerms.push([queryFactor, related]);
         if (related.length === 0) {
@@ -153,7 +154,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
         if (score > (bestDoc[entry] ?? 0)) bestDoc[entry] = score;
       });
       const pairTotals = new Float64Array(entries.length);
-      pairs.score(ownTerms, pairTotals);
+      pairs.score(ownTerms, conceptSiblings(messageTerms.keys()), pairTotals);
       const matches: KnowledgeMatch[] = [];
       entryTotals.forEach((total, i) => {
         const entry = entries[i];

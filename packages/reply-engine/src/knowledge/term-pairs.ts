@@ -12,12 +12,16 @@ export interface TermPairs {
    * Adds to `into[entry]` the pair gains of a message: `terms` are the message's own terms, each
    * with its factor and the index terms it stands for (term-expansion.ts) with their relation.
    */
-  score(terms: ReadonlyArray<readonly [number, ReadonlyArray<readonly [string, number]>]>, into: Float64Array): void;
+  score(
+    terms: ReadonlyArray<readonly [number, ReadonlyArray<readonly [string, number]>]>,
+    siblings: ReadonlySet<string>,
+    into: Float64Array,
+  ): void;
 }
 
 export interface TermPairsBuilder {
-  /** Records the pairs of one phrasing's own terms for `entry`. */
-  add(entry: number, terms: readonly string[]): void;
+  /** Records the pairs of one phrasing's own terms for `entry`; `siblings` as conceptSiblings gives them. */
+  add(entry: number, terms: readonly string[], siblings: ReadonlySet<string>): void;
   /** Weighs each pair by `distinctiveness(entries with it)`; no more adds after this. */
   build(distinctiveness: (entriesWithPair: number) => number): TermPairs;
 }
@@ -32,6 +36,23 @@ function pairKey(a: number, b: number): number {
 /** A word and a concept it yields are one piece of evidence, not a pair ("refund" and "~refund"). */
 function sameWord(a: string, b: string): boolean {
   return conceptsOf(a).includes(b) || conceptsOf(b).includes(a);
+}
+
+function siblingKey(a: string, b: string): string {
+  return a < b ? `${a} ${b}` : `${b} ${a}`;
+}
+
+/**
+ * The pairs of concepts that one word of a text yields together (快递 → ~deliver and ~parcel): one
+ * piece of evidence, not a pair. Keys for `score` and `add`.
+ */
+export function conceptSiblings(terms: Iterable<string>): Set<string> {
+  const siblings = new Set<string>();
+  for (const term of terms) {
+    const concepts = conceptsOf(term);
+    for (let i = 0; i < concepts.length; i++) for (let j = i + 1; j < concepts.length; j++) siblings.add(siblingKey(concepts[i] ?? '', concepts[j] ?? ''));
+  }
+  return siblings;
 }
 
 interface WeightedPair {
@@ -51,12 +72,12 @@ export function createTermPairsBuilder(): TermPairsBuilder {
     return id;
   };
   return {
-    add(entry, terms) {
+    add(entry, terms, siblings) {
       for (let i = 0; i < terms.length; i++) {
         for (let j = i + 1; j < terms.length; j++) {
           const a = terms[i] ?? '';
           const b = terms[j] ?? '';
-          if (a === b || sameWord(a, b) || ids.size >= ID_SPAN - 2) continue;
+          if (a === b || sameWord(a, b) || siblings.has(siblingKey(a, b)) || ids.size >= ID_SPAN - 2) continue;
           const key = pairKey(idOf(a), idOf(b));
           const set = entriesOf.get(key);
           if (set) set.add(entry);
@@ -70,7 +91,7 @@ export function createTermPairsBuilder(): TermPairsBuilder {
       entriesOf.clear();
       const best = new Map<number, number>();
       return {
-        score(terms, into) {
+        score(terms, siblings, into) {
           for (let i = 0; i < terms.length; i++) {
             const [factorI, relatedI] = terms[i] ?? [0, []];
             for (let j = i + 1; j < terms.length; j++) {
@@ -85,7 +106,7 @@ export function createTermPairsBuilder(): TermPairsBuilder {
                   const idB = ids.get(b);
                   if (idB === undefined || idA === idB) continue;
                   const pair = pairs.get(pairKey(idA, idB));
-                  if (!pair || sameWord(a, b)) continue;
+                  if (!pair || sameWord(a, b) || (siblings.size > 0 && siblings.has(siblingKey(a, b)))) continue;
                   const gain = pair.weight * relationA * relationB * factor;
                   for (const entry of pair.entries) if (gain > (best.get(entry) ?? 0)) best.set(entry, gain);
                 }
