@@ -8,20 +8,29 @@ export interface ConfidenceFeatures {
   margin: number;
   /** best / the message's own term weight: how much of the message the best entry explains. */
   coverage: number;
+  /** The best entry has a phrasing with exactly the message's words (KnowledgeMatch.whole). */
+  whole: boolean;
 }
 
 export function confidenceFeatures(ranking: KnowledgeRanking): ConfidenceFeatures {
   const [first, second] = ranking.matches;
-  if (!first) return { score: 0, margin: 0, coverage: 0 };
+  if (!first) return { score: 0, margin: 0, coverage: 0, whole: false };
   return {
     score: first.score,
     margin: (first.score - (second?.score ?? 0)) / first.score,
     coverage: ranking.weight > 0 ? Math.min(1, first.score / ranking.weight) : 0,
+    whole: first.whole,
   };
 }
 
+/**
+ * Relevant enough, ahead of the second, covering the message. A message that is exactly one of the
+ * FAQ's phrasings ("When are you open?") needs only the lead: its few words may be common ones, but
+ * it asks what the FAQ author wrote (docs/knowledge-engine.md, "Confidence").
+ */
 export function isConfident(features: ConfidenceFeatures, thresholds: ConfidenceThresholds): boolean {
-  return features.score >= thresholds.minScore && features.margin >= thresholds.minMargin && features.coverage >= thresholds.minCoverage;
+  if (features.margin < thresholds.minMargin) return false;
+  return features.whole || (features.score >= thresholds.minScore && features.coverage >= thresholds.minCoverage);
 }
 
 /** The best entry when it is clearly the answer: relevant enough, ahead of the second, covering the message. */

@@ -6,7 +6,12 @@ import { conceptSiblings, createTermPairsBuilder } from './term-pairs.js';
 export interface KnowledgeMatch {
   entry: KnowledgeEntry;
   score: number;
+  /** One of the entry's phrasings says exactly what the message says: the same words, none left over on either side. */
+  whole: boolean;
 }
+
+/** Share of a phrasing's own weight (and of the message's) that must match for the two to say the same. */
+const WHOLE_SHARE = 0.99;
 
 export interface KnowledgeRanking {
   /** Entries that matched at all, best first. */
@@ -109,6 +114,9 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
       const docScores = new Float64Array(docCount);
       const entryTotals = new Float64Array(entries.length);
       const bestOfDoc = new Float64Array(docCount);
+      // the gains of own terms (words, concepts) alone, to tell a message that is exactly one phrasing
+      const ownScores = new Float64Array(docCount);
+      const bestOwnOfDoc = new Float64Array(docCount);
       const bestOfEntry = new Float64Array(entries.length);
       const touched: number[] = [];
       const ownTerms: (readonly [number, ReadonlyArray<readonly [string, number]>])[] = [];
@@ -130,6 +138,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
             const previous = bestOfDoc[posting.doc] ?? 0;
             if (previous === 0) touched.push(posting.doc);
             if (gain > previous) bestOfDoc[posting.doc] = gain;
+            if (queryFactor >= MIN_OWN_FACTOR && posting.factor >= MIN_OWN_FACTOR && gain > (bestOwnOfDoc[posting.doc] ?? 0)) bestOwnOfDoc[posting.doc] = gain;
           }
         }
         if (queryFactor >= MIN_OWN_FACTOR) weight += queryFactor * termWeight;
@@ -139,6 +148,8 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
           const entry = docEntry[doc] ?? 0;
           if (gain > (bestOfEntry[entry] ?? 0)) bestOfEntry[entry] = gain;
           bestOfDoc[doc] = 0;
+          ownScores[doc] = (ownScores[doc] ?? 0) + (bestOwnOfDoc[doc] ?? 0);
+          bestOwnOfDoc[doc] = 0;
         }
         touched.length = 0;
         for (let i = 0; i < entryTotals.length; i++) {
@@ -147,8 +158,11 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
         }
       }
       const bestDoc = new Float64Array(entries.length);
+      const whole = new Uint8Array(entries.length);
       docScores.forEach((raw, doc) => {
         const entry = docEntry[doc] ?? 0;
+        const own = ownScores[doc] ?? 0;
+        if (weight > 0 && own >= WHOLE_SHARE * weight && own >= WHOLE_SHARE * (docWeights[doc] ?? 0)) whole[entry] = 1;
         const precision = Math.min(1, raw / Math.max(docWeights[doc] ?? 0, 1e-9));
         const score = raw * (0.5 + 0.5 * precision);
         if (score > (bestDoc[entry] ?? 0)) bestDoc[entry] = score;
@@ -159,7 +173,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
       entryTotals.forEach((total, i) => {
         const entry = entries[i];
         const score = PHRASING_SHARE * (bestDoc[i] ?? 0) + (1 - PHRASING_SHARE) * (total + PAIR_FACTOR * (pairTotals[i] ?? 0));
-        if (score > 0 && entry) matches.push({ entry, score });
+        if (score > 0 && entry) matches.push({ entry, score, whole: whole[i] === 1 });
       });
       matches.sort((a, b) => b.score - a.score);
       return { matches, weight };

@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { parseKnowledgeBase } from '../src/index.js';
+import { confidenceFeatures, confidentEntry } from '../src/knowledge/confidence.js';
+import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
+
+describe('confidence', () => {
+  const kb = parseKnowledgeBase(
+    `
+fallback: []
+confidence: { min_score: 5, min_margin: 0.1, min_coverage: 0.9 }
+entries:
+  - id: opening-hours
+    questions: ["When are you open?", "opening hours on holidays"]
+    answer: "9 to 5."
+  - id: account
+    questions: ["How do I open an account?"]
+    answer: "Sign up at the top of the page."
+  - id: returns
+    questions: ["Can I return an opened box?"]
+    answer: "Yes, within 30 days."
+`,
+    'yaml',
+  );
+  const index = createKnowledgeIndex(kb.entries);
+
+  it('answers a message that says exactly what one phrasing says, though its score is below min_score', () => {
+    const ranking = index.rank('when are you OPEN??');
+    expect(confidenceFeatures(ranking)).to.include({ whole: true });
+    expect(ranking.matches[0]?.score).to.be.below(kb.thresholds.minScore);
+    expect(confidentEntry(ranking, kb.thresholds)?.id).to.equal('opening-hours');
+  });
+
+  it('does not count a phrasing as said when the message has a word more, or the phrasing one the message lacks', () => {
+    expect(confidenceFeatures(index.rank('when are you open on holidays')).whole).to.equal(false);
+    expect(confidentEntry(index.rank('when are you open on holidays'), kb.thresholds)).to.equal(undefined);
+    expect(confidenceFeatures(index.rank('opening hours')).whole).to.equal(false);
+  });
+
+  it('still needs the lead over the second entry', () => {
+    const tied = parseKnowledgeBase(`
+fallback: []
+entries:
+  - { id: a, questions: ["gift"], answer: "A" }
+  - { id: b, questions: ["gift"], answer: "B" }
+`, 'yaml');
+    const ranking = createKnowledgeIndex(tied.entries).rank('gift');
+    expect(confidenceFeatures(ranking).whole).to.equal(true);
+    expect(confidentEntry(ranking, tied.thresholds)).to.equal(undefined);
+  });
+});
