@@ -125,4 +125,26 @@ describe('knowledge evaluation', () => {
       expect(parts[1]!.filter((c) => calibrationTexts.has(c.text))).to.deep.equal([]);
     });
   });
+
+  describe('the independent evaluation FAQs', () => {
+    const fileOf = (name: string): string => fileURLToPath(new URL(`../../knowledge/eval/independent/${name}`, import.meta.url));
+
+    for (const shop of ['harbor-pine', 'maple-thread']) {
+      it(`${shop}: a 60-entry FAQ of another shop with 400+ messages whose ids all exist, none copying a phrasing`, async () => {
+        const kb = await loadKnowledgeBase(fileOf(`${shop}-faq.yaml`));
+        const cases = parseEvalCases(await readFile(fileOf(`${shop}.cases.jsonl`), 'utf8'));
+        expect(kb.entries).to.have.length(60);
+        expect(cases.length).to.be.at.least(400);
+        const ids = new Set(kb.entries.map((e) => e.id));
+        const questions = new Set(kb.entries.flatMap((e) => e.questions.map((q) => q.toLowerCase())));
+        for (const testCase of cases) {
+          if (testCase.expected !== undefined) expect(ids.has(testCase.expected), testCase.expected).to.equal(true);
+          expect(questions.has(testCase.text.toLowerCase()), testCase.text).to.equal(false);
+        }
+        for (const language of ['en', 'zh', 'ja']) expect(cases.filter((c) => c.language === language && c.expected === undefined).length, language).to.be.at.least(15);
+        const report = evaluateKnowledge(createKnowledgeResponder(kb), cases);
+        expect(report.unknownIds).to.deep.equal([]);
+      });
+    }
+  });
 });
