@@ -106,7 +106,8 @@ export function createTermPairsBuilder(): TermPairsBuilder {
                   const idB = ids.get(b);
                   if (idB === undefined || idA === idB) continue;
                   const pair = pairs.get(pairKey(idA, idB));
-                  if (!pair || sameWord(a, b) || (siblings.size > 0 && siblings.has(siblingKey(a, b)))) continue;
+                  // the index holds no pair of a word and its own concept (add skips them); siblings depend on the message
+                  if (!pair || (siblings.size > 0 && siblings.has(siblingKey(a, b)))) continue;
                   const gain = pair.weight * relationA * relationB * factor;
                   for (const entry of pair.entries) if (gain > (best.get(entry) ?? 0)) best.set(entry, gain);
                 }

@@ -1,4 +1,5 @@
-import { chineseWords, japaneseWords } from './chinese-words.js';
+import { chineseWords } from './chinese-words.js';
+import { japaneseWords } from './japanese-words.js';
 import { englishStem } from './english-stem.js';
 import { CJK_PHRASES, conceptsNear, conceptsOf, ENGLISH_PHRASES } from './synonyms.js';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, JAPANESE_KEPT_HIRAGANA, JAPANESE_STOP_WORDS } from './stop-words.js';
