@@ -126,9 +126,8 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     fallbackText: config.replyFallback,
     logger,
     knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
+    reloadOnSignal: 'SIGHUP',
   });
-  const reloadKnowledge = (): void => void engine.reload();
-  process.on('SIGHUP', reloadKnowledge);
   const limits = { ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars };
   const chat = createChatService({
     validate: createRequestValidator(limits),
@@ -177,7 +176,6 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
       draining = true;
     },
     close: async () => {
-      process.off('SIGHUP', reloadKnowledge);
       engine.close();
       await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
       aborts.close();

@@ -56,9 +56,8 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     fallbackText: config.replyFallback,
     logger,
     knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
+    reloadOnSignal: 'SIGHUP',
   });
-  const reloadKnowledge = (): void => void engine.reload();
-  process.on('SIGHUP', reloadKnowledge);
 
   const turns = createTurnStore({ redis: commands, keys, timings: turnTimingsOf(config) });
   const jobs = createJobProducer(queues, keys);
@@ -148,7 +147,6 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     metricsUrl: metricsServer?.url,
     close: async () => {
       await sweeper.stop();
-      process.off('SIGHUP', reloadKnowledge);
       engine.close();
       await metricsServer?.close();
       await Promise.all(workers.map((worker) => worker.close()));

@@ -23,6 +23,22 @@ export interface EngineFromConfigOptions {
   knowledgeFileOf?: (client: string) => Promise<string | undefined> | string | undefined;
   /** How often knowledge files are checked for changes, in ms (0: only on reload()). */
   watchIntervalMs?: number;
+  /** A signal that reloads the knowledge files (the processes pass SIGHUP); close() stops listening. */
+  reloadOnSignal?: NodeJS.Signals;
+}
+
+/** Reloads every knowledge file on `signal` until closed (README, "Knowledge file": loading and reloading). */
+function reloadingOn(engine: ConfiguredEngine, signal: NodeJS.Signals | undefined): ConfiguredEngine {
+  if (signal === undefined) return engine;
+  const reload = (): void => void engine.reload();
+  process.on(signal, reload);
+  return {
+    ...engine,
+    close: () => {
+      process.off(signal, reload);
+      engine.close();
+    },
+  };
 }
 
 /**
@@ -47,7 +63,7 @@ export async function createEngineFromConfig(config: ReplyEngineConfig, options:
       },
       rerank ? { rerank } : {},
     );
-    return { ...engine, reload: () => registry.reload(), close: () => registry.close() };
+    return reloadingOn({ ...engine, reload: () => registry.reload(), close: () => registry.close() }, options.reloadOnSignal);
   }
   const fallback: ReplyPart[] = options.fallbackText === '' ? [] : [{ type: 'text', content: options.fallbackText }];
   const engine = createOpenAiEngine({
