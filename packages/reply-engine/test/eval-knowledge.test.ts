@@ -129,7 +129,7 @@ describe('knowledge evaluation', () => {
   describe('the independent evaluation FAQs', () => {
     const fileOf = (name: string): string => fileURLToPath(new URL(`../../knowledge/eval/independent/${name}`, import.meta.url));
 
-    for (const shop of ['harbor-pine', 'maple-thread']) {
+    for (const shop of ['harbor-pine', 'maple-thread', 'copper-kettle', 'birch-lane']) {
       it(`${shop}: a 60-entry FAQ of another shop with 400+ messages whose ids all exist, none copying a phrasing`, async () => {
         const kb = await loadKnowledgeBase(fileOf(`${shop}-faq.yaml`));
         const cases = parseEvalCases(await readFile(fileOf(`${shop}.cases.jsonl`), 'utf8'));
