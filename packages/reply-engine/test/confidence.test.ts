@@ -31,9 +31,10 @@ entries:
   });
 
   it('does not count a phrasing as said when the message has a word more, or the phrasing one the message lacks', () => {
-    expect(confidenceFeatures(index.rank('when are you open on holidays')).whole).to.equal(false);
-    expect(confidentEntry(index.rank('when are you open on holidays'), kb.thresholds)).to.equal(undefined);
-    expect(confidenceFeatures(index.rank('opening hours')).whole).to.equal(false);
+    // "when are you open" and "opening hours" both read as hours now, so the extra and the missing word are other ones
+    expect(confidenceFeatures(index.rank('when are you open in december')).whole).to.equal(false);
+    expect(confidentEntry(index.rank('when are you open in december'), kb.thresholds)).to.equal(undefined);
+    expect(confidenceFeatures(index.rank('holidays')).whole).to.equal(false);
   });
 
   it('still needs the lead over the second entry', () => {

@@ -14,7 +14,7 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set([
   'what', 'whats', "what's", 'which', 'who', 'how', 'why', 'when', 'where', 'whether',
   'can', 'could', 'will', 'shall', 'should', 'may', 'might', 'must', 'cant', "can't", 'dont', "don't", 'im', "i'm", "i'd", "i've",
   'hi', 'hello', 'hey', 'dear', 'please', 'pls', 'plz', 'thanks', 'thank', 'thx', 'ok', 'okay', 'sorry', 'guys', 'team',
-  'know', 'tell', 'let', 'help', 'question', 'possible', 'way', 'anyone', 'someone', 'something', 'thing', 'things',
+  'know', 'tell', 'let', 'help', 'question', 'possible', 'way', 'anyone', 'someone', 'something', 'thing', 'things', 'stuff',
   // everyday filler of longer messages: time, feelings, small talk; none of them names a topic
   'ago', 'already', 'again', 'now', 'today', 'yesterday', 'tomorrow', 'week', 'weeks', 'month', 'months', 'year', 'years',
   'last', 'next', 'first', 'second', 'morning', 'evening', 'night', 'still', 'ever',

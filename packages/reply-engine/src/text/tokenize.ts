@@ -1,7 +1,7 @@
 import { chineseWords } from './chinese-words.js';
 import { japaneseWords } from './japanese-words.js';
 import { englishStem } from './english-stem.js';
-import { CJK_PHRASES, conceptsNear, conceptsOf, ENGLISH_PHRASES } from './synonyms.js';
+import { cjkPhraseConcepts, conceptsNear, conceptsOf, rewriteEnglishPhrases } from './synonyms.js';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, JAPANESE_KEPT_HIRAGANA, JAPANESE_STOP_WORDS } from './stop-words.js';
 
 /**
@@ -25,6 +25,7 @@ export type WeightedTerms = Map<string, number>;
 
 const RUNS = /\p{Script=Latin}+(?:['’-]\p{Script=Latin}+)*|\p{Script=Han}+|[\p{Script=Katakana}\u30FC]+|\p{Script=Hiragana}+/gu;
 const LATIN = /^\p{Script=Latin}/u;
+const LATIN_TEXT = /[a-z]/;
 const HAN = /^\p{Script=Han}/u;
 const HIRAGANA = /^\p{Script=Hiragana}/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -119,7 +120,7 @@ function addHiragana(terms: WeightedTerms, run: string): void {
  */
 export function termsOf(text: string): WeightedTerms {
   let normalized = text.normalize('NFKC').toLowerCase();
-  for (const [phrase, joined] of ENGLISH_PHRASES) normalized = normalized.replace(phrase, joined);
+  if (LATIN_TEXT.test(normalized)) normalized = rewriteEnglishPhrases(normalized);
   const japanese = KANA.test(normalized);
   if (japanese) for (const [polite, plain] of JAPANESE_POLITE) normalized = normalized.replace(polite, plain);
   const terms: WeightedTerms = new Map();
@@ -142,7 +143,7 @@ function addConcepts(terms: WeightedTerms, normalized: string): void {
     for (const concept of conceptsNear(term)) found.push([concept, factor * CONCEPT_FACTOR * TYPO_CONCEPT_FACTOR]);
   }
   if (CJK.test(normalized)) {
-    for (const [phrase, concepts] of CJK_PHRASES) if (normalized.includes(phrase)) for (const concept of concepts) found.push([concept, CONCEPT_FACTOR]);
+    for (const concept of cjkPhraseConcepts(normalized)) found.push([concept, CONCEPT_FACTOR]);
   }
   for (const [concept, factor] of found) add(terms, concept, factor);
 }

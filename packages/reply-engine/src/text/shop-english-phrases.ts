@@ -1,0 +1,131 @@
+/**
+ * English phrases rewritten before tokenizing, so that their words do not stand alone ("money
+ * back", "take it back") and a customer's idiom reaches the word a FAQ author would write ("stop
+ * it before it ships" → cancel, "my blender died" → broken, "hasn't come" → arrive + not). Each
+ * rewrite yields words of a synonym group (shop-synonym-groups.ts). FAQ phrasings are rewritten
+ * alike, so both sides meet. Rules run in order on the lowercased text; a rule must name its
+ * context precisely enough not to fire on an unrelated sentence ("stop the emails" is not a
+ * cancellation). `’` is written `['’]`, as customers type either.
+ */
+export const ENGLISH_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
+  // refunds and returns
+  [/\b(money|cash|credit(ed)?) back\b/g, 'moneyback'],
+  [/\b(pay|paid|paying) (me |us )?back\b/g, 'moneyback'],
+  [/\b(send|sent|sending|ship|shipping|post|posting|mail|mailing|take|taking|took|bring|bringing) (it |them |this |these |that |those |something |the (item|items|order|product|parcel|package) )?back\b/g, 'sendback'],
+  [/\breturn (window|period)\b/g, 'return howlong'],
+  [/\bdrop(ping|ped)? (it |them )?off\b/g, 'dropoff'],
+  // exchanges
+  [/\b(trade|switch|swap) (it|them|this|that|one) (in )?(for|to)\b/g, 'swap'],
+  [/\btrade (it|them|this|that)\b/g, 'swap'],
+  // arriving, not arriving, where it is
+  [/\b(has|have|had|did|does|do)(n['’]?t| not) (come(?! with)|arrive|arrived|turn(ed)? up|show(ed|n)? up|get here|got here|reach(ed)? me|been delivered)\b/g, 'arrive not'],
+  [/\b(never|not yet|still not|yet to) (came(?! with)|come(?! with)|arrive|arrived|turned up|showed up|reached me|been delivered)\b/g, 'arrive not'],
+  [/\b(show|turn)(ed|s)? up\b/g, 'arrived'],
+  [/\b(get|gets|got|getting) here\b/g, 'arrive'],
+  [/\breach(es|ed)? me\b/g, 'arrive'],
+  [/\b(on (its|it['’]?s|the|their) way|in transit|out for delivery)\b/g, 'transit'],
+  [/\bwhere(['’]s| is| are) (my|our|the) (order|orders|parcel|parcels|package|packages|stuff|delivery|item|items|shipment|things|purchase)\b/g, 'track $3'],
+  [/\bfollow (my|the) (order|parcel|package|delivery|shipment)\b/g, 'track $2'],
+  [/\btracking (code|id)\b/g, 'tracking number'],
+  [/\b(over ?due|running late|taking (so |too |very )?long|taking forever)\b/g, 'late'],
+  [/\b(says|said|shows|showed|showing|marked|listed|status)( as| is)? delivered\b/g, 'markeddelivered'],
+  // when and how much
+  [/\bhow (long|soon|quickly|fast)\b/g, 'howlong'],
+  [/\bhow many (business |working )?days\b/g, 'howlong'],
+  [/\bwhen (will|would|should|do|does|can) (i|we) (get|receive|have) (it|them|my|the)\b/g, 'eta'],
+  [/\bhow much (money |credit )?(is |do i have |have i got |i have )?(left|remaining)\b/g, 'balance'],
+  [/\bhow much\b/g, 'howmuch'],
+  [/\bnext[- ]day\b/g, 'nextday'],
+  [/\bsame[- ]day\b/g, 'sameday'],
+  // cancelling
+  [/\bstop (it|the order|my order|the delivery|the shipment|the parcel|the package)\b/g, 'cancel'],
+  [/\bcall(ed)? (it|the order|my order) off\b/g, 'cancel'],
+  [/\b(it|they|order|parcel|package) (goes|go|gets sent|is sent|leaves) out\b/g, '$1 ships'],
+  // pickup and shops
+  [/\bpick ?up\b/g, 'pickup'],
+  [/\bclick (and|&|n) collect\b/g, 'pickup'],
+  [/\bgrab (it|them) (at|from|in)\b/g, 'pickup'],
+  [/\bcollect (it|them|my order|the order) (myself|ourselves|in person|in store|from)\b/g, 'pickup'],
+  [/\bin[- ](person|store)\b/g, 'instore'],
+  [/\b(business|opening|office|working|open) hours\b/g, 'hours'],
+  [/\b(what time|when) (do|does|are|is) (you|your \w+|the \w+) (open|close)\b/g, 'hours $3'],
+  [/\b(open|opens|opening|close|closes|closing) (time|times|hours)\b/g, 'hours'],
+  [/\b(open|opens|close|closes) (today|tomorrow|tonight|late|early|(on|at|until|till) (?=sundays?|saturdays?|weekends?|holidays?|bank holidays?))/g, 'hours '],
+  // accounts
+  [/\bsign(ed|ing|s)? ?up\b/g, 'signup'],
+  [/\b(log|logged|logging|sign|signed|signing) ?(in|on)(to)?\b/g, 'login'],
+  [/\bcan['’]?t (get|log) in(to)?\b/g, 'cannot login'],
+  [/\blocked out\b/g, 'locked'],
+  [/\bwithout (an |a |creating an |making an |having an |opening an )?(account|registering|registration|signup|login)\b/g, 'noaccount'],
+  [/\bas a guest\b/g, 'guest'],
+  [/\bpersonal (data|information|info|details)\b/g, 'personaldata $1'],
+  [/\b(sell|sells|selling|sold|share|shares|sharing|shared|pass|passing|give|giving)( on)? (my |our |your |customer['’]?s? |customers['’]? )?(data|information|info|details|email address|emails?)\b/g, 'datasharing $4'],
+  [/\b(mailing|email|e-mail|newsletter) list\b/g, 'newsletter'],
+  [/\bopt(ed|ing)? out\b/g, 'unsubscribe'],
+  [/\b(stop|stopping|no more) (sending( me)? )?(the |your |all these |these |those )?(emails|e-mails|newsletters|spam|marketing|promotions)\b/g, 'unsubscribe'],
+  // people and contact
+  [/\b(real|actual|live) (person|human|people|agent)\b/g, 'human'],
+  [/\b(talk|speak|chat)(ing)? (to|with) (a |an )?(person|human|someone|somebody|agent|representative|manager)\b/g, 'human'],
+  [/\bcustomer (service|support|care)\b/g, 'customerservice'],
+  [/\bget in touch\b/g, 'contact'],
+  [/\bphone number\b/g, 'telephone'],
+  // delivery at the door
+  [/\b(wasn['’]?t|was not|weren['’]?t|were not|not|nobody|no one|noone)( at)? home\b/g, 'absent'],
+  [/\b(i|we) (was|were) out\b/g, 'absent'],
+  [/\bmissed (the |my |a |your )?(delivery|courier|driver|parcel|package)\b/g, 'absent $2'],
+  [/\b(missed|delivery|calling) (card|notice|note|slip)\b/g, 'absent'],
+  [/\b(card|note|notice|slip) (in|through|on) (my|the) (mailbox|letterbox|letter box|door)\b/g, 'absent'],
+  [/\b(leave|left) (it|them|the parcel|the package) (at|by|outside|with)\b/g, 'doorstep'],
+  [/\bsign(ed|ing)? for\b/g, 'signature'],
+  [/\b(post|zip|postal) ?code\b/g, 'postcode'],
+  [/\b(i|we)( have|['’]ve)? (just |recently )?moved( house| home)?\b/g, 'address change'],
+  // broken, damaged, wrong, missing
+  [/\b(stopped|quit|stops) (working|charging|heating|turning on|running|spinning)\b/g, 'broken'],
+  [/\b(won['’]?t|wont|doesn['’]?t|does not|will not|can['’]?t|cannot|isn['’]?t) (turn|switch|power) on\b/g, 'broken not'],
+  [/\b(won['’]?t|wont|doesn['’]?t|does not|will not|isn['’]?t) (heat|heating|charge|charging)( up)?\b/g, 'broken not'],
+  [/\bdead on arrival\b/g, 'broken'],
+  [/\b(isn['’]?t|is not|not|wasn['’]?t|aren['’]?t) what (i|we) (ordered|bought|paid for|asked for|purchased)\b/g, 'wrong item'],
+  [/\bmix[- ]?up\b/g, 'mixup'],
+  [/\b(only|just) (\d+|one|two|three|half|some|part) (of|out of)\b/g, 'partial'],
+  [/\b(not|wasn['’]?t|weren['’]?t|isn['’]?t|aren['’]?t) in the (box|package|parcel|delivery|bag)\b/g, 'missing'],
+  [/\bleft out\b/g, 'missing'],
+  // warranty and repair
+  [/\bstill (be )?covered\b/g, 'warranty'],
+  [/\b(extra|more|additional|longer|extended) (years? of )?(cover|coverage|protection|warranty|guarantee)\b/g, 'extended warranty'],
+  [/\b(get|have) (it|them) (looked at|checked|seen to|fixed|repaired)\b/g, 'repair'],
+  // paying
+  [/\bcheck(ing|ed)? ?out\b/g, 'checkout'],
+  [/\bapple ?pay\b/g, 'applepay'],
+  [/\bgoogle ?pay\b/g, 'googlepay'],
+  [/\bamerican express\b/g, 'amex'],
+  [/\b(bank|wire) transfer\b/g, 'banktransfer'],
+  [/\bcash on delivery\b/g, 'cashondelivery'],
+  [/\b(buy now,? )?pay (it )?later\b/g, 'paylater'],
+  [/\bpay(ing)? in (parts|\d+|two|three|four)\b/g, 'instalments'],
+  [/\bpayment plans?\b/g, 'instalments'],
+  [/\b(charged|billed|debited|paid|taken|charging|billing) (me |us )?(two times|2 times|double)\b/g, '$1 twice'],
+  [/\bdouble[- ]?(charged|billed|charge|charging|payment)\b/g, 'charged twice'],
+  [/\b(order|payment|transaction|purchase|it)( has| have| did)? (went|gone|go|goes|got) through\b/g, '$1 confirmed'],
+  [/\bdid (it|my order|the order|my payment|the payment) go through\b/g, '$1 confirmed'],
+  [/\bgift ?(card|certificate)s?\b/g, 'giftcard'],
+  [/\bgift[- ]?(packaging|packing|box|boxed|bag)\b/g, 'gift wrapping'],
+  [/\bblack friday\b/g, 'blackfriday'],
+  // prices
+  [/\bprice (has |have )?(went|gone|goes|go|came|come|dropped|fell|fallen|was reduced|got reduced|been reduced|is lower|is cheaper)( down)?\b/g, 'pricedrop'],
+  [/\b(went|gone|go|goes) (down )?on sale\b/g, 'sale'],
+  [/\bprice[- ]?match(es|ed|ing)?\b/g, 'pricematch'],
+  [/\b(match|beat|beats|matching) (a |the |their |that |this |your |competitor['’]?s? )?(price|prices|offer|competitor|competitors|it)\b/g, 'pricematch'],
+  [/\b(cheaper|for less|lower price) (elsewhere|somewhere else|at another|in another|on amazon|online)\b/g, 'pricematch'],
+  [/\b(second[- ]?hand|pre[- ]?owned|open[- ]box|ex[- ]display)\b/g, 'secondhand'],
+  // stock and products
+  [/\bsold ?out\b/g, 'soldout'],
+  [/\bout of stock\b/g, 'soldout'],
+  [/\b(back in stock|in stock again|restocked)\b/g, 'restock'],
+  [/\bpre[- ]?order(s|ed|ing)?\b/g, 'preorder'],
+  [/\bworks? with (my|the|a|an|your)\b/g, 'compatible'],
+  [/\bset(ting)? up (an |a |my )?account\b/g, 'create account'],
+  [/\b(hook|set|setting|sets)(ing)? (it |them )?up\b/g, 'setup'],
+  [/\b(care|washing|wash) (instructions|label|guide)\b/g, 'washing'],
+  [/\b(take|taking|haul|collect|collecting|pick|remove|removing)( away| off)? (my |the |our |your )?old (one|ones|appliance|appliances|fridge|tv|television|machine|washer|oven|mattress|sofa)\b/g, 'recycle old'],
+  [/\bunited (states|kingdom)\b/g, 'abroad'],
+];

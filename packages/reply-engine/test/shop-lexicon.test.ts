@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { parseKnowledgeBase, termsOf, tokenize } from '../src/index.js';
+import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
+import { englishStem } from '../src/text/english-stem.js';
+
+const concepts = (text: string): string[] => tokenize(text).filter((term) => term.startsWith('~'));
+
+describe('the shop lexicon', () => {
+  it('reads customer idioms as the words a FAQ author writes', () => {
+    expect(concepts('will you take it back if I do not like it?')).to.include('~return');
+    expect(concepts('could you stop it before it goes out?')).to.include('~cancel');
+    expect(concepts('my blender died after 5 months')).to.include('~broken');
+    expect(concepts('the kettle stopped working')).to.include('~broken');
+    expect(concepts('can I collect it myself from your shop?')).to.include('~locker');
+    expect(concepts('I cannot sign in')).to.include.members(['~password', '~account']);
+    expect(concepts('you charged me two times')).to.include('~twice');
+    expect(concepts('I want to talk to a real person')).to.include('~human');
+  });
+
+  it('reads "hasn\'t come" as arriving and a negation, but not "doesn\'t come with"', () => {
+    expect(tokenize("my parcel hasn't come")).to.include.members(['~deliver', '~not']);
+    expect(tokenize('it hasn’t arrived yet')).to.include.members(['~deliver', '~not']);
+    expect(concepts("the lamp doesn't come with a bulb")).not.to.include('~deliver');
+  });
+
+  it('does not fire an idiom on an unrelated sentence', () => {
+    expect(concepts('please stop the emails')).not.to.include('~cancel');
+    expect(concepts('please stop the emails')).to.include('~newsletter');
+    expect(concepts('I went through all the bags')).not.to.include('~confirm');
+    expect(concepts('how tall is mount everest')).not.to.include('~assembly');
+  });
+
+  it('keeps words apart that the Porter stemmer would join', () => {
+    expect(englishStem('customer')).not.to.equal(englishStem('customs'));
+    expect(concepts('I am a new customer')).not.to.include('~customs');
+    expect(concepts('I am a new customer')).not.to.include('~engrave');
+    expect(concepts('do I pay customs on this?')).to.include('~customs');
+    expect(concepts('my personal opinion')).not.to.include('~privacy');
+    expect(concepts('do you sell my personal data?')).to.include('~privacy');
+    expect(concepts('do you install the washing machine?')).not.to.include('~instalment');
+    expect(concepts('can I pay in instalments?')).not.to.include('~assembly');
+    expect(concepts('I am busy')).to.deep.equal([]);
+  });
+
+  it('finds two-character Chinese words with a grammar character by substring (坏了, 少了)', () => {
+    // as whole words (factor 1), not only through the single character 坏 (0.35)
+    expect(termsOf('我的咖啡机坏了').get('~broken')).to.equal(1);
+    expect(termsOf('收到的货少了一件').get('~missing')).to.equal(1);
+    // 码 of 密码 is no size, 少 of 多少钱 nothing missing
+    expect(concepts('忘记密码了')).not.to.include('~size');
+    expect(concepts('运费多少钱')).not.to.include('~missing');
+  });
+
+  it('knows casual Chinese and Japanese, hiragana included', () => {
+    expect(concepts('咋退钱')).to.include('~refund');
+    expect(concepts('届かないんだけど')).to.include.members(['~deliver', '~not']);
+    expect(concepts('へんぴんしたいんだけど')).to.include('~return');
+    expect(concepts('ぱすわーど わすれちゃった')).to.include('~password');
+    expect(termsOf('個人情報の扱い').has('~human')).to.equal(false);
+  });
+
+  it('makes "stuff" a stop word', () => {
+    expect(tokenize('stuff')).to.deep.equal([]);
+  });
+
+  describe('in a FAQ', () => {
+    const kb = parseKnowledgeBase(
+      `
+fallback: []
+entries:
+  - id: returns
+    questions: ["How do I return an item?", "What is your return policy?"]
+    answer: "Within 30 days."
+  - id: customs
+    questions: ["Do I have to pay customs duties?"]
+    answer: "No, we pay them."
+  - id: contact
+    questions: ["How can I reach customer service?"]
+    answer: "Write to us."
+  - id: cancel
+    questions: ["How do I cancel my order?"]
+    answer: "Under My Orders."
+`,
+      'yaml',
+    );
+    const index = createKnowledgeIndex(kb.entries);
+    const best = (text: string): string | undefined => index.rank(text).matches[0]?.entry.id;
+
+    it("reaches the return entry from a customer's \"take it back\"", () => {
+      expect(best('will you take it back if it does not fit?')).to.equal('returns');
+    });
+
+    it('does not send a customer question to customs', () => {
+      expect(best('I am a customer, how do I get in touch?')).to.equal('contact');
+    });
+
+    it('reaches the cancel entry from "stop it before it ships"', () => {
+      expect(best('please stop it before it ships')).to.equal('cancel');
+    });
+  });
+});
