@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { parseRawAnswer, rawExchange } from './support/raw-http.js';
 import { bodyFor, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
 /** Every row of docs/service-rules.md §3's error table, sent over real HTTP to the real API. */
@@ -75,6 +76,23 @@ describe('POST /custom-im/chat-messages error table', () => {
     expectError(await post(t.url, '{"client": "shop",'), 400, 'malformed_json');
   });
 
+  it('never echoes a malformed body in the malformed_json answer: a secret in single quotes stays out of it', async () => {
+    const secret = 's3cr3t-abcdef-123456';
+    const missingComma = `{"client":"shop","signature":"x","secret":"${secret}" "timestamp":1}`;
+    const answers = [
+      await post(t.url, `{"client":"shop","secret":'${secret}',"timestamp":1}`),
+      await post(t.url, missingComma),
+      await post(t.url, `{"secret":"${secret}`),
+    ];
+    for (const answer of answers) {
+      expectError(answer, 400, 'malformed_json');
+      const text = JSON.stringify(answer.json);
+      for (let i = 0; i + 4 <= secret.length; i++) expect(text, `echoes "${secret.slice(i, i + 4)}"`).not.to.include(secret.slice(i, i + 4));
+    }
+    // where the parser says where the error is, the answer still does
+    expect(answers[1]!.json['detail']).to.equal(`Expected ',' or '}' after property value at position ${missingComma.indexOf('"timestamp"')}`);
+  });
+
   it('answers 400 malformed_json for JSON that is not an object', async () => {
     expectError(await post(t.url, '[1,2,3]'), 400, 'malformed_json');
     expectError(await post(t.url, 'null'), 400, 'malformed_json');
@@ -85,6 +103,13 @@ describe('POST /custom-im/chat-messages error table', () => {
     expectError(await post(t.url, 'client=shop', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
     const response = await fetch(`${t.url}/custom-im/chat-messages`, { method: 'POST', body: new Uint8Array(Buffer.from('{}')) });
     expect(response.status).to.equal(415);
+  });
+
+  it('answers 415 to a request with another Content-Type and no body at all (neither Content-Length nor Transfer-Encoding)', async () => {
+    const raw = await rawExchange(t.url, 'POST /custom-im/chat-messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n');
+    const answer = parseRawAnswer(raw);
+    expect(answer.status, answer.body).to.equal(415);
+    expect(JSON.parse(answer.body)).to.include({ code: 415, error: 'unsupported_media_type' });
   });
 
   it('answers 413 payload_too_large for a body over the limit', async () => {

@@ -8,8 +8,10 @@ import { requestIdFrom } from '../http/request-id.js';
 
 export const CHAT_MESSAGES_PATH = '/custom-im/chat-messages';
 
+/** The header decides, with or without a body (req.is() answers null for a request without one): anything but JSON is 415. */
 function requireJson(req: Request, _res: Response, next: NextFunction): void {
-  if (req.is('application/json') === false || req.get('content-type') === undefined) {
+  const mediaType = req.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json') {
     next(new AppError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.', {
       detail: `received Content-Type: ${req.get('content-type') ?? '(none)'}`,
     }));
