@@ -1,4 +1,4 @@
-import type { ChatService } from '@dialog-relay/chat';
+import type { AuthThrottle, ChatService } from '@dialog-relay/chat';
 import { AppError } from '@dialog-relay/contracts';
 import type { Logger } from '@dialog-relay/logger';
 import type { Redis } from '@dialog-relay/redis';
@@ -25,6 +25,8 @@ export interface AppDeps {
   adminToken: string | undefined;
   /** ADMIN_WRITE_TOKEN: also the dashboard's actions. */
   adminWriteToken?: string | undefined;
+  /** Counts wrong admin credentials per source address (429 over the limit); none: not counted. */
+  adminThrottle?: AuthThrottle;
   /** Express's `trust proxy` (TRUST_PROXY): which proxies' X-Forwarded-For names the caller. */
   trustProxy?: boolean | number | string | undefined;
   isDraining: () => boolean;
@@ -79,7 +81,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(chatMessagesRouter({ chat: deps.chat, logger: deps.logger, metrics: deps.metrics, bodyLimitBytes: deps.bodyLimitBytes }));
   app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining }));
   if (deps.openApi !== undefined) app.use(apiDocsRouter(deps.openApi));
-  const gate = createAdminGate({ readToken: deps.adminToken, writeToken: deps.adminWriteToken });
+  const gate = createAdminGate({ readToken: deps.adminToken, writeToken: deps.adminWriteToken }, deps.adminThrottle);
   app.get('/metrics', gate.require('read'), async (_req: Request, res: Response) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });

@@ -51,3 +51,32 @@ describe('admin endpoints behind ADMIN_TOKEN', () => {
     }
   });
 });
+
+describe('failed admin authentication is rate-limited per source address', () => {
+  let t: TestApi;
+  before(async () => {
+    t = await startTestApi({ ADMIN_TOKEN: 'admin-token-0001', AUTH_FAILURES_PER_ADDRESS: '3', AUTH_FAILURE_WINDOW_S: '600' });
+  });
+  after(() => t.close());
+
+  it('answers 429 with Retry-After once an address has sent too many wrong admin tokens, by header or the login form', async () => {
+    const wrong = { authorization: 'Bearer guess-0001' };
+    expect((await fetch(`${t.url}/metrics`, { headers: wrong })).status).to.equal(401);
+    expect((await fetch(`${t.url}/admin/queues`, { headers: wrong })).status).to.equal(401);
+    const login = await fetch(`${t.url}/admin/login`, { method: 'POST', body: new URLSearchParams({ token: 'guess-0002' }), redirect: 'manual' });
+    expect(login.status).to.equal(401);
+    for (const path of ['/metrics', '/admin/queues']) {
+      const limited = await fetch(`${t.url}${path}`, { headers: wrong });
+      expect(limited.status, path).to.equal(429);
+      expect(limited.headers.get('retry-after'), path).to.match(/^[1-9]\d*$/);
+      expect(await limited.json()).to.include({ error: 'rate_limited' });
+    }
+    const limitedLogin = await fetch(`${t.url}/admin/login`, { method: 'POST', body: new URLSearchParams({ token: 'guess-0003' }), redirect: 'manual' });
+    expect(limitedLogin.status).to.equal(429);
+  });
+
+  it('keeps the ingress and requests without any admin credential unaffected', async () => {
+    expect((await fetch(`${t.url}/metrics`)).status).to.equal(401);
+    expect((await post(t.url, sign(bodyFor('website_dialog')))).status).to.equal(200);
+  });
+});

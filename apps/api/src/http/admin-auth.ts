@@ -1,3 +1,4 @@
+import type { AuthThrottle } from '@dialog-relay/chat';
 import { AppError } from '@dialog-relay/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -18,12 +19,12 @@ export interface AdminTokens {
 export interface AdminGate {
   /** The access of this request, from `Authorization: Bearer …` or the session cookie. */
   accessOf(req: Request): AdminAccess;
-  /** The access a token typed into the login form gives. */
-  accessOfToken(token: string): AdminAccess;
+  /** The access a token typed into the login form gives; a wrong one counts as a failure, and too many answer 429. */
+  loginWith(req: Request, token: string): Promise<AdminAccess>;
   /** Sets the HttpOnly, SameSite=Strict session cookie for this access. */
   startSession(req: Request, res: Response, access: Exclude<AdminAccess, 'none'>): void;
-  /** Middleware: 401 (login form for browsers, envelope otherwise) below `needed`. */
-  require(needed: Exclude<AdminAccess, 'none'>): (req: Request, res: Response, next: NextFunction) => void;
+  /** Middleware: 401 (login form for browsers, envelope otherwise) below `needed`; 429 after too many wrong credentials. */
+  require(needed: Exclude<AdminAccess, 'none'>): (req: Request, res: Response, next: NextFunction) => Promise<void>;
   configured: boolean;
 }
 
@@ -45,8 +46,16 @@ function cookieOf(req: Request): string | undefined {
   return undefined;
 }
 
-/** docs/service-rules.md §12, §16: ADMIN_TOKEN reads, ADMIN_WRITE_TOKEN writes; a browser logs in once for a cookie. */
-export function createAdminGate(tokens: AdminTokens): AdminGate {
+/** Failed admin credentials are counted under this name, apart from every client id. */
+const ADMIN_THROTTLE_NAME = '(admin)';
+
+/**
+ * docs/service-rules.md §12, §16: ADMIN_TOKEN reads, ADMIN_WRITE_TOKEN writes; a browser logs in once
+ * for a cookie. Wrong credentials (a bearer token, a session cookie or a login form's token) count
+ * as failed authentications of their source address, like wrong signatures: an address over its
+ * limit gets 429 before any check, and failures over the admin name's limit get 429 instead of 401.
+ */
+export function createAdminGate(tokens: AdminTokens, throttle?: AuthThrottle): AdminGate {
   const levels = ([['write', tokens.writeToken], ['read', tokens.readToken]] as const)
     .filter((entry): entry is readonly ['write' | 'read', string] => entry[1] !== undefined);
   const sessions = levels.map(([access, token]) => [access, sessionValue(access, token)] as const);
@@ -59,18 +68,39 @@ export function createAdminGate(tokens: AdminTokens): AdminGate {
     return cookie === undefined ? 'none' : sessions.find(([, expected]) => equal(cookie, expected))?.[0] ?? 'none';
   };
 
+  const rateLimited = (retryAfterS: number): AppError =>
+    new AppError('rate_limited', 'Too many wrong admin credentials from this address; wait before retrying.', { retryAfterS });
+  /** The access `check` finds, counting a wrong credential; throws rate_limited over the limits. */
+  const admit = async (req: Request, presented: boolean, check: () => AdminAccess): Promise<AdminAccess> => {
+    if (!throttle || !presented) return check();
+    const sourceAddress = req.ip ?? req.socket.remoteAddress;
+    const addressWait = await throttle.addressWait(sourceAddress);
+    if (addressWait !== undefined) throw rateLimited(addressWait);
+    const access = check();
+    if (access !== 'none') return access;
+    const wait = await throttle.failed({ client: ADMIN_THROTTLE_NAME, sourceAddress });
+    if (wait !== undefined) throw rateLimited(wait);
+    return access;
+  };
+
   return {
     configured: levels.length > 0,
     accessOf,
-    accessOfToken,
+    loginWith: (req, token) => admit(req, true, () => accessOfToken(token)),
     startSession(req, res, access) {
       const value = sessions.find(([level]) => level === access)?.[1];
       if (value === undefined) return;
       res.cookie(ADMIN_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/admin', maxAge: SESSION_MAX_AGE_MS });
     },
     require(needed) {
-      return (req, res, next) => {
-        const access = accessOf(req);
+      return async (req, res, next) => {
+        let access: AdminAccess;
+        try {
+          access = await admit(req, req.get('authorization') !== undefined || cookieOf(req) !== undefined, () => accessOf(req));
+        } catch (error) {
+          next(error);
+          return;
+        }
         if (access === 'write' || access === needed) {
           res.locals['adminAccess'] = access;
           next();

@@ -13,9 +13,9 @@ export function adminRouter(gate: AdminGate, dashboard: QueueDashboard | undefin
   router.get('/login', (req: Request, res: Response) => {
     res.type('html').send(loginPage({ next: typeof req.query['next'] === 'string' ? req.query['next'] : '', configured: gate.configured, failed: false }));
   });
-  router.post('/login', express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }), (req: Request, res: Response) => {
+  router.post('/login', express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }), async (req: Request, res: Response) => {
     const form = (req.body ?? {}) as Record<string, unknown>;
-    const access = typeof form['token'] === 'string' ? gate.accessOfToken(form['token']) : 'none';
+    const access = await gate.loginWith(req, typeof form['token'] === 'string' ? form['token'] : '');
     if (access === 'none') {
       res.status(401).type('html').send(loginPage({ next: safeNext(form['next']), configured: gate.configured, failed: true }));
       return;
@@ -33,7 +33,7 @@ export function adminRouter(gate: AdminGate, dashboard: QueueDashboard | undefin
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      gate.require('write')(req, res, next);
+      void gate.require('write')(req, res, next);
       return;
     }
     dashboard?.read(req, res, next);
