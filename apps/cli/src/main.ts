@@ -119,7 +119,7 @@ async function withRedis(touchesShards: boolean, command: (deps: RedisDeps) => P
 }
 
 async function redisCommand(group: 'clients' | 'dead-letters' | 'deliveries' | 'conversation', args: string[], { config, redis, keys }: RedisDeps): Promise<Output> {
-  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS });
+  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS });
   switch (group) {
     case 'clients':
       return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args, config.defaultRateLimitPerS);
