@@ -87,8 +87,9 @@ export function createDeliveryStore(deps: { redis: Redis; keys: RedisKeys; ttlS:
     (await runScript(redis, TRANSITION, recordKeys(id), { state, reason, detail, atMs, deadTtlS: deadLetterTtlS })) === 1;
   /**
    * Drops the entries of a shard's dead-letter index whose record has expired, so the count, the
-   * list and replay agree. Two steps need no script: a record that is gone never comes back (ids are
-   * never reused), and nothing puts an id back on the index without its record.
+   * list and replay agree (docs/reply-protocol.md, "How long"). Two steps need no script: a record
+   * that is gone never comes back (ids are never reused), and nothing puts an id back on the index
+   * without its record (a replay that cannot be queued is buried right after REVIVE renewed its TTL).
    */
   const pruneDead = async (shard: number): Promise<void> => {
     const index = keys.deadLetters(shard);
