@@ -86,7 +86,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
   const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-api-signals' });
   subscriber.on('error', () => undefined);
   const aborts = createAbortRequester({ redis, subscriber, keys });
-  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS });
+  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS });
   const metrics = createApiMetrics(async () => ({
     jobs: sumCounts(await Promise.all(queues.map((queue) => queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed')))),
     deadLetters: await deliveries.countDead(),

@@ -49,7 +49,7 @@ describe('every Lua script of the service (admission, context, reply protocol)',
   after(() => redis.disconnect());
 
   it('every script opens with a header naming its KEYS, ARGV and Output, and builds no key inside', () => {
-    expect(ALL_SCRIPTS.length).to.equal(17);
+    expect(ALL_SCRIPTS.length).to.equal(18);
     expect(new Set(ALL_SCRIPTS.map((s) => s.name)).size).to.equal(ALL_SCRIPTS.length);
     expect(ALL_SCRIPTS.flatMap(scriptConventionProblems)).to.deep.equal([]);
   });
@@ -86,12 +86,13 @@ describe('every Lua script of the service (admission, context, reply protocol)',
     expect(await turns.finish(conversationId, 0)).to.deep.equal({ next: false, generation: 1 });
     expect((await turns.cancel(conversationId, { setStop: true, pauseMs: 0 })).generation).to.equal(1);
 
-    const deliveries = createDeliveryStore({ redis: through, keys, ttlS: 60 });
+    const deliveries = createDeliveryStore({ redis: through, keys, ttlS: 60, deadLetterTtlS: 86_400 });
     const record: DeliveryRecord = {
       delivery_id: deliveryId, conversation_id: conversationId, client: 'shop', send_url: due.sendUrl, in_reply_to: ['m-1'], state: 'pending', payload: '{}',
       reply_content: '[]', generation: 0, created_at_ms: Date.now(), deadline_ms: Date.now() + minute, dead_reason: '', dead_detail: '', attempt_base: 0,
     };
     await deliveries.create(record);
+    await deliveries.appendAttempt(deliveryId, { attempt: 1, at: new Date().toISOString(), status: 410, latency_ms: 5, error: null, response_body: 'gone' });
     expect(await deliveries.deadLetter(deliveryId, 'permanent_status', 'HTTP 410', Date.now())).to.equal(true);
     expect(await deliveries.revive(deliveryId, Date.now() + minute)).to.equal(true);
     await deliveries.bury(deliveryId, 'permanent_status', 'HTTP 410', Date.now());

@@ -22,7 +22,7 @@ const USAGE = `dialog-relay CLI (add --json to any command for JSON output; exit
   deliveries list --conversation ID | --client ID [--limit 20] | show <delivery_id>
   conversation status|stop|resume <conversation_id>
   clients list | add <id> <json> | remove <id>
-  dead-letters list [limit] | replay <delivery_id>
+  dead-letters list [limit] | replay <delivery_id>   (kept DEAD_LETTER_TTL_S, 30 days, from death or replay)
   shards migrate [--from-untagged]   (after a QUEUE_SHARDS change or an upgrade: docs/scaling.md)
 deliveries, conversation, clients, dead-letters and shards use the services' Redis variables (REDIS_URL or
 REDIS_CLUSTER_NODES or REDIS_SENTINELS, REDIS_PREFIX, QUEUE_SHARDS). Exit code 78: bad configuration,
@@ -119,7 +119,7 @@ async function withRedis(touchesShards: boolean, command: (deps: RedisDeps) => P
 }
 
 async function redisCommand(group: 'clients' | 'dead-letters' | 'deliveries' | 'conversation', args: string[], { config, redis, keys }: RedisDeps): Promise<Output> {
-  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS });
+  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS });
   switch (group) {
     case 'clients':
       return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args, config.defaultRateLimitPerS);

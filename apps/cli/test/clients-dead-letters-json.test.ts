@@ -16,7 +16,7 @@ describe('cli clients and dead-letters with --json (on Redis, as a process)', ()
   beforeEach(() => {
     // One shard: the readable delivery ids share the conversations' slot on a cluster.
     env = { ...testRedisEnv(), REDIS_PREFIX: uniquePrefix('cli-json'), QUEUE_SHARDS: '1' };
-    deliveries = createDeliveryStore({ redis, keys: createRedisKeys(env['REDIS_PREFIX']!, 1), ttlS: 3600 });
+    deliveries = createDeliveryStore({ redis, keys: createRedisKeys(env['REDIS_PREFIX']!, 1), ttlS: 3600, deadLetterTtlS: 86_400 });
   });
   after(() => redis.disconnect());
 

@@ -182,7 +182,7 @@ describe('cli clients and dead-letters (on Redis)', () => {
       return deadLettersCommand({ deliveries, jobs, shardOfDelivery: () => 0, replyMaxAgeMs: 900_000 }, args).then((result) => result.text);
     };
     beforeEach(() => {
-      deliveries = createDeliveryStore({ redis, keys: createRedisKeys(uniquePrefix('cli-dead'), 1), ttlS: 3600 });
+      deliveries = createDeliveryStore({ redis, keys: createRedisKeys(uniquePrefix('cli-dead'), 1), ttlS: 3600, deadLetterTtlS: 86_400 });
       added = [];
     });
 

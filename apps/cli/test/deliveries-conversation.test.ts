@@ -16,7 +16,7 @@ describe('cli deliveries and conversation (on Redis, as a process)', () => {
   beforeEach(() => {
     // One shard: the test's readable delivery ids (no shard suffix) then share the conversations' slot on a cluster.
     env = { ...testRedisEnv(), REDIS_PREFIX: uniquePrefix('cli-deliveries'), QUEUE_SHARDS: '1' };
-    deliveries = createDeliveryStore({ redis, keys: createRedisKeys(env['REDIS_PREFIX']!, 1), ttlS: 3600 });
+    deliveries = createDeliveryStore({ redis, keys: createRedisKeys(env['REDIS_PREFIX']!, 1), ttlS: 3600, deadLetterTtlS: 86_400 });
   });
   after(() => redis.disconnect());
 

@@ -31,7 +31,7 @@ describe('cli deliveries list --client (scanning)', () => {
 
   it('finds a client\'s deliveries in all 16 shards, newest first, scanning each master once', async () => {
     const keys = createRedisKeys(uniquePrefix('cli-scan'), 16);
-    const deliveries = createDeliveryStore({ redis, keys, ttlS: 600 });
+    const deliveries = createDeliveryStore({ redis, keys, ttlS: 600, deadLetterTtlS: 86_400 });
     const ids: string[] = [];
     for (let shard = 0; shard < 16; shard++) {
       const mine = record(keys, shard, 'acme');
@@ -52,7 +52,7 @@ describe('cli deliveries list --client (scanning)', () => {
   it('stops once the budget of keys looked at (not keys matched) is spent, and says the list may be incomplete', async () => {
     const prefix = uniquePrefix('cli-scan');
     const keys = createRedisKeys(prefix, 16);
-    const deliveries = createDeliveryStore({ redis, keys, ttlS: 600 });
+    const deliveries = createDeliveryStore({ redis, keys, ttlS: 600, deadLetterTtlS: 86_400 });
     await deliveries.create(record(keys, 3, 'acme'));
     // Keys that do not match, enough that one SCAN call cannot cover a master.
     const fillers = Array.from({ length: 3000 * masters().length }, (_, i) => `${prefix}filler:${i}`);

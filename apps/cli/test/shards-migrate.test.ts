@@ -37,7 +37,7 @@ describe('cli shards migrate', function () {
     await redis.rpush(k8.contextOrder(talking), 'm-7');
     await redis.hset(k8.contextMessages(talking), 'm-7', '{"msg_id":"m-7"}');
     const deadId = newDeliveryId(k8.shardOf(failed));
-    const deliveries8 = createDeliveryStore({ redis, keys: k8, ttlS: 3600 });
+    const deliveries8 = createDeliveryStore({ redis, keys: k8, ttlS: 3600, deadLetterTtlS: 86_400 });
     await deliveries8.create(record(deadId, failed));
     await deliveries8.deadLetter(deadId, 'failed', 'the receiver refused it', Date.now());
     expect(k8.autoReplyStopped(stopped)).to.not.equal(k16.autoReplyStopped(stopped));
@@ -52,7 +52,7 @@ describe('cli shards migrate', function () {
     expect((await turns(k16).snapshot(stopped)).stopped).to.equal(true);
     expect(await redis.lrange(k16.contextOrder(talking), 0, -1)).to.deep.equal(['m-7']);
     expect(await redis.hget(k16.contextMessages(talking), 'm-7')).to.equal('{"msg_id":"m-7"}');
-    const deliveries16 = createDeliveryStore({ redis, keys: k16, ttlS: 3600 });
+    const deliveries16 = createDeliveryStore({ redis, keys: k16, ttlS: 3600, deadLetterTtlS: 86_400 });
     expect((await deliveries16.get(deadId))?.dead_reason).to.equal('failed');
     expect((await deliveries16.listDead(0, 10)).map((r) => r.delivery_id)).to.deep.equal([deadId]);
     expect(await redis.get(k16.shardCount)).to.equal('16');

@@ -63,7 +63,7 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
   const jobs = createJobProducer(queues, keys);
   const deps: WorkerDeps = {
     turns,
-    deliveries: createDeliveryStore({ redis: commands, keys, ttlS: config.context.ttlS }),
+    deliveries: createDeliveryStore({ redis: commands, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS }),
     contexts: createContextStore({ redis: commands, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
     engine: tracedEngine(engine, tracing),
     deliverer,

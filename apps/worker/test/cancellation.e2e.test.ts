@@ -29,7 +29,7 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
   const pair = () => ({ from_user_id: `stop-customer-${++seq}`, to_user_id: 'bound-stop' });
   const command = (who: { from_user_id: string; to_user_id: string }, content: string) =>
     system.send({ from_user_id: who.to_user_id, to_user_id: who.from_user_id, content, event_type: 'cmd_dialog', from_user_type: undefined });
-  const deliveries = () => createDeliveryStore({ redis, keys: system.keys, ttlS: 3600 });
+  const deliveries = () => createDeliveryStore({ redis, keys: system.keys, ttlS: 3600, deadLetterTtlS: 86_400 });
 
   it('dead-letters a stale reply instead of delivering it', async () => {
     receiver.respond((_r, _i, res) => res.writeHead(503).end());

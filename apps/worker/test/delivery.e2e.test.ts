@@ -25,7 +25,7 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
     receiver.respond((_r, _i, res) => res.writeHead(200).end('ok'));
   });
 
-  const deliveries = () => createDeliveryStore({ redis, keys: system.keys, ttlS: 3600 });
+  const deliveries = () => createDeliveryStore({ redis, keys: system.keys, ttlS: 3600, deadLetterTtlS: 86_400 });
   let conversationSeq = 0;
   const customer = (content = 'When are you open?') => {
     conversationSeq += 1;

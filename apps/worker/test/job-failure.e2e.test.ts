@@ -30,7 +30,7 @@ describe('a turn job that fails for good (real worker process)', function () {
     const order = system.keys.contextOrder(conversationId);
     await redis.multi().del(order).set(order, 'corrupt').exec();
 
-    const deliveries = createDeliveryStore({ redis, keys: system.keys, ttlS: 3600 });
+    const deliveries = createDeliveryStore({ redis, keys: system.keys, ttlS: 3600, deadLetterTtlS: 86_400 });
     await waitUntil(async () => (await listDeadLetters(deliveries)).some((l) => l.record.conversation_id === conversationId), 20_000);
     const [letter] = (await listDeadLetters(deliveries)).filter((l) => l.record.conversation_id === conversationId);
     expect(letter!.record).to.deep.include({ dead_reason: 'failed', in_reply_to: ['fail-m1'], state: 'dead' });

@@ -35,7 +35,7 @@ describe('a turn job lost between scheduling and adding it (real worker process)
     const addFailures: string[] = [];
     const ingress = createAutoReplies({
       turns,
-      deliveries: createDeliveryStore({ redis, keys: system.keys, ttlS: 3600 }),
+      deliveries: createDeliveryStore({ redis, keys: system.keys, ttlS: 3600, deadLetterTtlS: 86_400 }),
       jobs: {
         addTurn: (id) => {
           addFailures.push(id);

@@ -33,6 +33,12 @@ export interface Config {
   readonly idempotencyTtlS: number;
   readonly limits: { readonly bodyBytes: number; readonly contentMaxChars: number; readonly filesMax: number; readonly atListMax: number };
   readonly context: { readonly maxMessages: number; readonly ttlS: number };
+  /**
+   * DEAD_LETTER_TTL_S: how long a dead letter (record and attempts) is kept from the moment it died
+   * or was replayed, for the operator to list and replay it; at least CONTEXT_TTL_S (how long any
+   * delivery record is kept) and longer than a reply can live (a replay's redelivery).
+   */
+  readonly deadLetterTtlS: number;
   readonly autoReplyDebounceMs: number;
   /** The debounce ceiling: a reply comes at the latest this long after the oldest unanswered message. */
   readonly autoReplyMaxWaitMs: number;
@@ -140,6 +146,14 @@ export function loadConfig(env: Env): Config {
   if (autoReplyMaxWaitMs < autoReplyDebounceMs) throw new ConfigError('AUTO_REPLY_MAX_WAIT_MS', `must be at least AUTO_REPLY_DEBOUNCE_MS (${autoReplyDebounceMs})`);
   const replyMaxAgeMs = readInt(env, 'REPLY_MAX_AGE_MS', 15 * 60_000, 1000, 7 * 86_400_000);
   const rescueAfterMs = 3 * Math.max(autoReplyMaxWaitMs, 1000);
+  const pendingTtlMs = replyMaxAgeMs + autoReplyMaxWaitMs + 3_600_000;
+  const contextTtlS = readInt(env, 'CONTEXT_TTL_S', 7 * 86_400, 60, 365 * 86_400);
+  // A dead letter outlives any delivery record and a replay's redelivery (docs/service-rules.md §7).
+  const deadLetterMinS = Math.max(contextTtlS, Math.ceil(pendingTtlMs / 1000));
+  const deadLetterTtlS = readInt(env, 'DEAD_LETTER_TTL_S', Math.max(30 * 86_400, deadLetterMinS), 60, 365 * 86_400);
+  if (deadLetterTtlS < deadLetterMinS) {
+    throw new ConfigError('DEAD_LETTER_TTL_S', `must be at least CONTEXT_TTL_S (${contextTtlS}) and REPLY_MAX_AGE_MS + AUTO_REPLY_MAX_WAIT_MS + 1 h in seconds (${Math.ceil(pendingTtlMs / 1000)})`);
+  }
   const config: Config = {
     port: readInt(env, 'PORT', 8080, 0, 65535),
     host: readString(env, 'HOST', '0.0.0.0'),
@@ -158,8 +172,9 @@ export function loadConfig(env: Env): Config {
     }),
     context: Object.freeze({
       maxMessages: readInt(env, 'CONTEXT_MAX_MESSAGES', 50, 1, 10_000),
-      ttlS: readInt(env, 'CONTEXT_TTL_S', 7 * 86_400, 60, 365 * 86_400),
+      ttlS: contextTtlS,
     }),
+    deadLetterTtlS,
     autoReplyDebounceMs,
     autoReplyMaxWaitMs,
     humanPauseMs: readInt(env, 'HUMAN_PAUSE_S', 0, 0, 30 * 86_400) * 1000,
@@ -176,7 +191,7 @@ export function loadConfig(env: Env): Config {
     workerStalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, 100, 600_000),
     jobFailureAttempts: readInt(env, 'JOB_FAILURE_ATTEMPTS', 5, 1, 100),
     replies: Object.freeze({
-      pendingTtlMs: replyMaxAgeMs + autoReplyMaxWaitMs + 3_600_000,
+      pendingTtlMs,
       attemptMarkerTtlMs: timeoutMs + 5000,
       abortWaitMs: 800,
       rescueAfterMs,

@@ -59,6 +59,16 @@ describe('config', () => {
     expect(() => loadConfig({ AUTO_REPLY_DEBOUNCE_MS: '3000', AUTO_REPLY_MAX_WAIT_MS: '2000' })).to.throw(ConfigError, /^AUTO_REPLY_MAX_WAIT_MS: must be at least AUTO_REPLY_DEBOUNCE_MS/);
   });
 
+  it('keeps dead letters 30 days by default, never shorter than CONTEXT_TTL_S, and refuses a retention a reply could outlive', () => {
+    expect(loadConfig({}).deadLetterTtlS).to.equal(2_592_000);
+    expect(loadConfig({ DEAD_LETTER_TTL_S: '1209600' }).deadLetterTtlS).to.equal(1_209_600);
+    expect(loadConfig({ CONTEXT_TTL_S: '5184000' }).deadLetterTtlS).to.equal(5_184_000);
+    expect(() => loadConfig({ CONTEXT_TTL_S: '86400', DEAD_LETTER_TTL_S: '3600' })).to.throw(ConfigError, /^DEAD_LETTER_TTL_S: must be at least CONTEXT_TTL_S \(86400\)/);
+    // REPLY_MAX_AGE_MS 2 h + AUTO_REPLY_MAX_WAIT_MS 5 s + 1 h: a replayed letter must outlive its redelivery.
+    expect(() => loadConfig({ CONTEXT_TTL_S: '60', REPLY_MAX_AGE_MS: '7200000', DEAD_LETTER_TTL_S: '7200' })).to.throw(ConfigError, /^DEAD_LETTER_TTL_S: .*\(10805\)/);
+    expect(loadConfig({ CONTEXT_TTL_S: '60', REPLY_MAX_AGE_MS: '7200000', DEAD_LETTER_TTL_S: '10805' }).deadLetterTtlS).to.equal(10_805);
+  });
+
   it('refuses a worker lock that is not longer than a delivery attempt', () => {
     expect(() => loadConfig({ DELIVERY_TIMEOUT_MS: '5000', WORKER_LOCK_MS: '5500' })).to.throw(ConfigError, /^WORKER_LOCK_MS:/);
     expect(loadConfig({ DELIVERY_TIMEOUT_MS: '20000' }).workerLockMs).to.equal(45_000);

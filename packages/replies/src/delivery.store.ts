@@ -1,8 +1,12 @@
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { BURY, CREATE, REVIVE, TRANSITION } from './delivery.lua.js';
+import { APPEND_ATTEMPT, BURY, CREATE, REVIVE, TRANSITION } from './delivery.lua.js';
 import { DEAD_REASONS, type DeadReason, type DeliveryAttempt, type DeliveryRecord, type DeliveryState, type DeliveryView } from './reply.types.js';
 
-/** The delivery records: one hash per reply, its attempt log, the dead-letter index (docs/service-rules.md §7, §15). */
+/**
+ * The delivery records: one hash per reply, its attempt log, the dead-letter index (docs/service-rules.md §7, §15).
+ * A record and its attempts expire `ttlS` after they were written (CONTEXT_TTL_S); a dead letter is
+ * kept `deadLetterTtlS` from the moment it died or was replayed (DEAD_LETTER_TTL_S).
+ */
 export interface DeliveryStore {
   /** Creates the record unless it exists; returns the stored one either way (a re-run after a crash keeps the first reply). */
   create(record: DeliveryRecord): Promise<DeliveryRecord>;
@@ -16,18 +20,20 @@ export interface DeliveryStore {
   cancel(deliveryId: string): Promise<boolean>;
   /** Dead-letters a pending or retrying delivery; refused (false) when it was cancelled meanwhile. */
   deadLetter(deliveryId: string, reason: DeadReason, detail: string, atMs: number): Promise<boolean>;
-  /** Takes a dead letter back for redelivery (fresh deadline and attempt budget); false if it is not dead. */
+  /** Takes a dead letter back for redelivery (fresh deadline, attempt budget and deadLetterTtlS); false if it is not dead. */
   revive(deliveryId: string, deadlineMs: number): Promise<boolean>;
   /** Undoes revive when the redelivery could not be queued. */
   bury(deliveryId: string, reason: DeadReason, detail: string, atMs: number): Promise<void>;
-  /** Dead letters, newest first. */
+  /** Dead letters, newest first (index entries whose record has expired are dropped first). */
   listDead(offset: number, limit: number): Promise<DeliveryRecord[]>;
-  /** How many dead letters there are, over all shards. */
+  /** How many dead letters there are, over all shards (index entries whose record has expired are dropped first). */
   countDead(): Promise<number>;
   latestForConversation(conversationId: string, limit: number): Promise<DeliveryView[]>;
 }
 
 const KEEP_PER_CONVERSATION = 20;
+/** Index entries checked per round trip when dropping those whose record has expired. */
+const PRUNE_BATCH = 500;
 
 /** Reasons written by earlier versions, read as today's names. */
 const LEGACY_REASONS: Record<string, DeadReason> = { permanent: 'permanent_status', exhausted: 'attempts_exhausted' };
@@ -63,15 +69,40 @@ function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
   };
 }
 
-export function createDeliveryStore(deps: { redis: Redis; keys: RedisKeys; ttlS: number }): DeliveryStore {
-  const { redis, keys, ttlS } = deps;
+const positiveInteger = (name: string, value: number): number => {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+};
+
+export function createDeliveryStore(deps: { redis: Redis; keys: RedisKeys; ttlS: number; deadLetterTtlS: number }): DeliveryStore {
+  const { redis, keys } = deps;
+  const ttlS = positiveInteger('ttlS', deps.ttlS);
+  const deadLetterTtlS = positiveInteger('deadLetterTtlS', deps.deadLetterTtlS);
   // A record, its attempts and its shard's dead-letter index share the shard's hash tag (one slot).
   const recordKeys = (id: string) => ({ delivery: keys.delivery(id), deadLetters: keys.deadLetters(keys.shardOfDelivery(id)), attempts: keys.deliveryAttempts(id) });
   const attemptsOf = async (id: string): Promise<DeliveryAttempt[]> =>
     (await redis.lrange(keys.deliveryAttempts(id), 0, -1)).map((json) => JSON.parse(json) as DeliveryAttempt);
   const get = async (id: string): Promise<DeliveryRecord | undefined> => parseRecord(await redis.hgetall(keys.delivery(id)));
   const transition = async (id: string, state: DeliveryState, reason = '', detail = '', atMs = 0): Promise<boolean> =>
-    (await runScript(redis, TRANSITION, recordKeys(id), { state, reason, detail, atMs })) === 1;
+    (await runScript(redis, TRANSITION, recordKeys(id), { state, reason, detail, atMs, deadTtlS: deadLetterTtlS })) === 1;
+  /**
+   * Drops the entries of a shard's dead-letter index whose record has expired, so the count, the
+   * list and replay agree (docs/reply-protocol.md, "How long"). Two steps need no script: a record
+   * that is gone never comes back (ids are never reused), and nothing puts an id back on the index
+   * without its record (a replay that cannot be queued is buried right after REVIVE renewed its TTL).
+   */
+  const pruneDead = async (shard: number): Promise<void> => {
+    const index = keys.deadLetters(shard);
+    for (let start = 0; ;) {
+      const ids = await redis.zrange(index, start, start + PRUNE_BATCH - 1);
+      const exists = await Promise.all(ids.map((id) => redis.exists(keys.delivery(id))));
+      const gone = ids.filter((_, i) => exists[i] === 0);
+      if (gone.length > 0) await redis.zrem(index, ...gone);
+      if (ids.length < PRUNE_BATCH) return;
+      start += ids.length - gone.length;
+    }
+  };
+  const pruneAll = (): Promise<void[]> => Promise.all(Array.from({ length: keys.shards }, (_, shard) => pruneDead(shard)));
   return {
     async create(record) {
       const fields = Object.entries({ ...record, in_reply_to: JSON.stringify(record.in_reply_to) }).flatMap(([field, value]) => [field, String(value)]);
@@ -83,18 +114,19 @@ export function createDeliveryStore(deps: { redis: Redis; keys: RedisKeys; ttlS:
     attempts: attemptsOf,
     attemptCount: (id) => redis.llen(keys.deliveryAttempts(id)),
     async appendAttempt(id, attempt) {
-      await redis.multi().rpush(keys.deliveryAttempts(id), JSON.stringify(attempt)).expire(keys.deliveryAttempts(id), ttlS).exec();
+      await runScript(redis, APPEND_ATTEMPT, { attempts: keys.deliveryAttempts(id) }, { ttlS, attempt: JSON.stringify(attempt) });
     },
     setState: (id, state) => transition(id, state),
     cancel: (id) => transition(id, 'cancelled'),
     deadLetter: (id, reason, detail, atMs) => transition(id, 'dead', reason, detail, atMs),
     async revive(id, deadlineMs) {
-      return (await runScript(redis, REVIVE, recordKeys(id), { deliveryId: id, deadlineMs })) === 1;
+      return (await runScript(redis, REVIVE, recordKeys(id), { deliveryId: id, deadlineMs, ttlS: deadLetterTtlS })) === 1;
     },
     async bury(id, reason, detail, atMs) {
       await runScript(redis, BURY, recordKeys(id), { deliveryId: id, reason, detail, atMs });
     },
     async listDead(offset, limit) {
+      await pruneAll();
       // Newest first across the shards: the first offset+limit of each shard, merged by time of death.
       const perShard = await Promise.all(Array.from({ length: keys.shards }, (_, shard) => redis.zrevrange(keys.deadLetters(shard), 0, offset + limit - 1, 'WITHSCORES')));
       const scored = perShard.flatMap((flat) => flat.flatMap((value, i) => (i % 2 === 0 ? [{ id: value, at: Number(flat[i + 1]) }] : [])));
@@ -104,6 +136,7 @@ export function createDeliveryStore(deps: { redis: Redis; keys: RedisKeys; ttlS:
       return records.filter((r): r is DeliveryRecord => r !== undefined);
     },
     async countDead() {
+      await pruneAll();
       const counts = await Promise.all(Array.from({ length: keys.shards }, (_, shard) => redis.zcard(keys.deadLetters(shard))));
       return counts.reduce((sum, n) => sum + n, 0);
     },

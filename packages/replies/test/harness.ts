@@ -25,6 +25,10 @@ export const SEND_URL = 'https://receiver.example/hooks';
 export const BOUND = 'bound-account';
 export const CUSTOMER = 'customer-1';
 
+/** How long the harness keeps a delivery record (CONTEXT_TTL_S) and a dead letter (DEAD_LETTER_TTL_S), in seconds. */
+export const RECORD_TTL_S = 3600;
+export const DEAD_LETTER_TTL_S = 86_400;
+
 export const TIMINGS: TurnTimings = { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: 3_600_000, attemptMarkerTtlMs: 7000 };
 
 export const SETTINGS: DeliverySettings = {
@@ -118,7 +122,7 @@ export function createHarness(
 ): Harness {
   const keys = createRedisKeys(uniquePrefix('replies'));
   const turns = createTurnStore({ redis, keys, timings: { ...TIMINGS, ...overrides.timings } });
-  const deliveries = createDeliveryStore({ redis, keys, ttlS: 3600 });
+  const deliveries = createDeliveryStore({ redis, keys, ttlS: RECORD_TTL_S, deadLetterTtlS: DEAD_LETTER_TTL_S });
   const aborts: Harness['aborts'] = [];
   const inFlight = new Map<string, AbortController>();
   const acknowledged: string[] = [];
