@@ -34,6 +34,8 @@ export interface DeliveryStore {
 const KEEP_PER_CONVERSATION = 20;
 /** Index entries checked per round trip when dropping those whose record has expired. */
 const PRUNE_BATCH = 500;
+/** countDead (every metrics scrape) drops expired entries at most this often: records expire over days, not seconds. */
+const COUNT_PRUNE_INTERVAL_MS = 60_000;
 
 /** Reasons written by earlier versions, read as today's names. */
 const LEGACY_REASONS: Record<string, DeadReason> = { permanent: 'permanent_status', exhausted: 'attempts_exhausted' };
@@ -74,8 +76,23 @@ const positiveInteger = (name: string, value: number): number => {
   return value;
 };
 
-export function createDeliveryStore(deps: { redis: Redis; keys: RedisKeys; ttlS: number; deadLetterTtlS: number }): DeliveryStore {
+export interface DeliveryStoreDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  /** CONTEXT_TTL_S: how long a record and its attempts are kept after they were written. */
+  ttlS: number;
+  /** DEAD_LETTER_TTL_S: how long a dead letter is kept from its death or replay. */
+  deadLetterTtlS: number;
+  /** How often countDead may drop expired index entries (default a minute); listDead always does. */
+  countPruneIntervalMs?: number;
+  nowMs?: () => number;
+}
+
+export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
   const { redis, keys } = deps;
+  const nowMs = deps.nowMs ?? Date.now;
+  const countPruneIntervalMs = deps.countPruneIntervalMs ?? COUNT_PRUNE_INTERVAL_MS;
+  let prunedAtMs = Number.NEGATIVE_INFINITY;
   const ttlS = positiveInteger('ttlS', deps.ttlS);
   const deadLetterTtlS = positiveInteger('deadLetterTtlS', deps.deadLetterTtlS);
   // A record, its attempts and its shard's dead-letter index share the shard's hash tag (one slot).
@@ -102,7 +119,10 @@ export function createDeliveryStore(deps: { redis: Redis; keys: RedisKeys; ttlS:
       start += ids.length - gone.length;
     }
   };
-  const pruneAll = (): Promise<void[]> => Promise.all(Array.from({ length: keys.shards }, (_, shard) => pruneDead(shard)));
+  const pruneAll = async (): Promise<void> => {
+    prunedAtMs = nowMs();
+    await Promise.all(Array.from({ length: keys.shards }, (_, shard) => pruneDead(shard)));
+  };
   return {
     async create(record) {
       const fields = Object.entries({ ...record, in_reply_to: JSON.stringify(record.in_reply_to) }).flatMap(([field, value]) => [field, String(value)]);
@@ -136,7 +156,7 @@ export function createDeliveryStore(deps: { redis: Redis; keys: RedisKeys; ttlS:
       return records.filter((r): r is DeliveryRecord => r !== undefined);
     },
     async countDead() {
-      await pruneAll();
+      if (nowMs() - prunedAtMs >= countPruneIntervalMs) await pruneAll();
       const counts = await Promise.all(Array.from({ length: keys.shards }, (_, shard) => redis.zcard(keys.deadLetters(shard))));
       return counts.reduce((sum, n) => sum + n, 0);
     },

@@ -122,7 +122,7 @@ export function createHarness(
 ): Harness {
   const keys = createRedisKeys(uniquePrefix('replies'));
   const turns = createTurnStore({ redis, keys, timings: { ...TIMINGS, ...overrides.timings } });
-  const deliveries = createDeliveryStore({ redis, keys, ttlS: RECORD_TTL_S, deadLetterTtlS: DEAD_LETTER_TTL_S });
+  const deliveries = createDeliveryStore({ redis, keys, ttlS: RECORD_TTL_S, deadLetterTtlS: DEAD_LETTER_TTL_S, nowMs: () => clock.now });
   const aborts: Harness['aborts'] = [];
   const inFlight = new Map<string, AbortController>();
   const acknowledged: string[] = [];
