@@ -1,10 +1,12 @@
-import type { Redis, RedisKeys } from '@dialog-relay/redis';
+import { watchSubscription, type Redis, type RedisKeys } from '@dialog-relay/redis';
 
 /**
  * Aborting a delivery attempt in flight (docs/service-rules.md §14), across processes by Redis pub/sub: the API
  * publishes "abort conversation C, delivery D" and waits, briefly, for the worker that holds the
- * attempt to say it has ended. The stop's guarantee does not depend on this signal (no attempt can
- * start once the stop flag is set); the signal only makes a hanging attempt end now.
+ * attempt to say it has ended. Pub/sub loses what is published while the worker's subscriber is
+ * away, so the stop's guarantee does not rest on this signal alone: the worker's registry says
+ * whether it heard every abort since an attempt registered, and an attempt that cannot be vouched
+ * for checks the stop again in Redis before its POST (docs/reply-protocol.md, Stop, resume, status).
  */
 interface AbortMessage {
   conversation_id: string;
@@ -76,8 +78,12 @@ export function createAbortRequester(deps: { redis: Redis; subscriber: Redis; ke
 export interface AttemptRegistry {
   /** Ready once the worker listens for abort messages. */
   ready(): Promise<void>;
-  /** Registers an attempt in flight; call release when it is over. */
-  register(conversationId: string, deliveryId: string): { signal: AbortSignal; release: () => void };
+  /**
+   * Registers an attempt in flight; call release when it is over. heardThroughout: true only while
+   * every abort published since the registration has reached this registry (its subscriber was
+   * subscribed then and its connection has not dropped since); false means an abort may be lost.
+   */
+  register(conversationId: string, deliveryId: string): { signal: AbortSignal; heardThroughout: () => boolean; release: () => void };
   /** Tells a waiting stop that the aborted attempt has ended (recorded as cancelled). */
   acknowledge(conversationId: string, deliveryId: string): Promise<void>;
   close(): void;
@@ -90,17 +96,19 @@ export function createAttemptRegistry(deps: { redis: Redis; subscriber: Redis; k
     if (channel !== keys.abortChannel || decode(raw) === undefined) return;
     inFlight.get(raw)?.abort(new Error('cancelled'));
   });
-  const subscribed = subscriber.subscribe(keys.abortChannel);
-  subscribed.catch(() => undefined);
+  const subscription = watchSubscription(subscriber, keys.abortChannel);
   return {
-    async ready() {
-      await subscribed;
-    },
+    ready: () => subscription.ready,
     register(conversationId, deliveryId) {
       const key = encode(conversationId, deliveryId);
       const controller = new AbortController();
       inFlight.set(key, controller);
-      return { signal: controller.signal, release: () => inFlight.get(key) === controller && inFlight.delete(key) };
+      const since = subscription.stretch();
+      return {
+        signal: controller.signal,
+        heardThroughout: () => since !== undefined && subscription.stretch() === since,
+        release: () => inFlight.get(key) === controller && inFlight.delete(key),
+      };
     },
     async acknowledge(conversationId, deliveryId) {
       await redis.publish(keys.abortedChannel, encode(conversationId, deliveryId));

@@ -11,7 +11,8 @@ const boundAccountOf = (payload: string): string =>
 
 /**
  * One delivery attempt of a reply (docs/service-rules.md §7, §8, §14): refuses to start when the conversation
- * was stopped or the turn cancelled (atomically with marking the attempt in flight), dead-letters a
+ * was stopped or the turn cancelled (atomically with marking the attempt in flight, and again right
+ * before the POST when an abort may have been lost), dead-letters a
  * stale reply or one whose client is gone, records the attempt, and decides: delivered, dead letter,
  * or retry at a time that never passes the deadline. An attempt aborted by a stop or a human's
  * message is recorded as cancelled. `generation` null is an operator's redelivery.
@@ -33,13 +34,13 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
   };
 
   // Registered before the attempt is marked in flight: a stop or a human's message that finds the
-  // marker always reaches this attempt, whichever step it is in (the client lookup can be slow).
+  // marker always reaches this attempt (if its signal is not lost: send checks that).
   const inFlight = deps.attempts.register(conversationId, id);
   let abortedAtMs = 0;
   inFlight.signal.addEventListener('abort', () => (abortedAtMs = deps.nowMs()), { once: true });
   let sent: Sent;
   try {
-    sent = await send(deps, record, generation, inFlight.signal);
+    sent = await send(deps, record, generation, inFlight);
   } finally {
     inFlight.release();
   }
@@ -60,7 +61,8 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
   }
   const { attempt, startedAt } = sent;
   let outcome = sent.outcome;
-  const aborted = inFlight.signal.aborted;
+  // Not posted: aborted, or found stopped by the check again, before the request went out.
+  const aborted = inFlight.signal.aborted || !sent.posted;
   if (aborted && sent.posted) outcome = { ...outcome, kind: 'permanent', error: 'cancelled: aborted by stop_auto_reply or a human reply' };
   log.info('delivery attempt', { attempt, outcome: aborted ? 'cancelled' : outcome.kind, status: outcome.status, latency_ms: Math.round(outcome.latencyMs), error: outcome.error });
 
@@ -69,7 +71,7 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
   metrics.attempt(next.kind, statusClassOf(outcome.status), outcome.latencyMs / 1000);
   if (aborted) {
     metrics.cancelled('in_flight');
-    metrics.abortLatency(Math.max(0, deps.nowMs() - abortedAtMs) / 1000);
+    if (abortedAtMs > 0) metrics.abortLatency(Math.max(0, deps.nowMs() - abortedAtMs) / 1000);
   }
   const recorded = Promise.all([
     turns.endAttempt(conversationId, id),
@@ -128,28 +130,44 @@ type Sent =
   | { kind: 'refused' }
   | { kind: 'stale'; attempt: number }
   | { kind: 'unknown_client' }
-  /** posted false: aborted before the request went out (nothing reached the receiver). */
+  /** posted false: aborted, or found stopped by the second check, before the request went out (nothing reached the receiver). */
   | { kind: 'attempted'; attempt: number; startedAt: number; outcome: AttemptOutcome; posted: boolean };
 
+const cancelledBeforeSent = 'cancelled: aborted by stop_auto_reply or a human reply before the request was sent';
+
 /**
- * Marks the attempt in flight (refused once stopped or superseded), looks up the client and POSTs,
- * unless the signal was aborted meanwhile. An attempt marked in flight ends in the caller's
+ * Looks up the client, marks the attempt in flight (refused once stopped or superseded) and POSTs,
+ * unless the attempt was aborted meanwhile. An attempt marked in flight ends in the caller's
  * endAttempt (the outcomes other than refused).
+ *
+ * "No attempt starts after the stop's answer" (docs/reply-protocol.md, Stop, resume, status): nothing
+ * slow lies between the atomic check in BEGIN_ATTEMPT and the POST, and when an abort may have been
+ * lost on the way (the worker's subscriber was away since the attempt registered), the check runs
+ * again right before the POST.
  */
-async function send(deps: WorkerDeps, record: DeliveryRecord, generation: number | null, signal: AbortSignal): Promise<Sent> {
+async function send(deps: WorkerDeps, record: DeliveryRecord, generation: number | null, inFlight: { signal: AbortSignal; heardThroughout: () => boolean }): Promise<Sent> {
   const { turns, deliveries, settings } = deps;
   const id = record.delivery_id;
-  // The stop check comes first: a stopped conversation's reply is cancelled, never dead-lettered.
-  // The attempt count is read in the same round trip (reading it is harmless if the attempt is refused).
-  const [go, previous] = await Promise.all([turns.beginAttempt(record.conversation_id, generation, id), deliveries.attemptCount(id)]);
+  const conversationId = record.conversation_id;
+  // The slow step comes before the check: the client lookup (on a cache miss a Redis read, which may
+  // wait out a reconnect). The attempt count is read meanwhile; with a cached client it goes out in
+  // the check's round trip (reading it is harmless if the attempt is refused).
+  const counted = deliveries.attemptCount(id);
+  counted.catch(() => undefined); // awaited below; a failed lookup must not leave it unhandled
+  const client = await deps.findClient(record.client);
+  // The stop check comes before the deadline and the client: a stopped conversation's reply is
+  // cancelled, never dead-lettered (not even when its client is gone).
+  const [go, previous] = await Promise.all([turns.beginAttempt(conversationId, generation, id), counted]);
   if (!go) return { kind: 'refused' };
   const attempt = previous + 1;
   if (deps.nowMs() >= record.deadline_ms) return { kind: 'stale', attempt };
-  const client = await deps.findClient(record.client);
   if (!client) return { kind: 'unknown_client' };
+  // A stop that found this attempt's marker published an abort; if the worker may have missed it,
+  // the same check again (idempotent: it only renews the marker) decides whether the POST goes out.
+  const stoppedMeanwhile = !inFlight.heardThroughout() && !(await turns.beginAttempt(conversationId, generation, id));
   const startedAt = deps.nowMs();
-  if (signal.aborted) {
-    return { kind: 'attempted', attempt, startedAt, posted: false, outcome: failedOutcome('permanent', 'cancelled: aborted by stop_auto_reply or a human reply before the request was sent', 0) };
+  if (stoppedMeanwhile || inFlight.signal.aborted) {
+    return { kind: 'attempted', attempt, startedAt, posted: false, outcome: failedOutcome('permanent', cancelledBeforeSent, 0) };
   }
   const outcome = await deps.deliverer.deliver({
     url: record.send_url,
@@ -159,7 +177,7 @@ async function send(deps: WorkerDeps, record: DeliveryRecord, generation: number
     signingKey: webhookSigningKey(client.webhookSecret ?? client.secrets[0] ?? ''),
     timeoutMs: settings.timeoutMs,
     allowPrivate: client.allowPrivateSendUrls,
-    signal,
+    signal: inFlight.signal,
   });
   return { kind: 'attempted', attempt, startedAt, posted: true, outcome };
 }

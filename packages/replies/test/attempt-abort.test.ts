@@ -22,18 +22,44 @@ describe('aborting a delivery attempt', () => {
   const turn = () => processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });
   const botReplies = async () => (await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot');
 
-  it('reaches an attempt whose client is still being looked up: no request is sent, the attempt is recorded cancelled and acknowledged', async () => {
+  it('refuses an attempt whose stop landed while its client was still being looked up: nothing is sent or recorded as attempted, the reply is cancelled', async () => {
     let stopAnswered = false;
-    // A slow client lookup (a Redis-stored client, a cold cache): the stop lands after the attempt
-    // was marked in flight and before its request went out.
+    // A slow client lookup (a Redis-stored client, a cold cache) comes before the stop check, so the
+    // stop finds no attempt in flight and the check refuses the attempt: no abort is needed.
     h = createHarness(redis, {
       findClient: async () => {
-        expect(await h.attemptInFlight()).to.equal(true);
+        expect(await h.attemptInFlight()).to.equal(false);
         expect(await h.replies.stop(CONVERSATION)).to.equal(1);
         stopAnswered = true;
         return CLIENT;
       },
     });
+    await h.receive('a');
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(stopAnswered).to.equal(true);
+    expect(h.aborts).to.deep.equal([]);
+    expect(h.deliverer.requests).to.deep.equal([]);
+    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
+    expect(await h.deliveries.attempts(id)).to.deep.equal([]);
+    expect(await h.attemptInFlight()).to.equal(false);
+    expect(await botReplies()).to.deep.equal([]);
+  });
+
+  it('reaches an attempt between its stop check and its request: no request is sent, the attempt is recorded cancelled and acknowledged', async () => {
+    h = createHarness(redis);
+    const turns = h.deps.turns;
+    let stopAnswered = false;
+    h.deps.turns = {
+      ...turns,
+      beginAttempt: async (...args) => {
+        const go = await turns.beginAttempt(...args);
+        expect(await h.replies.stop(CONVERSATION)).to.equal(1);
+        stopAnswered = true;
+        return go;
+      },
+    };
     await h.receive('a');
     h.deliverer.answer(outcome.delivered());
 

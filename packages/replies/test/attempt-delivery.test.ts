@@ -181,6 +181,36 @@ describe('attemptDelivery (one delivery attempt and what follows it)', () => {
     expect(record?.dead_detail).to.include(CLIENT_ID);
   });
 
+  it('cancels, never dead-letters, the reply of a conversation stopped while its client, now gone, was looked up', async () => {
+    h = createHarness(redis, {
+      findClient: async () => {
+        await h.replies.stop(CONVERSATION);
+        return undefined;
+      },
+    });
+    await h.receive('a');
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(h.deliverer.requests).to.deep.equal([]);
+    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
+    expect(await listDeadLetters(h.deliveries)).to.deep.equal([]);
+    expect(await h.attemptInFlight()).to.equal(false);
+  });
+
+  it('cancels, never dead-letters, the reply of a stopped conversation whose client is gone', async () => {
+    h = createHarness(redis, { findClient: () => Promise.resolve(undefined) });
+    await h.receive('a');
+    h.engine.during = async () => {
+      await h.replies.stop(CONVERSATION);
+    };
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
+    expect(await listDeadLetters(h.deliveries)).to.deep.equal([]);
+  });
+
   it('signs with the request secret when the client has no webhook_secret', async () => {
     const client = parseClientRecord(CLIENT_ID, { secrets: ['first-secret', 'second-secret'] }, 10);
     h = createHarness(redis, { findClient: () => Promise.resolve(client) });

@@ -111,7 +111,7 @@ export interface Harness {
   /** True while the marker of an attempt in flight is set for the conversation. */
   attemptInFlight(conversationId?: string): Promise<boolean>;
   /** Records the customer message in the context (as the API does), then schedules its reply. */
-  receive(msgId: string, options?: { conversationId?: string; receivedAtMs?: number; text?: string }): Promise<DueMessage>;
+  receive(msgId: string, options?: { conversationId?: string; receivedAtMs?: number; text?: string; sendUrl?: string }): Promise<DueMessage>;
 }
 
 export const CONVERSATION = 'c_conversationOne';
@@ -131,7 +131,8 @@ export function createHarness(
     register(conversationId) {
       const controller = new AbortController();
       inFlight.set(conversationId, controller);
-      return { signal: controller.signal, release: () => inFlight.delete(conversationId) };
+      // Every abort is heard (the lost ones are tested with the real registry: lost-abort.test.ts).
+      return { signal: controller.signal, heardThroughout: () => true, release: () => inFlight.delete(conversationId) };
     },
     acknowledge(_conversationId, deliveryId) {
       acknowledged.push(deliveryId);
@@ -202,7 +203,7 @@ export function createHarness(
       }, msgId);
       await contexts.record(conversationId, [message]);
       const due: DueMessage = {
-        client: CLIENT_ID, conversationId, msgId, sendUrl: SEND_URL, groupId: undefined, groupName: undefined,
+        client: CLIENT_ID, conversationId, msgId, sendUrl: options.sendUrl ?? SEND_URL, groupId: undefined, groupName: undefined,
         customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs,
       };
       const scheduled = await turns.schedule(due);
