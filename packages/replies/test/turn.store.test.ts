@@ -23,6 +23,7 @@ describe('turn store (the per-conversation turn protocol)', () => {
   const due = (msgId: string, conversationId = 'c_one'): DueMessage => ({
     client: 'shop', conversationId, msgId, sendUrl: 'http://127.0.0.1:9/x', groupId: undefined, groupName: undefined,
     customerId: 'cust', boundAccountId: 'bound', receivedAtMs: Date.now(),
+    content: [{ type: 'text', content: `question ${msgId}` }], createTimestamp: Math.floor(Date.now() / 1000),
   });
   const ids = (taken: TakeResult): string[] | string => (taken.kind === 'batch' ? taken.batch.messages.map((m) => m.msgId) : taken.kind);
   const pending = async (c = 'c_one'): Promise<string[]> => (await turns.snapshot(c)).pending.map((m) => m.msgId);
