@@ -114,6 +114,30 @@ describe('turn store (the per-conversation turn protocol)', () => {
     expect(await turns.schedule(due('d'))).to.deep.equal({ kind: 'queued', generation: 1 });
   });
 
+  it('stop names the delivery id and size of a batch whose messages carry large content', async () => {
+    const storeWithDebounce = storeWith({ debounceMs: 1, maxWaitMs: 1 });
+    const photo = [{ type: 'image' as const, content: 'A'.repeat(512 * 1024) }];
+    for (const msgId of ['a', 'b', 'c']) await storeWithDebounce.schedule({ ...due(msgId), content: photo });
+    await sleep(5);
+    const taken = await storeWithDebounce.take('c_one', 0, 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5');
+    expect(taken.kind === 'batch' && taken.batch.messages.map((m) => m.content)).to.deep.equal([photo, photo, photo]);
+    expect(await redis.getrange(keys.replyBatch('c_one'), 0, 299)).to.match(/^\{"delivery_id":"dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5","generation":0,"count":3,"messages":\[/);
+    expect(await storeWithDebounce.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 3, batchDeliveryId: 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5', waiting: 0 });
+  });
+
+  it('stop reads the batch’s header only, never the messages after it', async () => {
+    // Cut short after the header: decoding it would fail; the header alone says what was live.
+    await redis.set(keys.replyBatch('c_one'), '{"delivery_id":"dlv_head","generation":0,"count":2,"messages":[{"msgId":"a","content":[{"type":"image","cont');
+    expect(await turns.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 2, batchDeliveryId: 'dlv_head' });
+  });
+
+  it('stop still names the delivery id and size of a batch taken before an upgrade (no count in it)', async () => {
+    const old = { ...due('a'), content: undefined, createTimestamp: undefined };
+    await redis.set(keys.replyBatch('c_one'), JSON.stringify({ delivery_id: 'dlv_old', generation: 0, messages: [old, { ...old, msgId: 'b' }] }));
+    expect(await turns.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 2, batchDeliveryId: 'dlv_old' });
+    expect(await redis.exists(keys.replyBatch('c_one'))).to.equal(0);
+  });
+
   it("a human's message cancels the unsent reply without stopping, and with a pause refuses customer messages until it ends", async () => {
     await turns.schedule(due('a'));
     await turns.take('c_one', 0, 'dlv_live');
