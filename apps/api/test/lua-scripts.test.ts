@@ -76,6 +76,7 @@ describe('every Lua script of the service (admission, context, reply protocol)',
     const turns = createTurnStore({ redis: through, keys, timings: { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: minute, attemptMarkerTtlMs: 5000 } });
     const due: DueMessage = {
       client: 'shop', conversationId, msgId: 'm-1', sendUrl: 'https://hooks.example/shop', groupId: undefined, groupName: undefined, customerId: 'u', boundAccountId: 'b', receivedAtMs: Date.now(),
+      content: [], createTimestamp: 1,
     };
     expect(await turns.schedule(due)).to.deep.equal({ kind: 'queued', generation: 0 });
     expect(await turns.claimOverdue(keys.shardOf(conversationId), 0, 10)).to.deep.equal([conversationId]);

@@ -95,6 +95,23 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
       expect(answer.json.data!['conversation_id']).to.match(/^c_/);
     });
 
+    it('queues the message itself with its reply: the content parts and create_timestamp the context records', async () => {
+      const id = msgId('carried');
+      const info = {
+        msg_id: id, from_user_id: `cust-${id}`, content: '', create_timestamp: 1_700_000_123,
+        files_info: [{ file_type: 'image', content: 'https://files.example/lamp.png' }, { file_type: 'image', content: 'https://files.example/room.jpg' }],
+      };
+      const answer = await post(t.url, sign(bodyFor('auto_dialog', info, { send_url })));
+      expect(answer.json.data, JSON.stringify(answer.json)).to.include({ status: 'queued' });
+      const conversationId = answer.json.data!['conversation_id'] as string;
+      const queued = (await redis.lrange(t.keys.pendingReplies(conversationId), 0, -1)).map((json) => JSON.parse(json) as Record<string, unknown>);
+      const recorded = JSON.parse((await redis.hget(t.keys.contextMessages(conversationId), id))!) as Record<string, unknown>;
+      expect(queued).to.have.length(1);
+      expect(queued[0]).to.include({ msgId: id, createTimestamp: 1_700_000_123 });
+      expect(queued[0]!['content']).to.deep.equal([{ type: 'image', content: 'https://files.example/lamp.png' }, { type: 'image', content: 'https://files.example/room.jpg' }]);
+      expect(queued[0]!['content']).to.deep.equal(recorded['content']);
+    });
+
     for (const [type, who] of [[1, 'the bound account'], [3, 'staff'], [4, 'the bot itself']] as const) {
       it(`records a message from ${who} without queuing a reply`, async () => {
         const answer = await post(t.url, sign(bodyFor('auto_dialog', { from_user_type: type }, { send_url })));

@@ -68,7 +68,8 @@ describe('cli shards migrate', function () {
     const [k8, k16] = [createRedisKeys(prefix, 8), createRedisKeys(prefix, 16)];
     await redis.set(k8.shardCount, '8');
     await turns(k8).schedule({ client: 'acme', conversationId: 'c_reshard_waiting', msgId: 'm-1', sendUrl: 'https://hooks.example/acme', groupId: undefined,
-      groupName: undefined, customerId: 'u', boundAccountId: 'b', receivedAtMs: Date.now() });
+      groupName: undefined, customerId: 'u', boundAccountId: 'b', receivedAtMs: Date.now(),
+      content: [{ type: 'text', content: 'hello' }], createTimestamp: Math.floor(Date.now() / 1000) });
     await turns(k8).cancel('c_reshard_stop', { setStop: true, pauseMs: 0 });
     const result = await runCli(['shards', 'migrate'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
     expect(result.code).to.equal(1);

@@ -53,6 +53,7 @@ describe('a turn job lost between scheduling and adding it (real worker process)
     const due: DueMessage = {
       client: 'shop', conversationId, msgId: 'lost-1', sendUrl: receiver.url, groupId: undefined, groupName: undefined,
       customerId: 'lost-customer', boundAccountId: 'bound-lost', receivedAtMs: now,
+      content: [{ type: 'text', content: 'is anyone there?' }], createTimestamp: Math.floor(now / 1000),
     };
 
     let thrown: unknown;

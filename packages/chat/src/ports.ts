@@ -1,7 +1,11 @@
 import type { ClientSettings } from '@dialog-relay/config';
-import type { ContextMessage, MessageInfo } from '@dialog-relay/contracts';
+import type { ContextMessage, MessageInfo, ReplyPart } from '@dialog-relay/contracts';
 
-/** A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands it over. */
+/**
+ * A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands
+ * it over: the replies package's DueMessage (docs/reply-protocol.md "What a due message holds"), kept
+ * in step with it (a property, not a method, in AutoReplies below, so the compiler checks the wiring).
+ */
 export interface AutoReplyRequest {
   client: string;
   conversationId: string;
@@ -13,6 +17,10 @@ export interface AutoReplyRequest {
   customerId: string;
   boundAccountId: string;
   receivedAtMs: number;
+  /** The message itself, as the context records it: the reply is produced from it even once the capped context has dropped it. */
+  content: ReplyPart[];
+  /** The caller's create_timestamp (Unix seconds). */
+  createTimestamp: number;
 }
 
 /** What auto_reply_status shows (docs/service-rules.md §8, §14). */
@@ -30,7 +38,7 @@ export interface AutoReplyStatus {
  */
 export interface AutoReplies {
   /** Queues (or joins, within the debounce window) the conversation's next reply; 'stopped' or 'paused' when none will come. */
-  schedule(message: AutoReplyRequest): Promise<'queued' | 'stopped' | 'paused'>;
+  schedule: (message: AutoReplyRequest) => Promise<'queued' | 'stopped' | 'paused'>;
   /** A person wrote to the customer on the bound account or as staff (docs/service-rules.md §14): cancel the unsent reply, pause if configured. */
   humanReplied(conversationId: string): Promise<void>;
   /** Stops the conversation's auto replies; answers once no attempt can start. Returns how many messages lost their pending reply. */

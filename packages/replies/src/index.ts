@@ -5,6 +5,7 @@ export * from './delivery.store.js';
 export * from './attempt-aborts.js';
 export * from './auto-replies.js';
 export * from './worker-deps.js';
+export * from './reply-input.js';
 export * from './produce-reply.js';
 export * from './attempt-delivery.js';
 export * from './process-turn.js';

@@ -1,5 +1,6 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { buildReplyPayload } from '@dialog-relay/delivery';
+import { replyInput } from './reply-input.js';
 import type { DeliveryRecord, TurnBatch } from './reply.types.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -10,9 +11,10 @@ export interface TakenNow {
 }
 
 /**
- * Produces the reply to a turn's batch once: the engine answers the newest message with the
- * conversation's context before it as history. Returns the stored record (an existing one after a
- * crash, so the same reply is delivered), or undefined when the engine has nothing to send.
+ * Produces the reply to a turn's batch once: the engine answers the newest message (the one its due
+ * message carries) with the conversation's context before it as history (reply-input.ts). Returns
+ * the stored record (an existing one after a crash, so the same reply is delivered), or undefined
+ * when the engine has nothing to send.
  */
 export async function produceReply(deps: WorkerDeps, batch: TurnBatch, taken?: TakenNow): Promise<DeliveryRecord | undefined> {
   const newest = batch.messages[batch.messages.length - 1];
@@ -26,13 +28,7 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, taken?: T
   ]);
   if (existing) return existing;
 
-  const at = context.findIndex((m) => m.msg_id === newest.msgId);
-  const message: ContextMessage = context[at] ?? {
-    msg_id: newest.msgId, role: 'customer', from_user_id: newest.customerId, content: [], event_type: 'auto_dialog', create_timestamp: Math.floor(newest.receivedAtMs / 1000),
-  };
-  // History: everything before the newest message, plus the bot's replies recorded after it (a reply
-  // to an earlier turn can land after a later message); later customer messages belong to later turns.
-  const history = at >= 0 ? context.filter((m, i) => i < at || (i > at && m.role === 'bot')) : context;
+  const { message, history } = replyInput(newest, context);
   const metrics = deps.metrics ?? NO_REPLY_METRICS;
   const engineStart = deps.nowMs();
   let content: Awaited<ReturnType<WorkerDeps['engine']['reply']>>;

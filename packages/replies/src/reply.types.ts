@@ -1,9 +1,15 @@
+import type { ReplyPart } from '@dialog-relay/contracts';
+
 /**
  * The data of the reply protocol (docs/reply-protocol.md), declared here because this package
  * stores it: due messages, the batch a turn answers, delivery records and dead letters.
  */
 
-/** A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands it over. */
+/**
+ * A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands
+ * it over. It carries the message itself (docs/reply-protocol.md "What a due message holds"): the
+ * reply is produced from it even when the capped context no longer holds the message by then.
+ */
 export interface DueMessage {
   client: string;
   conversationId: string;
@@ -14,13 +20,23 @@ export interface DueMessage {
   customerId: string;
   boundAccountId: string;
   receivedAtMs: number;
+  /** The message's content parts, exactly as the context records them (text first, then each file). */
+  content: ReplyPart[];
+  /** The caller's create_timestamp (Unix seconds), as the context records it. */
+  createTimestamp: number;
 }
+
+/**
+ * A due message as the turn store hands it back: one queued by a version before due messages
+ * carried the message holds ids only, and is answered from the context (docs/reply-protocol.md).
+ */
+export type StoredDueMessage = Omit<DueMessage, 'content' | 'createTimestamp'> & Partial<Pick<DueMessage, 'content' | 'createTimestamp'>>;
 
 /** What one turn answers: its messages and the delivery id chosen when they were taken. */
 export interface TurnBatch {
   deliveryId: string;
   generation: number;
-  messages: DueMessage[];
+  messages: StoredDueMessage[];
 }
 
 export type DeliveryState = 'pending' | 'retrying' | 'delivered' | 'dead' | 'cancelled';

@@ -1,6 +1,6 @@
 import type { Config } from '@dialog-relay/config';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import type { DueMessage, TurnBatch } from './reply.types.js';
+import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, END_ATTEMPT, FINISH, SCHEDULE, TAKE, WAITING_TURN } from './turns.lua.js';
 
 export type TakeResult =
@@ -48,7 +48,7 @@ export interface TurnStore {
   /** The generation whose job must exist while the conversation's messages wait; undefined when nothing waits (it leaves the net). */
   waitingTurn(conversationId: string): Promise<number | undefined>;
   /** Everything auto_reply_status shows of the turn, in one round trip. */
-  snapshot(conversationId: string): Promise<{ stopped: boolean; pausedUntilMs: number | null; pending: DueMessage[]; batch: TurnBatch | undefined }>;
+  snapshot(conversationId: string): Promise<{ stopped: boolean; pausedUntilMs: number | null; pending: StoredDueMessage[]; batch: TurnBatch | undefined }>;
 }
 
 export interface TurnTimings {
@@ -61,7 +61,7 @@ export interface TurnTimings {
 }
 
 const parseBatch = (json: string): TurnBatch => {
-  const raw = JSON.parse(json) as { delivery_id: string; generation: number; messages: DueMessage[] };
+  const raw = JSON.parse(json) as { delivery_id: string; generation: number; messages: StoredDueMessage[] };
   return { deliveryId: raw.delivery_id, generation: raw.generation, messages: raw.messages };
 };
 
@@ -136,7 +136,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
       return {
         stopped: stopped === 1,
         pausedUntilMs: paused === null ? null : Number(paused),
-        pending: pending.map((json) => JSON.parse(json) as DueMessage),
+        pending: pending.map((json) => JSON.parse(json) as StoredDueMessage),
         batch: batch === null ? undefined : parseBatch(batch),
       };
     },

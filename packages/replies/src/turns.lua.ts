@@ -49,7 +49,9 @@ export const TAKE = defineLuaScript({
   source: `
 --[[ Job G starts (worker): take the due messages of this turn.
   Input:  KEYS[1] pending     KEYS[2] since     KEYS[3] oldest     KEYS[4] generation
-          KEYS[5] batch       JSON {delivery_id, generation, messages} of the live turn
+          KEYS[5] batch       JSON {delivery_id, generation, count, messages} of the live turn
+                              (count: how many messages, in a fixed header CANCEL reads without
+                              decoding the messages, which carry their content)
           KEYS[6] stop        KEYS[7] waiting  (the conversation leaves it once nothing waits)
           ARGV[1] generation  G of the job
           ARGV[2] debounceMs  0: one message per reply
@@ -85,7 +87,7 @@ if redis.call('LLEN', KEYS[1]) == 0 then
   redis.call('DEL', KEYS[3])
   redis.call('ZREM', KEYS[7], ARGV[6])
 end
-local json = '{"delivery_id":' .. cjson.encode(ARGV[5]) .. ',"generation":' .. ARGV[1] .. ',"messages":[' .. table.concat(items, ',') .. ']}'
+local json = '{"delivery_id":' .. cjson.encode(ARGV[5]) .. ',"generation":' .. ARGV[1] .. ',"count":' .. #items .. ',"messages":[' .. table.concat(items, ',') .. ']}'
 redis.call('SET', KEYS[5], json, 'PX', ARGV[4])
 return {'batch', json}
 `,
@@ -137,12 +139,20 @@ local cancelled = waiting
 redis.call('DEL', KEYS[3], KEYS[4])
 redis.call('ZREM', KEYS[8], ARGV[3])
 local deliveryId = ''
-local batch = redis.call('GET', KEYS[6])
-if batch then
-  local ok, decoded = pcall(cjson.decode, batch)
-  if ok and type(decoded) == 'table' then
-    cancelled = cancelled + #(decoded['messages'] or {})
-    deliveryId = decoded['delivery_id'] or ''
+-- The batch's header names its delivery id and size: read only that, not the messages' content.
+local head = redis.call('GETRANGE', KEYS[6], 0, 299)
+if head ~= '' then
+  local id, count = string.match(head, '^{"delivery_id":"([%w_%-]*)","generation":%d+,"count":(%d+),')
+  if id then
+    cancelled = cancelled + tonumber(count)
+    deliveryId = id
+  else
+    -- A batch taken before the header had its count (ids only, small), or a corrupt one.
+    local ok, decoded = pcall(cjson.decode, redis.call('GET', KEYS[6]))
+    if ok and type(decoded) == 'table' then
+      cancelled = cancelled + #(decoded['messages'] or {})
+      deliveryId = decoded['delivery_id'] or ''
+    end
   end
   redis.call('DEL', KEYS[6])
 end

@@ -118,7 +118,7 @@ export const CONVERSATION = 'c_conversationOne';
 
 export function createHarness(
   redis: Redis,
-  overrides: { settings?: Partial<DeliverySettings>; timings?: Partial<TurnTimings>; findClient?: WorkerDeps['findClient'] } = {},
+  overrides: { settings?: Partial<DeliverySettings>; timings?: Partial<TurnTimings>; findClient?: WorkerDeps['findClient']; contextMaxMessages?: number } = {},
 ): Harness {
   const keys = createRedisKeys(uniquePrefix('replies'));
   const turns = createTurnStore({ redis, keys, timings: { ...TIMINGS, ...overrides.timings } });
@@ -148,7 +148,7 @@ export function createHarness(
     },
     close: () => undefined,
   };
-  const contexts = createContextStore({ redis, keys, maxMessages: 50, ttlSeconds: 3600 });
+  const contexts = createContextStore({ redis, keys, maxMessages: overrides.contextMaxMessages ?? 50, ttlSeconds: 3600 });
   const deliverer = new ScriptedDeliverer();
   const engine = new FixedEngine();
   const clock: Clock = {
@@ -204,7 +204,7 @@ export function createHarness(
       await contexts.record(conversationId, [message]);
       const due: DueMessage = {
         client: CLIENT_ID, conversationId, msgId, sendUrl: options.sendUrl ?? SEND_URL, groupId: undefined, groupName: undefined,
-        customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs,
+        customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs, content: message.content, createTimestamp: message.create_timestamp,
       };
       const scheduled = await turns.schedule(due);
       if (scheduled.kind !== 'queued') throw new Error(`message ${msgId} was not queued: ${scheduled.kind}`);

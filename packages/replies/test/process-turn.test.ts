@@ -128,7 +128,7 @@ describe('processTurn (one conversation turn)', () => {
     expect(h.deliverer.requests).to.deep.equal([]);
     expect(await h.turns.schedule({
       client: 'shop', conversationId: CONVERSATION, msgId: 'late', sendUrl: SEND_URL, groupId: undefined, groupName: undefined,
-      customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs: T0,
+      customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs: T0, content: [{ type: 'text', content: 'hello?' }], createTimestamp: T0 / 1000,
     })).to.deep.equal({ kind: 'queued', generation: 1 });
   });
 

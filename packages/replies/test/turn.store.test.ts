@@ -23,6 +23,7 @@ describe('turn store (the per-conversation turn protocol)', () => {
   const due = (msgId: string, conversationId = 'c_one'): DueMessage => ({
     client: 'shop', conversationId, msgId, sendUrl: 'http://127.0.0.1:9/x', groupId: undefined, groupName: undefined,
     customerId: 'cust', boundAccountId: 'bound', receivedAtMs: Date.now(),
+    content: [{ type: 'text', content: `question ${msgId}` }], createTimestamp: Math.floor(Date.now() / 1000),
   });
   const ids = (taken: TakeResult): string[] | string => (taken.kind === 'batch' ? taken.batch.messages.map((m) => m.msgId) : taken.kind);
   const pending = async (c = 'c_one'): Promise<string[]> => (await turns.snapshot(c)).pending.map((m) => m.msgId);
@@ -111,6 +112,30 @@ describe('turn store (the per-conversation turn protocol)', () => {
     expect(await turns.take('c_one', 0, 'dlv_x')).to.deep.equal({ kind: 'stale', current: 1 });
     await turns.resume('c_one');
     expect(await turns.schedule(due('d'))).to.deep.equal({ kind: 'queued', generation: 1 });
+  });
+
+  it('stop names the delivery id and size of a batch whose messages carry large content', async () => {
+    const storeWithDebounce = storeWith({ debounceMs: 1, maxWaitMs: 1 });
+    const photo = [{ type: 'image' as const, content: 'A'.repeat(512 * 1024) }];
+    for (const msgId of ['a', 'b', 'c']) await storeWithDebounce.schedule({ ...due(msgId), content: photo });
+    await sleep(5);
+    const taken = await storeWithDebounce.take('c_one', 0, 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5');
+    expect(taken.kind === 'batch' && taken.batch.messages.map((m) => m.content)).to.deep.equal([photo, photo, photo]);
+    expect(await redis.getrange(keys.replyBatch('c_one'), 0, 299)).to.match(/^\{"delivery_id":"dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5","generation":0,"count":3,"messages":\[/);
+    expect(await storeWithDebounce.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 3, batchDeliveryId: 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5', waiting: 0 });
+  });
+
+  it('stop reads the batch’s header only, never the messages after it', async () => {
+    // Cut short after the header: decoding it would fail; the header alone says what was live.
+    await redis.set(keys.replyBatch('c_one'), '{"delivery_id":"dlv_head","generation":0,"count":2,"messages":[{"msgId":"a","content":[{"type":"image","cont');
+    expect(await turns.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 2, batchDeliveryId: 'dlv_head' });
+  });
+
+  it('stop still names the delivery id and size of a batch taken before an upgrade (no count in it)', async () => {
+    const old = { ...due('a'), content: undefined, createTimestamp: undefined };
+    await redis.set(keys.replyBatch('c_one'), JSON.stringify({ delivery_id: 'dlv_old', generation: 0, messages: [old, { ...old, msgId: 'b' }] }));
+    expect(await turns.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 2, batchDeliveryId: 'dlv_old' });
+    expect(await redis.exists(keys.replyBatch('c_one'))).to.equal(0);
   });
 
   it("a human's message cancels the unsent reply without stopping, and with a pause refuses customer messages until it ends", async () => {

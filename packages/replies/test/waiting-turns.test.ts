@@ -22,6 +22,7 @@ describe('waiting conversations and the sweep for lost turn jobs', () => {
   const due = (msgId: string, conversationId = 'c_one'): DueMessage => ({
     client: 'shop', conversationId, msgId, sendUrl: 'http://127.0.0.1:9/x', groupId: undefined, groupName: undefined,
     customerId: 'cust', boundAccountId: 'bound', receivedAtMs: Date.now(),
+    content: [{ type: 'text', content: `question ${msgId}` }], createTimestamp: Math.floor(Date.now() / 1000),
   });
   const waitingSet = (conversationId = 'c_one') => keys.waitingConversations(keys.shardOf(conversationId));
   const isWaiting = async (conversationId = 'c_one'): Promise<boolean> => (await redis.zscore(waitingSet(conversationId), conversationId)) !== null;

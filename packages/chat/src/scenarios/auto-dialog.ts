@@ -17,6 +17,7 @@ export const autoDialog: Scenario = (deps, input) => ({ reads: noReads, finish: 
     const { request, client, msgId, sendUrl } = input;
     const info = request.message_info;
     const conversationId = conversationIdOf(client.id, info);
+    const recorded = contextMessageFrom(info, msgId);
     const due: AutoReplyRequest | undefined = isReplyDue(info, client) && sendUrl !== undefined ? {
       client: client.id,
       conversationId,
@@ -27,10 +28,13 @@ export const autoDialog: Scenario = (deps, input) => ({ reads: noReads, finish: 
       customerId: info.from_user_id ?? '',
       boundAccountId: info.to_user_id ?? '',
       receivedAtMs: deps.nowMs(),
+      // The message travels with its reply: the capped context may have dropped it by the time the reply is produced.
+      content: recorded.content,
+      createTimestamp: recorded.create_timestamp,
     } : undefined;
     const replicated = deps.replication?.begin();
     const [, , scheduled] = await Promise.all([
-      deps.contexts.record(conversationId, [contextMessageFrom(info, msgId)]),
+      deps.contexts.record(conversationId, [recorded]),
       deps.messageIndex.remember(client.id, msgId, conversationId),
       due ? deps.autoReplies.schedule(due) : isHumanReply(info) ? deps.autoReplies.humanReplied(conversationId) : undefined,
     ]);

@@ -1,0 +1,102 @@
+import type { ContextMessage } from '@dialog-relay/contracts';
+import { contextMessageFrom } from '@dialog-relay/conversations';
+import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { testRedisUrl } from '@dialog-relay/testkit';
+import { expect } from 'chai';
+import { processTurn } from '../src/index.js';
+import { BOUND, CLIENT_ID, CONVERSATION, createHarness, CUSTOMER, SEND_URL, T0, testDeliveryId, type Harness } from './harness.js';
+
+/**
+ * docs/reply-protocol.md "Produce": a due message is answered from its own content even when the
+ * context (capped, docs/service-rules.md §5) no longer holds it by the time its turn runs — a busy
+ * group, a turn waiting behind an earlier reply's retries, a queue backlog.
+ */
+describe('a due message pushed out of the context before its turn', () => {
+  let redis: Redis;
+  let h: Harness;
+  before(async () => {
+    redis = createRequestRedis(testRedisUrl(), { name: 'pushed-out-test' });
+    await waitForRedis(redis, 5000);
+  });
+  after(() => redis.disconnect());
+  beforeEach(() => {
+    h = createHarness(redis, { contextMaxMessages: 4 });
+  });
+
+  /** Someone else in the conversation writes (recorded only, as the API does for a message that is due no reply). */
+  const othersWrite = async (msgId: string, atMs: number, text = `chatter ${msgId}`): Promise<void> => {
+    const message: ContextMessage = contextMessageFrom({
+      msg_id: msgId, from_user_id: `other-${msgId}`, to_user_id: BOUND, content: text,
+      message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: Math.floor(atMs / 1000),
+    }, msgId);
+    await h.contexts.record(CONVERSATION, [message]);
+  };
+  const turn = (generation: number) => processTurn(h.deps, { conversationId: CONVERSATION, generation });
+
+  it('is still answered from its own text, with none of the newer messages of other people as history', async () => {
+    await h.receive('m-1', { text: 'where is my parcel?' });
+    for (let i = 1; i <= 4; i += 1) await othersWrite(`n-${i}`, T0 + i * 1000);
+    // A message that reached the service late but was written before m-1: it is older, so history.
+    await othersWrite('late', T0 - 5000, 'written before m-1');
+    expect((await h.contexts.read(CONVERSATION)).map((m) => m.msg_id)).to.not.include('m-1');
+
+    await turn(0);
+
+    const call = h.engine.calls[0]!;
+    expect(call.message.msg_id).to.equal('m-1');
+    expect(call.message.content).to.deep.equal([{ type: 'text', content: 'where is my parcel?' }]);
+    expect(call.message.from_user_id).to.equal(CUSTOMER);
+    expect(call.context.map((m) => m.msg_id)).to.deep.equal(['late']);
+    expect(h.deliverer.answered()).to.deep.equal([['m-1']]);
+  });
+
+  it('keeps the bot’s own earlier reply in the history, as when the message is found', async () => {
+    await h.receive('m-0', { text: 'do you ship abroad?' });
+    await h.receive('m-1', { text: 'and to Norway?' });
+    await turn(0); // the reply to m-0 joins the context after m-1
+    for (let i = 1; i <= 3; i += 1) await othersWrite(`n-${i}`, T0 + i * 1000);
+    expect((await h.contexts.read(CONVERSATION)).map((m) => m.msg_id)).to.deep.equal([testDeliveryId(CONVERSATION, 0), 'n-1', 'n-2', 'n-3']);
+
+    await turn(1);
+
+    const call = h.engine.calls[1]!;
+    expect(call.message.content).to.deep.equal([{ type: 'text', content: 'and to Norway?' }]);
+    expect(call.context.map((m) => [m.msg_id, m.role])).to.deep.equal([[testDeliveryId(CONVERSATION, 0), 'bot']]);
+  });
+
+  describe('queued before an upgrade (a due record without content)', () => {
+    const scheduleOld = async (msgId: string): Promise<void> => {
+      // The shape written by earlier versions: ids only.
+      const old = {
+        client: CLIENT_ID, conversationId: CONVERSATION, msgId, sendUrl: SEND_URL, groupId: undefined, groupName: undefined,
+        customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs: T0,
+      };
+      await h.contexts.record(CONVERSATION, [contextMessageFrom({
+        msg_id: msgId, from_user_id: CUSTOMER, to_user_id: BOUND, content: `old question ${msgId}`,
+        message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: Math.floor(T0 / 1000),
+      }, msgId)]);
+      await redis.rpush(h.keys.pendingReplies(CONVERSATION), JSON.stringify(old));
+    };
+
+    it('is answered from the context when the context still holds it', async () => {
+      await scheduleOld('m-old');
+      await othersWrite('n-1', T0 + 1000);
+
+      await turn(0);
+
+      const call = h.engine.calls[0]!;
+      expect(call.message.content).to.deep.equal([{ type: 'text', content: 'old question m-old' }]);
+      expect(call.context.map((m) => m.msg_id)).to.deep.equal([]);
+    });
+
+    it('gets only the messages older than it as history when the context no longer holds it', async () => {
+      await scheduleOld('m-old');
+      for (let i = 1; i <= 4; i += 1) await othersWrite(`n-${i}`, T0 + i * 1000);
+      await othersWrite('late', T0 - 5000);
+
+      await turn(0);
+
+      expect(h.engine.calls[0]!.context.map((m) => m.msg_id)).to.deep.equal(['late']);
+    });
+  });
+});
