@@ -35,6 +35,7 @@ export function operationsPaths(): Record<string, Schema> {
         responses: answers({
           200: ok('Prometheus text format', text('text/plain')),
           401: { description: 'no or wrong token (a browser asking for HTML gets the login form)', headers: requestIdHeader, content: { ...errorContent(['unauthorized']), ...text('text/html') } },
+          429: { description: 'too many wrong admin tokens from this address (AUTH_FAILURE* limits); wait Retry-After', headers: { ...requestIdHeader, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }, content: errorContent(['rate_limited']) },
           503: { description: 'Redis unreachable: the queue gauges cannot be read', headers: { ...requestIdHeader, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }, content: errorContent(['service_unavailable']) },
         }),
       },
