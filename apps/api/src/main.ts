@@ -62,6 +62,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // Configuration found bad after loadConfig (a KNOWLEDGE_FILE that cannot be used): one line, exit 78.
+  if (error instanceof ConfigError) {
+    process.stderr.write(`dialog-relay api: bad configuration: ${error.message}\n`);
+    process.exit(78);
+  }
   process.stderr.write(`dialog-relay api: failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -2,6 +2,9 @@ import { signRequestBody } from '@dialog-relay/signing';
 import { freePort, testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -70,5 +73,39 @@ describe('API process lifecycle', function () {
     const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_CLUSTER_NODES: '127.0.0.1:7001' }, encoding: 'utf8' });
     expect(result.status).to.equal(78);
     expect(result.stderr).to.include('REDIS_URL and REDIS_CLUSTER_NODES are both set');
+  });
+
+  it('refuses to start with CLIENTS holding a rate_limit_per_s below 1, naming CLIENTS and the client (exit 78)', () => {
+    const result = spawnSync(process.execPath, [MAIN], {
+      env: { ...process.env, REDIS_URL: testRedisUrl(), CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', rate_limit_per_s: 0.5 } }) }, encoding: 'utf8',
+    });
+    expect(result.status, result.stderr).to.equal(78);
+    expect(result.stderr).to.match(/^dialog-relay api: bad configuration: CLIENTS: client "shop": rate_limit_per_s is 0.5; it must be a whole number from 1 /);
+  });
+
+  describe('with a bad KNOWLEDGE_FILE', () => {
+    let dir: string;
+    before(() => (dir = mkdtempSync(join(tmpdir(), 'api-knowledge-'))));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const start = (knowledgeFile: string) => spawnSync(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('aknow'), KNOWLEDGE_FILE: knowledgeFile }, encoding: 'utf8', timeout: 20_000,
+    });
+
+    it('refuses to start when the file does not exist, with one line naming KNOWLEDGE_FILE (exit 78, no stack trace)', () => {
+      const missing = join(dir, 'absent.yaml');
+      const result = start(missing);
+      expect(result.status, result.stderr).to.equal(78);
+      expect(result.stderr.startsWith(`dialog-relay api: bad configuration: KNOWLEDGE_FILE: ${missing}: cannot read: `), result.stderr).to.equal(true);
+      expect(result.stderr).to.include('ENOENT');
+      expect(result.stderr.trim().split('\n')).to.have.length(1);
+    });
+
+    it('refuses to start when the file is not a valid FAQ, naming the file and the problem (exit 78)', () => {
+      const json = join(dir, 'broken.json');
+      writeFileSync(json, '{"fallback": "x", "entries": [');
+      const result = start(json);
+      expect(result.status, result.stderr).to.equal(78);
+      expect(result.stderr).to.match(new RegExp(`^dialog-relay api: bad configuration: KNOWLEDGE_FILE: ${json.replaceAll('.', '\\.')}: invalid JSON: [^\n]*\n$`));
+    });
   });
 });

@@ -122,7 +122,8 @@ async function redisCommand(group: 'clients' | 'dead-letters' | 'deliveries' | '
   const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS });
   switch (group) {
     case 'clients':
-      return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args, config.defaultRateLimitPerS);
+      return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args,
+        { defaultRateLimitPerS: config.defaultRateLimitPerS, allowPrivateSendUrls: config.allowPrivateSendUrls });
     case 'deliveries':
       return deliveriesCommand({ deliveries, redis, keys }, args);
     case 'dead-letters':

@@ -21,7 +21,7 @@ describe('cli clients and dead-letters with --json (on Redis, as a process)', ()
   after(() => redis.disconnect());
 
   it('adds, lists and removes a client as JSON lines without any secret, and exits 1 removing a missing one', async () => {
-    const record = { secrets: ['request-secret-1', 'request-secret-2'], webhook_secret: 'whsec_c2VjcmV0LXdlYmhvb2s=', rate_limit_per_s: 7 };
+    const record = { secrets: ['request-secret-1', 'request-secret-2'], webhook_secret: 'whsec_d2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz', rate_limit_per_s: 7 };
     const added = await runCli(['clients', 'add', 'acme', JSON.stringify(record), '--json'], env);
     expect(added.code, added.stderr).to.equal(0);
     const view = { id: 'acme', signature_scheme: 'hmac-sha256', secrets: 2, webhook_secret: true, group_policy: 'mention', rate_limit_per_s: 7, default_send_url: null };
@@ -30,7 +30,7 @@ describe('cli clients and dead-letters with --json (on Redis, as a process)', ()
     const listed = await runCli(['clients', 'list', '--json'], env);
     expect(listed.code).to.equal(0);
     expect(jsonLines(listed.stdout)).to.deep.equal([{ clients: [view] }]);
-    for (const secret of ['request-secret-1', 'request-secret-2', 'c2VjcmV0LXdlYmhvb2s=']) expect(added.stdout + listed.stdout).not.to.include(secret);
+    for (const secret of ['request-secret-1', 'request-secret-2', 'd2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz']) expect(added.stdout + listed.stdout).not.to.include(secret);
 
     expect(jsonLines((await runCli(['clients', 'remove', 'acme', '--json'], env)).stdout)).to.deep.equal([{ removed: 'acme' }]);
     const again = await runCli(['clients', 'remove', 'acme', '--json'], env);
@@ -46,6 +46,15 @@ describe('cli clients and dead-letters with --json (on Redis, as a process)', ()
     expect(lines).to.have.length(1);
     expect(lines[0]).to.have.property('ok', false);
     expect(lines[0]!['error']).to.match(/^client "acme": a secret is shorter than 16 characters/);
+  });
+
+  it('refuses a default_send_url on loopback unless ALLOW_PRIVATE_SEND_URLS is set for the CLI too', async () => {
+    const record = JSON.stringify({ secret: 'acme-secret-0001', default_send_url: 'http://127.0.0.1:9/acme' });
+    const refused = await runCli(['clients', 'add', 'acme', record], env);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.match(/^client "acme": default_send_url resolves to a loopback address/);
+    const allowed = await runCli(['clients', 'add', 'acme', record], { ...env, ALLOW_PRIVATE_SEND_URLS: 'true' });
+    expect(allowed.code, allowed.stderr).to.equal(0);
   });
 
   const deadRecord = (deliveryId: string): DeliveryRecord => ({

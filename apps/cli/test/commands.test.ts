@@ -109,14 +109,14 @@ describe('cli clients and dead-letters (on Redis)', () => {
     beforeEach(() => {
       store = createClientStore({ redis, keys: createRedisKeys(uniquePrefix('cli-clients')), defaultRateLimitPerS: 20 });
     });
-    const run = async (...args: string[]): Promise<string> => (await clientsCommand(store, args, 20)).text;
+    const run = async (...args: string[]): Promise<string> => (await clientsCommand(store, args, { defaultRateLimitPerS: 20, allowPrivateSendUrls: false })).text;
 
     it('says so when Redis holds no clients', async () => {
       expect(await run('list')).to.equal('(no clients in Redis)');
     });
 
     it('adds a client, lists it without any secret, and removes it', async () => {
-      const record = { secrets: ['request-secret-1', 'request-secret-2'], webhook_secret: 'whsec_c2VjcmV0LXdlYmhvb2s=', group_policy: 'always', default_send_url: 'https://hooks.example/acme' };
+      const record = { secrets: ['request-secret-1', 'request-secret-2'], webhook_secret: 'whsec_d2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz', group_policy: 'always', default_send_url: 'https://hooks.example/acme' };
 
       const saved = await run('add', 'acme', JSON.stringify(record));
 
@@ -125,7 +125,7 @@ describe('cli clients and dead-letters (on Redis)', () => {
       const listed = await run('list');
       expect(listed).to.equal('acme\tscheme=hmac-sha256\tsecrets=2\twebhook_secret=set\tgroup_policy=always\trate=20/s\tdefault_send_url=https://hooks.example/acme');
       for (const output of [saved, listed]) {
-        for (const secret of ['request-secret-1', 'request-secret-2', 'whsec_c2VjcmV0LXdlYmhvb2s=', 'c2VjcmV0LXdlYmhvb2s=']) expect(output).not.to.include(secret);
+        for (const secret of ['request-secret-1', 'request-secret-2', 'whsec_d2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz', 'd2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz']) expect(output).not.to.include(secret);
       }
 
       expect(await run('remove', 'acme')).to.equal('removed acme');
@@ -158,6 +158,24 @@ describe('cli clients and dead-letters (on Redis)', () => {
       await expectRejection(run('add', 'acme', '{"secret":"fifteen-chars-x"}'), /client "acme": a secret is shorter than 16 characters/);
       await expectRejection(run('add', 'acme', '{"secrets":["sixteen-chars-xx","short"]}'), /client "acme": a secret is shorter than 16 characters/);
       expect(await store.list()).to.deep.equal([]);
+    });
+
+    it('refuses, like start-up, a client that could never be served, naming the field, and stores nothing', async () => {
+      const add = (settings: Record<string, unknown>): Promise<string> => run('add', 'acme', JSON.stringify({ secret: 'acme-secret-0001', ...settings }));
+      await expectRejection(add({ webhook_secret: 'whsec_' }), /^client "acme": webhook_secret has no key/);
+      await expectRejection(add({ webhook_secret: 'whsec_not*base64' }), /^client "acme": webhook_secret is not "whsec_" followed by standard base64/);
+      await expectRejection(add({ webhook_secret: `whsec_${Buffer.alloc(15).toString('base64')}` }), /^client "acme": webhook_secret holds a 15-byte key/);
+      await expectRejection(add({ rate_limit_per_s: 0.5 }), /^client "acme": rate_limit_per_s is 0.5; it must be a whole number from 1/);
+      await expectRejection(add({ default_send_url: 'hooks.example/acme' }), /^client "acme": default_send_url must be a valid absolute URL/);
+      await expectRejection(add({ default_send_url: 'http://127.0.0.1:9/acme' }), /^client "acme": default_send_url .*loopback address.*ALLOW_PRIVATE_SEND_URLS/);
+      await expectRejection(add({ default_send_url: 'http://169.254.169.254/x', allow_private_send_urls: true }), /^client "acme": default_send_url .*link-local/);
+      expect(await store.list()).to.deep.equal([]);
+    });
+
+    it('takes a loopback default_send_url when the client or ALLOW_PRIVATE_SEND_URLS allows private addresses', async () => {
+      await run('add', 'own', JSON.stringify({ secret: 'acme-secret-0001', default_send_url: 'http://127.0.0.1:9/own', allow_private_send_urls: true }));
+      await clientsCommand(store, ['add', 'global', JSON.stringify({ secret: 'acme-secret-0001', default_send_url: 'http://127.0.0.1:9/global' })], { defaultRateLimitPerS: 20, allowPrivateSendUrls: true });
+      expect((await store.list()).map((c) => c.defaultSendUrl)).to.deep.equal(['http://127.0.0.1:9/global', 'http://127.0.0.1:9/own']);
     });
 
     it('answers usage errors with the usage', async () => {

@@ -44,6 +44,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // Configuration found bad after loadConfig (a KNOWLEDGE_FILE that cannot be used): one line, exit 78.
+  if (error instanceof ConfigError) {
+    process.stderr.write(`dialog-relay worker: bad configuration: ${error.message}\n`);
+    process.exit(78);
+  }
   if (error instanceof ShardCountMismatchError) {
     process.stderr.write(`dialog-relay worker: ${error.message}\n`);
     process.exit(78);

@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import { assertUsableClient, type ClientCheckOptions } from './client-checks.js';
 
 /** How a client signs its requests (docs/service-rules.md §2). */
 export type ClientSignatureScheme = 'hmac-sha256' | 'md5';
@@ -55,17 +56,6 @@ const recordSchema = {
 
 const validateRecord = new Ajv({ allErrors: true }).compile<ClientRecord>(recordSchema);
 
-/** docs/service-rules.md §16: shorter secrets are refused at start-up (CLIENTS) and by the CLI. */
-export const MIN_SECRET_CHARS = 16;
-
-/** Throws an Error naming the client when one of its secrets is shorter than MIN_SECRET_CHARS. */
-export function assertStrongSecrets(settings: ClientSettings): void {
-  const short = settings.secrets.filter((secret) => [...secret].length < MIN_SECRET_CHARS).length;
-  if (short > 0) {
-    throw new Error(`client "${settings.id}": ${short === 1 ? 'a secret is' : `${short} secrets are`} shorter than ${MIN_SECRET_CHARS} characters; use a long random secret (e.g. openssl rand -hex 24)`);
-  }
-}
-
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Validates one client record; throws an Error that names the client and the problem. */
@@ -107,8 +97,8 @@ export function toClientRecord(settings: ClientSettings): ClientRecord {
   return record;
 }
 
-/** Parses the CLIENTS variable: a JSON object of client id -> record. */
-export function parseClientsJson(text: string, defaultRateLimitPerS: number): ReadonlyMap<string, ClientSettings> {
+/** Parses the CLIENTS variable: a JSON object of client id -> record, each checked with assertUsableClient. */
+export function parseClientsJson(text: string, options: ClientCheckOptions & { defaultRateLimitPerS: number }): ReadonlyMap<string, ClientSettings> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -120,8 +110,8 @@ export function parseClientsJson(text: string, defaultRateLimitPerS: number): Re
   }
   const clients = new Map<string, ClientSettings>();
   for (const [id, raw] of Object.entries(parsed)) {
-    const settings = parseClientRecord(id, raw, defaultRateLimitPerS);
-    assertStrongSecrets(settings);
+    const settings = parseClientRecord(id, raw, options.defaultRateLimitPerS);
+    assertUsableClient(settings, options);
     clients.set(id, settings);
   }
   return clients;

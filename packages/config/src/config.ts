@@ -1,4 +1,5 @@
 import { readRedisConfig, type RedisConfig } from './redis-config.js';
+import { MAX_RATE_LIMIT_PER_S } from './client-checks.js';
 import { parseClientsJson, type ClientSettings } from './client-settings.js';
 import { readIngressConfig, type IngressConfig } from './ingress-config.js';
 import { ConfigError, readBool, readEnum, readInt, readOptionalString, readString, readUrl, type Env } from './env-readers.js';
@@ -123,11 +124,11 @@ function readReplyEngine(env: Env): ReplyEngineConfig {
   };
 }
 
-function readClients(env: Env, defaultRateLimitPerS: number): ReadonlyMap<string, ClientSettings> {
+function readClients(env: Env, defaults: { defaultRateLimitPerS: number; allowPrivateSendUrls: boolean }): ReadonlyMap<string, ClientSettings> {
   const raw = readOptionalString(env, 'CLIENTS');
   if (raw === undefined) return new Map();
   try {
-    return parseClientsJson(raw, defaultRateLimitPerS);
+    return parseClientsJson(raw, defaults);
   } catch (error) {
     throw new ConfigError('CLIENTS', (error as Error).message);
   }
@@ -135,7 +136,8 @@ function readClients(env: Env, defaultRateLimitPerS: number): ReadonlyMap<string
 
 /** Parses the environment. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env): Config {
-  const defaultRateLimitPerS = readInt(env, 'RATE_LIMIT_PER_S', 50, 1, 1_000_000);
+  const defaultRateLimitPerS = readInt(env, 'RATE_LIMIT_PER_S', 50, 1, MAX_RATE_LIMIT_PER_S);
+  const allowPrivateSendUrls = readBool(env, 'ALLOW_PRIVATE_SEND_URLS', false);
   const redisPrefix = readString(env, 'REDIS_PREFIX', 'dr:');
   if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'use 1-64 characters of A-Z a-z 0-9 : _ . -');
   const timeoutMs = readInt(env, 'DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000);
@@ -159,7 +161,7 @@ export function loadConfig(env: Env): Config {
     host: readString(env, 'HOST', '0.0.0.0'),
     redis: readRedisConfig(env),
     redisPrefix,
-    clients: readClients(env, defaultRateLimitPerS),
+    clients: readClients(env, { defaultRateLimitPerS, allowPrivateSendUrls }),
     clientCacheMs: readInt(env, 'CLIENT_CACHE_MS', 5000, 0, 3_600_000),
     defaultRateLimitPerS,
     timestampToleranceS: readInt(env, 'TIMESTAMP_TOLERANCE_S', 300, 1, 86_400),
@@ -185,7 +187,7 @@ export function loadConfig(env: Env): Config {
       maxBackoffMs: readInt(env, 'DELIVERY_MAX_BACKOFF_MS', 300_000, 1, 86_400_000),
       timeoutMs,
     }),
-    allowPrivateSendUrls: readBool(env, 'ALLOW_PRIVATE_SEND_URLS', false),
+    allowPrivateSendUrls,
     workerConcurrency: readInt(env, 'WORKER_CONCURRENCY', 64, 1, 1000),
     workerLockMs,
     workerStalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, 100, 600_000),

@@ -1,10 +1,11 @@
-import type { ReplyEngineConfig } from '@dialog-relay/config';
+import { ConfigError, type ReplyEngineConfig } from '@dialog-relay/config';
 import type { ReplyPart } from '@dialog-relay/contracts';
 import { createEmbeddingReranker } from './embeddings/embedding-reranker.js';
 import { createEmbeddingsClient } from './embeddings/embeddings-client.js';
 import { EXAMPLE_KNOWLEDGE_FILE } from './example-knowledge-file.js';
 import { createResponderEngine } from './knowledge/knowledge-engine.js';
-import { createKnowledgeRegistry } from './knowledge/knowledge-registry.js';
+import { createKnowledgeRegistry, type KnowledgeRegistry, type KnowledgeRegistryOptions } from './knowledge/knowledge-registry.js';
+import { KnowledgeFileError } from './knowledge/load-knowledge-base.js';
 import { createOpenAiEngine } from './openai/openai-engine.js';
 import type { EngineLogger, ReplyEngine } from './reply-engine.js';
 
@@ -41,15 +42,25 @@ function reloadingOn(engine: ConfiguredEngine, signal: NodeJS.Signals | undefine
   };
 }
 
+/** The registry with its default file loaded; a bad default file is bad configuration (ConfigError, exit 78). */
+async function loadRegistry(options: KnowledgeRegistryOptions): Promise<KnowledgeRegistry> {
+  try {
+    return await createKnowledgeRegistry(options);
+  } catch (error) {
+    if (error instanceof KnowledgeFileError) throw new ConfigError('KNOWLEDGE_FILE', `${error.file}: ${error.problem}`);
+    throw error;
+  }
+}
+
 /**
  * Builds the configured engine once at start-up. The knowledge engine reads and indexes the default
- * knowledge file here (a bad file stops start-up); a client's own file is read when the client first
+ * knowledge file here (a bad file stops start-up: ConfigError naming KNOWLEDGE_FILE); a client's own file is read when the client first
  * needs it, and every file is reloaded when it changes. With an embeddings endpoint configured,
  * messages the word index would answer with the fallback get a second opinion from embeddings.
  */
 export async function createEngineFromConfig(config: ReplyEngineConfig, options: EngineFromConfigOptions): Promise<ConfiguredEngine> {
   if (config.kind === 'knowledge') {
-    const registry = await createKnowledgeRegistry({
+    const registry = await loadRegistry({
       defaultFile: config.knowledgeFile ?? EXAMPLE_KNOWLEDGE_FILE,
       logger: options.logger,
       ...(options.watchIntervalMs === undefined ? {} : { watchIntervalMs: options.watchIntervalMs }),

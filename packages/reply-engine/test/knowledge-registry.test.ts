@@ -1,3 +1,4 @@
+import { ConfigError } from '@dialog-relay/config';
 import { waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
@@ -79,9 +80,10 @@ describe('knowledge files per client, loaded once and reloaded', () => {
     const bad = await write('default.yaml', 'fallback: x\nentries: []\n');
     const outcome = await createEngineFromConfig({ kind: 'knowledge', knowledgeFile: bad }, { fallbackText: '', logger: recordingLogger() }).then(
       () => 'started',
-      (error: Error) => error.message,
+      (error: Error) => error,
     );
-    expect(outcome).to.equal(`KNOWLEDGE_FILE: ${bad}: entries must not be empty`);
+    // A ConfigError: the processes answer it like any bad variable (one line, exit 78).
+    expect(outcome).to.be.instanceOf(ConfigError).and.to.include({ variable: 'KNOWLEDGE_FILE', message: `KNOWLEDGE_FILE: ${bad}: entries must not be empty` });
   });
 
   it('answers with the default fallback for a client whose own file cannot be loaded, with a warning naming it', async () => {

@@ -12,7 +12,8 @@ export const CLIENTS = {
   shop: { secrets: ['shop-secret-0001', 'previous-secret1'], webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
   widget: { secret: 'widget-secret-01', signature_scheme: 'md5' },
   tiny: { secret: 'tiny-secret-0001', rate_limit_per_s: 2 },
-  hub: { secret: 'hub-secret-00001', default_send_url: 'http://127.0.0.1:9/default', group_policy: 'always' },
+  // A loopback default_send_url needs private addresses allowed (start-up refuses it otherwise).
+  hub: { secret: 'hub-secret-00001', default_send_url: 'http://127.0.0.1:9/default', group_policy: 'always', allow_private_send_urls: true },
 } as const;
 
 export interface TestApi {

@@ -1,9 +1,13 @@
 import type { ClientStore } from '@dialog-relay/clients';
-import { assertStrongSecrets, parseClientRecord, type ClientSettings } from '@dialog-relay/config';
+import { assertUsableClient, parseClientRecord, type ClientCheckOptions, type ClientSettings } from '@dialog-relay/config';
 import { output, UsageError, type Output } from '../output.js';
 
-/** `clients list | add <id> <json> | remove <id>`: the clients kept in Redis. Secrets are never printed. */
-export async function clientsCommand(store: ClientStore, args: readonly string[], defaultRateLimitPerS: number): Promise<Output> {
+/**
+ * `clients list | add <id> <json> | remove <id>`: the clients kept in Redis. Secrets are never printed.
+ * `add` refuses what start-up refuses in CLIENTS (assertUsableClient), with the CLI's own
+ * ALLOW_PRIVATE_SEND_URLS: the only way clients get into Redis.
+ */
+export async function clientsCommand(store: ClientStore, args: readonly string[], options: ClientCheckOptions & { defaultRateLimitPerS: number }): Promise<Output> {
   const [action, id, json] = args;
   const describe = (c: ClientSettings): string =>
     `${c.id}\tscheme=${c.signatureScheme}\tsecrets=${c.secrets.length}\twebhook_secret=${c.webhookSecret ? 'set' : 'none'}\tgroup_policy=${c.groupPolicy}\trate=${c.rateLimitPerS}/s\tdefault_send_url=${c.defaultSendUrl ?? '-'}`;
@@ -25,8 +29,8 @@ export async function clientsCommand(store: ClientStore, args: readonly string[]
       } catch {
         throw new Error(`client "${id}": the record is not valid JSON`);
       }
-      const settings = parseClientRecord(id, record, defaultRateLimitPerS);
-      assertStrongSecrets(settings);
+      const settings = parseClientRecord(id, record, options.defaultRateLimitPerS);
+      assertUsableClient(settings, options);
       await store.put(settings);
       return output(`saved ${describe(settings)}`, { saved: view(settings) });
     }

@@ -2,14 +2,22 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseKnowledgeBase, type KnowledgeBase, type KnowledgeFormat } from './knowledge-base.js';
 
+/** A knowledge file that cannot be used; the message is `KNOWLEDGE_FILE: <file>: <problem>`. */
+export class KnowledgeFileError extends Error {
+  constructor(readonly file: string, readonly problem: string, options?: ErrorOptions) {
+    super(`KNOWLEDGE_FILE: ${file}: ${problem}`, options);
+    this.name = 'KnowledgeFileError';
+  }
+}
+
 function formatOf(filePath: string): KnowledgeFormat {
   const extension = extname(filePath).toLowerCase();
   if (extension === '.yaml' || extension === '.yml') return 'yaml';
   if (extension === '.json') return 'json';
-  throw new Error(`KNOWLEDGE_FILE: ${filePath}: unsupported extension "${extension}" (use .yaml, .yml or .json)`);
+  throw new KnowledgeFileError(filePath, `unsupported extension "${extension}" (use .yaml, .yml or .json)`);
 }
 
-/** Reads a knowledge file (.yaml, .yml or .json); errors start with `KNOWLEDGE_FILE:` and name the file. */
+/** Reads a knowledge file (.yaml, .yml or .json); throws KnowledgeFileError naming the file and the problem. */
 export async function loadKnowledgeBase(filePath: string): Promise<KnowledgeBase> {
   const format = formatOf(filePath);
   let text: string;
@@ -17,12 +25,12 @@ export async function loadKnowledgeBase(filePath: string): Promise<KnowledgeBase
     text = await readFile(filePath, 'utf8');
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`KNOWLEDGE_FILE: ${filePath}: cannot read: ${reason}`, { cause: error });
+    throw new KnowledgeFileError(filePath, `cannot read: ${reason}`, { cause: error });
   }
   try {
     return parseKnowledgeBase(text, format);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(reason.replace(/^KNOWLEDGE_FILE: /, `KNOWLEDGE_FILE: ${filePath}: `), { cause: error });
+    throw new KnowledgeFileError(filePath, reason.replace(/^KNOWLEDGE_FILE: /, ''), { cause: error });
   }
 }
