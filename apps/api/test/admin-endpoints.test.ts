@@ -4,11 +4,11 @@ import { bodyFor, post, sign, startTestApi, type TestApi } from './support/test-
 describe('admin endpoints behind ADMIN_TOKEN', () => {
   let t: TestApi;
   before(async () => {
-    t = await startTestApi({ ADMIN_TOKEN: 'admin-token-123' });
+    t = await startTestApi({ ADMIN_TOKEN: 'admin-token-0123' });
   });
   after(() => t.close());
 
-  const auth = { authorization: 'Bearer admin-token-123' };
+  const auth = { authorization: 'Bearer admin-token-0123' };
 
   it('serves Prometheus metrics that count chat requests by event type', async () => {
     await post(t.url, sign(bodyFor('website_dialog')));

@@ -1,8 +1,8 @@
 import { readRedisConfig, type RedisConfig } from './redis-config.js';
-import { MAX_RATE_LIMIT_PER_S } from './client-checks.js';
+import { MAX_RATE_LIMIT_PER_S, MIN_SECRET_CHARS } from './client-checks.js';
 import { parseClientsJson, type ClientSettings } from './client-settings.js';
 import { readIngressConfig, type IngressConfig } from './ingress-config.js';
-import { ConfigError, readBool, readEnum, readInt, readOptionalString, readString, readUrl, type Env } from './env-readers.js';
+import { ConfigError, readBool, readEnum, readInt, readOptionalString, readOptionalToken, readString, readUrl, type Env } from './env-readers.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
@@ -201,7 +201,7 @@ export function loadConfig(env: Env): Config {
     }),
     replyEngine: readReplyEngine(env),
     replyFallback: env['REPLY_FALLBACK'] ?? DEFAULT_FALLBACK,
-    adminToken: readOptionalString(env, 'ADMIN_TOKEN'),
+    adminToken: readOptionalToken(env, 'ADMIN_TOKEN', MIN_SECRET_CHARS),
     otelEndpoint: env['OTEL_EXPORTER_OTLP_ENDPOINT'] === undefined || env['OTEL_EXPORTER_OTLP_ENDPOINT'] === '' ? undefined : readUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '', ['http:', 'https:']),
     metricsPort: env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === '' ? undefined : readInt(env, 'METRICS_PORT', 0, 0, 65535),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

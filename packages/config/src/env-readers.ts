@@ -21,6 +21,13 @@ export function readOptionalString(env: Env, name: string): string | undefined {
   return present(env, name);
 }
 
+/** A credential (ADMIN_TOKEN …): at least `minChars` characters when set, so it cannot be guessed; never quoted in the error. */
+export function readOptionalToken(env: Env, name: string, minChars: number): string | undefined {
+  const value = present(env, name);
+  if (value !== undefined && [...value].length < minChars) throw new ConfigError(name, `must be at least ${minChars} characters (it has ${[...value].length})`);
+  return value;
+}
+
 export function readInt(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = present(env, name);
   if (raw === undefined) return fallback;

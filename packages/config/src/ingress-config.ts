@@ -1,4 +1,5 @@
-import { ConfigError, readInt, readOptionalString, type Env } from './env-readers.js';
+import { MIN_SECRET_CHARS } from './client-checks.js';
+import { ConfigError, readInt, readOptionalString, readOptionalToken, type Env } from './env-readers.js';
 
 /** The API's defences against abuse (docs/service-rules.md §16): HTTP time-outs, failed-auth throttle, admin write token. */
 export interface IngressConfig {
@@ -37,7 +38,7 @@ export function readIngressConfig(env: Env): IngressConfig {
   const headersTimeoutMs = readInt(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
   const requestTimeoutMs = readInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
   if (requestTimeoutMs < headersTimeoutMs) throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must not be shorter than HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
-  const adminWriteToken = readOptionalString(env, 'ADMIN_WRITE_TOKEN');
+  const adminWriteToken = readOptionalToken(env, 'ADMIN_WRITE_TOKEN', MIN_SECRET_CHARS);
   if (adminWriteToken !== undefined && adminWriteToken === readOptionalString(env, 'ADMIN_TOKEN')) {
     throw new ConfigError('ADMIN_WRITE_TOKEN', 'must differ from ADMIN_TOKEN (the read-only token)');
   }

@@ -105,6 +105,12 @@ describe('config', () => {
     expect(loadConfig({ CLIENTS: JSON.stringify({ shop: { secret: 'sixteen-chars-xx' } }) }).clients.get('shop')?.secrets).to.deep.equal(['sixteen-chars-xx']);
   });
 
+  it('refuses an ADMIN_TOKEN or ADMIN_WRITE_TOKEN shorter than 16 characters, naming the variable', () => {
+    expect(() => loadConfig({ ADMIN_TOKEN: 'admin' })).to.throw(ConfigError, /^ADMIN_TOKEN:.*16 characters/);
+    expect(() => loadConfig({ ADMIN_WRITE_TOKEN: 'fifteen-chars-x' })).to.throw(ConfigError, /^ADMIN_WRITE_TOKEN:.*16 characters/);
+    expect(loadConfig({ ADMIN_TOKEN: 'sixteen-chars-xx', ADMIN_WRITE_TOKEN: 'sixteen-chars-yy' })).to.deep.include({ adminToken: 'sixteen-chars-xx' });
+  });
+
   it('reads the per-client switches allow_commands and allow_private_send_urls', () => {
     const config = loadConfig({ CLIENTS: JSON.stringify({ w: { secret: S1, signature_scheme: 'md5', allow_commands: true, allow_private_send_urls: true } }) });
     expect(config.clients.get('w')).to.deep.include({ allowCommands: true, allowPrivateSendUrls: true });
@@ -118,7 +124,7 @@ describe('config', () => {
       trustProxy: undefined,
     });
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '4000' })).to.throw(ConfigError, /^HTTP_REQUEST_TIMEOUT_MS:/);
-    expect(() => loadConfig({ ADMIN_TOKEN: 'same-token', ADMIN_WRITE_TOKEN: 'same-token' })).to.throw(ConfigError, /^ADMIN_WRITE_TOKEN:/);
+    expect(() => loadConfig({ ADMIN_TOKEN: 'the-same-token-01', ADMIN_WRITE_TOKEN: 'the-same-token-01' })).to.throw(ConfigError, /^ADMIN_WRITE_TOKEN:/);
   });
 
   it('reads a client\'s own knowledge_file, undefined when it names none', () => {
