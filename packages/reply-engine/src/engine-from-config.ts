@@ -87,5 +87,6 @@ export async function createEngineFromConfig(config: ReplyEngineConfig, options:
     fallback,
     logger: options.logger,
   });
-  return { ...engine, reload: () => Promise.resolve(), close: () => undefined };
+  // it listens all the same: a SIGHUP without a listener ends the process
+  return reloadingOn({ ...engine, reload: () => Promise.resolve(), close: () => undefined }, options.reloadOnSignal);
 }
