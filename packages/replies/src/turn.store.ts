@@ -65,6 +65,22 @@ const parseBatch = (json: string): TurnBatch => {
   return { deliveryId: raw.delivery_id, generation: raw.generation, messages: raw.messages };
 };
 
+/**
+ * A due message carries its content only up to this many characters of JSON (any text message fits:
+ * 10,000 characters are at most 60,000 escaped): large inline files would make a debounced batch,
+ * built in one Lua call, as large as every file of the burst. Beyond it the message is found in the
+ * context, like a due record written before messages carried content (docs/reply-protocol.md, "What
+ * a due message holds").
+ */
+export const DUE_CONTENT_MAX_CHARS = 65_536;
+
+/** The stored form of a due message: its content left out when larger than DUE_CONTENT_MAX_CHARS. */
+function dueJson(message: DueMessage): string {
+  const content = message.content === undefined ? undefined : JSON.stringify(message.content);
+  if (content === undefined || content.length <= DUE_CONTENT_MAX_CHARS) return JSON.stringify(message);
+  return JSON.stringify({ ...message, content: undefined });
+}
+
 export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: TurnTimings }): TurnStore {
   const { redis, keys, timings } = deps;
   const turnKeys = (c: string) => ({
@@ -83,7 +99,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     async schedule(message) {
       const k = turnKeys(message.conversationId);
       const reply = (await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
-        { message: JSON.stringify(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId })) as [string, string?];
+        { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId })) as [string, string?];
       if (reply[0] === 'stopped' || reply[0] === 'paused') return { kind: reply[0] };
       return { kind: 'queued', generation: Number(reply[1]) };
     },

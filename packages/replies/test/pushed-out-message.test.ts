@@ -99,4 +99,25 @@ describe('a due message pushed out of the context before its turn', () => {
       expect(h.engine.calls[0]!.context.map((m) => m.msg_id)).to.deep.equal(['late']);
     });
   });
+
+  it('queues a message with large inline files without its content (the queue stays small) and answers it from the context', async () => {
+    const inline = `data:image/png;base64,${'A'.repeat(200_000)}`;
+    const message = contextMessageFrom({
+      msg_id: 'm-big', from_user_id: CUSTOMER, to_user_id: BOUND, files_info: [{ content: inline, file_type: 'image' }],
+      message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: Math.floor(T0 / 1000),
+    }, 'm-big');
+    await h.contexts.record(CONVERSATION, [message]);
+    const scheduled = await h.turns.schedule({
+      client: CLIENT_ID, conversationId: CONVERSATION, msgId: 'm-big', sendUrl: SEND_URL, groupId: undefined, groupName: undefined,
+      customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs: T0, content: message.content, createTimestamp: message.create_timestamp,
+    });
+    expect(scheduled.kind).to.equal('queued');
+    const stored = await redis.lrange(h.keys.pendingReplies(CONVERSATION), 0, -1);
+    expect(stored).to.have.length(1);
+    expect(stored[0]!.length).to.be.below(4096);
+
+    await turn(0);
+
+    expect(h.engine.calls[0]!.message.content).to.deep.equal([{ type: 'image', content: inline }]);
+  });
 });

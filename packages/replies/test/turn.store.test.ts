@@ -114,13 +114,15 @@ describe('turn store (the per-conversation turn protocol)', () => {
     expect(await turns.schedule(due('d'))).to.deep.equal({ kind: 'queued', generation: 1 });
   });
 
-  it('stop names the delivery id and size of a batch whose messages carry large content', async () => {
+  it('stop names the delivery id and size of a batch whose messages carry content; content over the cap stays in the context only', async () => {
     const storeWithDebounce = storeWith({ debounceMs: 1, maxWaitMs: 1 });
+    const text = [{ type: 'text' as const, content: '"'.repeat(10_000) }]; // the longest text, every character escaped
     const photo = [{ type: 'image' as const, content: 'A'.repeat(512 * 1024) }];
-    for (const msgId of ['a', 'b', 'c']) await storeWithDebounce.schedule({ ...due(msgId), content: photo });
+    for (const msgId of ['a', 'b']) await storeWithDebounce.schedule({ ...due(msgId), content: text });
+    await storeWithDebounce.schedule({ ...due('c'), content: photo });
     await sleep(5);
     const taken = await storeWithDebounce.take('c_one', 0, 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5');
-    expect(taken.kind === 'batch' && taken.batch.messages.map((m) => m.content)).to.deep.equal([photo, photo, photo]);
+    expect(taken.kind === 'batch' && taken.batch.messages.map((m) => m.content)).to.deep.equal([text, text, undefined]);
     expect(await redis.getrange(keys.replyBatch('c_one'), 0, 299)).to.match(/^\{"delivery_id":"dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5","generation":0,"count":3,"messages":\[/);
     expect(await storeWithDebounce.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 3, batchDeliveryId: 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5', waiting: 0 });
   });
