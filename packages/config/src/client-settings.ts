@@ -1,3 +1,4 @@
+import { jsonParseFailureDetail } from '@dialog-relay/contracts';
 import { Ajv } from 'ajv';
 import { assertUsableClient, type ClientCheckOptions } from './client-checks.js';
 
@@ -103,7 +104,9 @@ export function parseClientsJson(text: string, options: ClientCheckOptions & { d
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`not valid JSON (${(error as Error).message})`);
+    // the parser's own message quotes the text around the error, which may be a secret
+    const detail = jsonParseFailureDetail((error as Error).message);
+    throw new Error(detail === undefined ? 'not valid JSON' : `not valid JSON (${detail})`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error('must be a JSON object of client id -> settings');

@@ -105,6 +105,20 @@ describe('config', () => {
     expect(loadConfig({ CLIENTS: JSON.stringify({ shop: { secret: 'sixteen-chars-xx' } }) }).clients.get('shop')?.secrets).to.deep.equal(['sixteen-chars-xx']);
   });
 
+  it('refuses CLIENTS that is not JSON without quoting any of it (a secret typed without quotes stays out of the message)', () => {
+    const secret = 'sekret-value-0123456789';
+    for (const text of [`{"shop":{"secret":${secret}}}`, `{"shop":{"secret":'${secret}'}}`, `{"shop":{"secret":"${secret}"`]) {
+      let message = '';
+      try {
+        loadConfig({ CLIENTS: text });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, text).to.match(/^CLIENTS: not valid JSON/);
+      for (let i = 0; i + 4 <= secret.length; i++) expect(message, text).not.to.include(secret.slice(i, i + 4));
+    }
+  });
+
   it('refuses an ADMIN_TOKEN or ADMIN_WRITE_TOKEN shorter than 16 characters, naming the variable', () => {
     expect(() => loadConfig({ ADMIN_TOKEN: 'admin' })).to.throw(ConfigError, /^ADMIN_TOKEN:.*16 characters/);
     expect(() => loadConfig({ ADMIN_WRITE_TOKEN: 'fifteen-chars-x' })).to.throw(ConfigError, /^ADMIN_WRITE_TOKEN:.*16 characters/);

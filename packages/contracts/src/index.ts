@@ -9,3 +9,4 @@ export * from './request-validator.js';
 export * from './body-shape.js';
 export * from './raw-body-shape.js';
 export * from './openapi/openapi-document.js';
+export * from './json-parse-failure.js';

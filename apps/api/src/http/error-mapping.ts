@@ -1,22 +1,10 @@
-import { AppError, isAppError } from '@dialog-relay/contracts';
+import { AppError, isAppError, jsonParseFailureDetail } from '@dialog-relay/contracts';
 import { isRedisUnavailableError } from '@dialog-relay/redis';
 
 interface BodyParserError {
   type?: string;
   status?: number;
   code?: string;
-}
-
-/**
- * Where JSON.parse found the body broken, without any of the body: V8 quotes up to ten characters
- * around an unexpected token, which may be part of a secret (docs/service-rules.md §16). Only its
- * fixed grammar phrases and the position are kept.
- */
-function parseFailureDetail(message: string): string | undefined {
-  const at = /^([^"]{1,80}) in JSON at position (\d+)/.exec(message);
-  if (at) return at[1]!.startsWith('Unexpected token') ? `Unexpected token at position ${at[2]}` : `${at[1]} at position ${at[2]}`;
-  if (message.startsWith('Unexpected end of JSON input')) return 'The body ends before its JSON does.';
-  return undefined;
 }
 
 /**
@@ -33,7 +21,7 @@ export function toAppError(error: unknown, limits: { bodyBytes: number }): { err
     case 'entity.too.large':
       return { error: new AppError('payload_too_large', `The body is larger than ${limits.bodyBytes} bytes.`), unexpected: false };
     case 'entity.parse.failed':
-      return { error: new AppError('malformed_json', 'The body is not valid JSON.', { detail: parseFailureDetail((error as Error).message) }), unexpected: false };
+      return { error: new AppError('malformed_json', 'The body is not valid JSON.', { detail: jsonParseFailureDetail((error as Error).message) }), unexpected: false };
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return { error: new AppError('unsupported_media_type', 'Send UTF-8 JSON (Content-Type: application/json).', { detail: (error as Error).message }), unexpected: false };
