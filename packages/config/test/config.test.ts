@@ -106,7 +106,7 @@ describe('config', () => {
   });
 
   it('refuses CLIENTS that is not JSON without quoting any of it (a secret typed without quotes stays out of the message)', () => {
-    const secret = 'sekret-value-0123456789';
+    const secret = 'qzxw-9876-vbnm-5432-jk';
     for (const text of [`{"shop":{"secret":${secret}}}`, `{"shop":{"secret":'${secret}'}}`, `{"shop":{"secret":"${secret}"`]) {
       let message = '';
       try {
