@@ -115,8 +115,11 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
       return decision;
     }
     case 'dead': {
-      const [, decision] = await Promise.all([recorded, deadLetter(next.reason, next.detail)]);
-      return decision;
+      // The attempt is written first, then the record dies: dying gives the attempt log the dead
+      // letter's longer expiry, which it could not if a script reload (NOSCRIPT after a restart)
+      // let the attempt's append land after it (docs/reply-protocol.md, "How long" under dead letters).
+      await recorded;
+      return deadLetter(next.reason, next.detail);
     }
     case 'retry': {
       // Refused when a stop cancelled the delivery during this attempt: then nothing is retried.
