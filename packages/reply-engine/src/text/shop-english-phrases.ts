@@ -80,7 +80,7 @@ export const ENGLISH_PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(leave|left) (it|them|the parcel|the package) (at|by|outside|with)\b/g, 'doorstep'],
   [/\bsign(ed|ing)? for\b/g, 'signature'],
   [/\bsafe place\b/g, 'doorstep'],
-  [/\b(delivery|drop[- ]off) (instructions|notes?)\b/g, 'delivery doorstep'],
+  [/\b(delivery|drop[- ]off) instructions\b/g, 'delivery doorstep'],
   [/\b(post|zip|postal) ?code\b/g, 'postcode'],
   [/\b(i|we)( have|['’]ve)? (just |recently )?moved( house| home)?\b/g, 'address change'],
   // broken, damaged, wrong, missing
