@@ -59,6 +59,34 @@ describe('the shop lexicon', () => {
     expect(termsOf('個人情報の扱い').has('~human')).to.equal(false);
   });
 
+  it('bridges the casual words of each language to the concept a FAQ uses', () => {
+    expect(tokenize('とどかないんだけど')).to.include.members(['~deliver', '~not']);
+    expect(concepts('咋退')).to.include('~return');
+    expect(concepts('物流进度咋查')).to.include('~track');
+    expect(concepts('还没收到货')).to.include('~delay');
+    expect(concepts('我的红包用不上')).to.include.members(['~coupon', '~invalid']);
+    expect(concepts('忘了密码')).to.include('~password');
+    expect(concepts('初期不良です')).to.include('~broken');
+    expect(concepts('ステータスはどうなってますか')).to.include('~track');
+    expect(concepts('領収証をください')).to.include('~invoice');
+    expect(concepts('お問合せ窓口')).to.include('~contact');
+  });
+
+  it('reads more English idioms as concept words', () => {
+    expect(concepts("my payment didn't go through")).to.include('~fail');
+    expect(concepts('I want to close my account')).to.include('~delete');
+    expect(concepts('these shoes are too big')).to.include('~size');
+    expect(concepts('what are they made of?')).to.include('~material');
+    expect(concepts('any update on my order?')).to.include('~track');
+    expect(concepts('can you leave it in a safe place?')).to.include('~instructions');
+    expect(concepts('the charger wasn\'t included')).to.include('~missing');
+  });
+
+  it('keeps the carrier (配送業者) out of bulk orders', () => {
+    expect(concepts('配送業者はどこですか')).not.to.include('~bulk');
+    expect(concepts('配送業者はどこですか')).to.include('~deliver');
+  });
+
   it('makes "stuff" a stop word', () => {
     expect(tokenize('stuff')).to.deep.equal([]);
   });
