@@ -2,10 +2,21 @@ import { expect } from 'chai';
 import { parseKnowledgeBase, termsOf, tokenize } from '../src/index.js';
 import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
 import { englishStem } from '../src/text/english-stem.js';
+import { AFTER_SALES_GROUPS } from '../src/text/shop-groups-after-sales.js';
+import { DELIVERY_GROUPS } from '../src/text/shop-groups-delivery.js';
+import { PAYMENT_ACCOUNT_GROUPS } from '../src/text/shop-groups-payment-account.js';
+import { PRODUCT_SHOP_GROUPS } from '../src/text/shop-groups-products.js';
+import { SHOP_SYNONYM_GROUPS } from '../src/text/shop-synonym-groups.js';
 
 const concepts = (text: string): string[] => tokenize(text).filter((term) => term.startsWith('~'));
 
 describe('the shop lexicon', () => {
+  it('defines each concept in one area file only (joining the areas would drop a repeated one)', () => {
+    const names = [AFTER_SALES_GROUPS, DELIVERY_GROUPS, PAYMENT_ACCOUNT_GROUPS, PRODUCT_SHOP_GROUPS].flatMap((area) => Object.keys(area));
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).to.deep.equal([]);
+    expect(Object.keys(SHOP_SYNONYM_GROUPS)).to.have.length(names.length);
+  });
+
   it('reads customer idioms as the words a FAQ author writes', () => {
     expect(concepts('will you take it back if I do not like it?')).to.include('~return');
     expect(concepts('could you stop it before it goes out?')).to.include('~cancel');
