@@ -3,7 +3,7 @@ import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redi
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listDeadLetters, processRedelivery, processTurn, replayDeadLetter, type ReplayResult } from '../src/index.js';
+import { createDeliveryStore, listDeadLetters, processRedelivery, processTurn, replayDeadLetter, type ReplayResult } from '../src/index.js';
 import { createHarness, DEAD_LETTER_TTL_S, outcome, RECORD_TTL_S, SETTINGS, testDeliveryId, type Harness } from './harness.js';
 
 /**
@@ -99,5 +99,20 @@ describe('dead letters: retention and expiry', () => {
     expect((await h.deliveries.attempts(id)).map((a) => a.status)).to.deep.equal([410, 503]);
     // The redelivery's attempt does not cut the attempt log's retention back to a delivered record's.
     expect(await redis.ttl(h.keys.deliveryAttempts(id))).to.be.above(RECORD_TTL_S);
+  });
+
+  it('checks only index entries old enough to have expired (a dead letter lasts at least CONTEXT_TTL_S from its death)', async () => {
+    const DAY_S = 86_400;
+    const store = createDeliveryStore({ redis, keys: h.keys, ttlS: 10 * DAY_S, deadLetterTtlS: 30 * DAY_S, nowMs: () => h.clock.now });
+    const older = await deadLetter('c_long_ago');
+    h.clock.advance(9.5 * DAY_S * 1000);
+    const newer = await deadLetter('c_lately');
+    await expire(older);
+    await expire(newer); // cannot happen for real before 10 days; here it shows which entries are looked at
+
+    expect(await store.countDead()).to.equal(1);
+    const index = await redis.zrange(h.keys.deadLetters(h.keys.shardOfDelivery(newer)), 0, -1);
+    expect(index).to.include(newer);
+    expect(await redis.zscore(h.keys.deadLetters(h.keys.shardOfDelivery(older)), older)).to.equal(null);
   });
 });
