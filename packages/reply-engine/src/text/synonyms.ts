@@ -17,8 +17,6 @@ const note = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
   else if (!list.includes(value)) list.push(value);
 };
 
-export { ENGLISH_PHRASES };
-
 /**
  * The first letters (at most three) of the words an English phrase rule can start with, read from
  * its pattern: `\b(money|cash) back` → ["mon", "cas"]; undefined when the pattern does not start
@@ -59,17 +57,24 @@ ENGLISH_PHRASES.forEach(([pattern], index) => {
   else for (const start of new Set(starts)) note(RULES_BY_START, start, index);
 });
 
-/** A lowercased text with the English phrase rules (shop-english-phrases.ts) applied in order. */
+/** Which rules a text gets, marked per call (one buffer for the module: the rewrite is synchronous). */
+const TRIED = new Uint8Array(ENGLISH_PHRASES.length);
+
+/**
+ * A lowercased text with the English phrase rules (shop-english-phrases.ts) applied in order. Only
+ * the rules whose start a word of the text has are tried: a rule that could only match words an
+ * earlier rule wrote would be missed, so none may (a test compares with trying every rule).
+ */
 export function rewriteEnglishPhrases(text: string): string {
-  const rules = new Set(RULES_ALWAYS);
+  TRIED.fill(0);
+  for (const index of RULES_ALWAYS) TRIED[index] = 1;
   for (const [word] of text.matchAll(/[a-z]+/g)) {
-    for (let length = 1; length <= Math.min(3, word.length); length++) for (const index of RULES_BY_START.get(word.slice(0, length)) ?? []) rules.add(index);
+    for (let length = 1; length <= Math.min(3, word.length); length++) for (const index of RULES_BY_START.get(word.slice(0, length)) ?? []) TRIED[index] = 1;
   }
   let rewritten = text;
-  for (const index of [...rules].sort((a, b) => a - b)) {
-    const [pattern, replacement] = ENGLISH_PHRASES[index]!;
-    rewritten = rewritten.replace(pattern, replacement);
-  }
+  ENGLISH_PHRASES.forEach(([pattern, replacement], index) => {
+    if (TRIED[index] === 1) rewritten = rewritten.replace(pattern, replacement);
+  });
   return rewritten;
 }
 
@@ -117,9 +122,6 @@ export function conceptsNear(term: string): readonly string[] {
   }
   return [...found];
 }
-
-/** Chinese and Japanese phrases with their concepts, to look for in a message's normalised text. */
-export const CJK_PHRASES: ReadonlyArray<readonly [string, readonly string[]]> = [...PHRASES];
 
 const PHRASES_BY_FIRST = new Map<string, string[]>();
 for (const phrase of PHRASES.keys()) note(PHRASES_BY_FIRST, Array.from(phrase)[0] ?? '', phrase);
