@@ -126,8 +126,10 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     fallbackText: config.replyFallback,
     logger,
     knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
-    reloadOnSignal: 'SIGHUP',
   });
+  // SIGHUP reloads the knowledge files, whatever the engine: unhandled, it would end the process.
+  const reloadKnowledge = (): void => void engine.reload();
+  process.on('SIGHUP', reloadKnowledge);
   const limits = { ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars };
   const chat = createChatService({
     validate: createRequestValidator(limits),
@@ -178,6 +180,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
       draining = true;
     },
     close: async () => {
+      process.off('SIGHUP', reloadKnowledge);
       engine.close();
       await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
       aborts.close();

@@ -3,6 +3,7 @@ import { freePort, testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/t
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { startApiProcess } from './support/api-process.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
@@ -62,6 +63,21 @@ describe('API process lifecycle', function () {
     expect(await exited).to.equal(0);
     expect(output).to.include('api stopped');
   });
+
+  for (const engine of ['knowledge', 'openai']) {
+    it(`keeps serving after SIGHUP (the ${engine} engine reloads, never ends the process)`, async () => {
+      const api = await startApiProcess(engine === 'openai' ? { REPLY_ENGINE: 'openai', OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'k' } : {});
+      try {
+        const exited = new Promise<string>((resolve) => api.child.once('exit', (code, signal) => resolve(`exited ${code ?? signal ?? ''}`)));
+        api.child.kill('SIGHUP');
+        // SIGHUP's default action ends a process at once; one that handles it is still there a second later
+        expect(await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve('running'), 1000))]), api.output()).to.equal('running');
+        expect((await fetch(`${api.url}/readyz`)).status).to.equal(200);
+      } finally {
+        await api.stop();
+      }
+    });
+  }
 
   it('refuses to start with a bad configuration, naming the variable (exit 78)', () => {
     const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8' });

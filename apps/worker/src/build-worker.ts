@@ -56,8 +56,10 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     fallbackText: config.replyFallback,
     logger,
     knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
-    reloadOnSignal: 'SIGHUP',
   });
+  // SIGHUP reloads the knowledge files, whatever the engine: unhandled, it would end the process.
+  const reloadKnowledge = (): void => void engine.reload();
+  process.on('SIGHUP', reloadKnowledge);
 
   const turns = createTurnStore({ redis: commands, keys, timings: turnTimingsOf(config) });
   const jobs = createJobProducer(queues, keys);
@@ -147,6 +149,7 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     metricsUrl: metricsServer?.url,
     close: async () => {
       await sweeper.stop();
+      process.off('SIGHUP', reloadKnowledge);
       engine.close();
       await metricsServer?.close();
       await Promise.all(workers.map((worker) => worker.close()));

@@ -14,6 +14,14 @@ describe('worker lifecycle', function () {
     await receiver.close();
   });
 
+  it('keeps running after SIGHUP (knowledge files reload; the signal never ends the process)', async () => {
+    const worker = system.workers[0]!;
+    worker.child.kill('SIGHUP');
+    // SIGHUP's default action ends a process at once; one that handles it is still there a second later
+    const outcome = await Promise.race([worker.exited.then((code) => `exited ${code}`), new Promise<string>((resolve) => setTimeout(() => resolve('running'), 1000))]);
+    expect(outcome, worker.output()).to.equal('running');
+  });
+
   it('on SIGTERM finishes the delivery in flight and exits 0', async () => {
     let release: () => void = () => undefined;
     receiver.respond((_r, _i, res) => {

@@ -24,22 +24,6 @@ export interface EngineFromConfigOptions {
   knowledgeFileOf?: (client: string) => Promise<string | undefined> | string | undefined;
   /** How often knowledge files are checked for changes, in ms (0: only on reload()). */
   watchIntervalMs?: number;
-  /** A signal that reloads the knowledge files (the processes pass SIGHUP); close() stops listening. */
-  reloadOnSignal?: NodeJS.Signals;
-}
-
-/** Reloads every knowledge file on `signal` until closed (README, "Knowledge file": loading and reloading). */
-function reloadingOn(engine: ConfiguredEngine, signal: NodeJS.Signals | undefined): ConfiguredEngine {
-  if (signal === undefined) return engine;
-  const reload = (): void => void engine.reload();
-  process.on(signal, reload);
-  return {
-    ...engine,
-    close: () => {
-      process.off(signal, reload);
-      engine.close();
-    },
-  };
 }
 
 /** The registry with its default file loaded; a bad default file is bad configuration (ConfigError, exit 78). */
@@ -74,7 +58,7 @@ export async function createEngineFromConfig(config: ReplyEngineConfig, options:
       },
       rerank ? { rerank } : {},
     );
-    return reloadingOn({ ...engine, reload: () => registry.reload(), close: () => registry.close() }, options.reloadOnSignal);
+    return { ...engine, reload: () => registry.reload(), close: () => registry.close() };
   }
   const fallback: ReplyPart[] = options.fallbackText === '' ? [] : [{ type: 'text', content: options.fallbackText }];
   const engine = createOpenAiEngine({
@@ -87,6 +71,5 @@ export async function createEngineFromConfig(config: ReplyEngineConfig, options:
     fallback,
     logger: options.logger,
   });
-  // it listens all the same: a SIGHUP without a listener ends the process
-  return reloadingOn({ ...engine, reload: () => Promise.resolve(), close: () => undefined }, options.reloadOnSignal);
+  return { ...engine, reload: () => Promise.resolve(), close: () => undefined };
 }

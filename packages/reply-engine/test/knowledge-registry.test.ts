@@ -112,37 +112,6 @@ describe('knowledge files per client, loaded once and reloaded', () => {
     expect(refused?.meta?.['error']).to.equal(`KNOWLEDGE_FILE: ${files['default.yaml']}: entries[0] (id "a").answer is missing`);
   });
 
-  it('reloads on the signal it is given (SIGHUP), and stops listening when closed', async () => {
-    await write('default.yaml', faq('default wrap'));
-    const listeners = process.listenerCount('SIGHUP');
-    const logger = recordingLogger();
-    engine = await createEngineFromConfig(
-      { kind: 'knowledge', knowledgeFile: files['default.yaml'] },
-      { fallbackText: 'unused', logger, watchIntervalMs: 0, reloadOnSignal: 'SIGHUP' },
-    );
-    expect(process.listenerCount('SIGHUP')).to.equal(listeners + 1);
-    await write('default.yaml', faq('signalled wrap'));
-    process.emit('SIGHUP', 'SIGHUP');
-    await waitUntil(() => logger.calls.some((c) => c.message === 'knowledge file reloaded'), 5000);
-    expect(await ask(undefined)).to.equal('signalled wrap');
-    engine.close();
-    engine = undefined;
-    expect(process.listenerCount('SIGHUP')).to.equal(listeners);
-  });
-
-  it('listens for the signal with the openai engine too, where reloading does nothing: SIGHUP never falls to the default (ending the process)', async () => {
-    const listeners = process.listenerCount('SIGHUP');
-    engine = await createEngineFromConfig(
-      { kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'unused-key', model: 'm', timeoutMs: 1000, maxRetries: 0, systemPrompt: 'be brief' },
-      { fallbackText: 'unused', logger: recordingLogger(), reloadOnSignal: 'SIGHUP' },
-    );
-    expect(process.listenerCount('SIGHUP')).to.equal(listeners + 1);
-    process.emit('SIGHUP', 'SIGHUP');
-    engine.close();
-    engine = undefined;
-    expect(process.listenerCount('SIGHUP')).to.equal(listeners);
-  });
-
   it('reloads a watched file after it changes, also when an editor replaces it', async () => {
     await write('default.yaml', faq('default wrap'));
     const shopFile = await write('shop.yaml', faq('shop wrap'));
