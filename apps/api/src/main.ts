@@ -6,13 +6,8 @@ import { createApiServer } from './http/api-server.js';
 
 /** Process wiring of the API: config, listen, and a graceful drain on SIGTERM / SIGINT. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    process.stderr.write(`dialog-relay api: bad configuration: ${error instanceof ConfigError ? error.message : String(error)}\n`);
-    process.exit(78);
-  }
+  // a bad variable throws ConfigError: one line, exit 78 (below)
+  const config = loadConfig(process.env);
   const logger = createLogger({ level: config.logLevel, service: 'api' });
   // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
   const tracing = config.otelEndpoint === undefined ? undefined
@@ -62,7 +57,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Configuration found bad after loadConfig (a KNOWLEDGE_FILE that cannot be used): one line, exit 78.
+  // Bad configuration (loadConfig's, or a KNOWLEDGE_FILE that cannot be used): one line, exit 78.
   if (error instanceof ConfigError) {
     process.stderr.write(`dialog-relay api: bad configuration: ${error.message}\n`);
     process.exit(78);

@@ -6,13 +6,8 @@ import { startHeartbeat } from './heartbeat.js';
 
 /** Process wiring of one worker replica: config, start, and a drain on SIGTERM / SIGINT. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    process.stderr.write(`dialog-relay worker: bad configuration: ${error instanceof ConfigError ? error.message : String(error)}\n`);
-    process.exit(78);
-  }
+  // a bad variable throws ConfigError: one line, exit 78 (below)
+  const config = loadConfig(process.env);
   const logger = createLogger({ level: config.logLevel, service: 'worker' });
   // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
   const tracing = config.otelEndpoint === undefined ? undefined
@@ -44,7 +39,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Configuration found bad after loadConfig (a KNOWLEDGE_FILE that cannot be used): one line, exit 78.
+  // Bad configuration (loadConfig's, or a KNOWLEDGE_FILE that cannot be used): one line, exit 78.
   if (error instanceof ConfigError) {
     process.stderr.write(`dialog-relay worker: bad configuration: ${error.message}\n`);
     process.exit(78);
