@@ -1,4 +1,4 @@
-const WHSEC_PREFIX = 'whsec_';
+import { webhookSigningKey, WHSEC_PREFIX } from './webhook-signature.js';
 
 /**
  * The shortest webhook signing key accepted (docs/service-rules.md §16): 16 bytes, like the 16
@@ -23,7 +23,7 @@ export function webhookSecretProblem(secret: string): string | undefined {
   const encoded = secret.slice(WHSEC_PREFIX.length);
   if (encoded === '') return `has no key after "whsec_"; ${advice}`;
   if (!BASE64.test(encoded)) return `is not "whsec_" followed by standard base64 (A-Z a-z 0-9 + /, padded with =); ${advice}`;
-  const bytes = Buffer.from(encoded, 'base64').length;
+  const bytes = webhookSigningKey(secret).length;
   if (bytes < MIN_WEBHOOK_KEY_BYTES) return `holds a ${bytes}-byte key, shorter than ${MIN_WEBHOOK_KEY_BYTES} bytes; ${advice}`;
   return undefined;
 }

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqualsAny } from './constant-time.js';
 
-const WHSEC_PREFIX = 'whsec_';
+/** A Standard Webhooks secret: this prefix, then the base64 of the key. */
+export const WHSEC_PREFIX = 'whsec_';
 const VERSION_PREFIX = 'v1,';
 
 /**
