@@ -7,14 +7,13 @@ export interface ReplyInput {
   history: ContextMessage[];
 }
 
-/** The due message in its context form, rebuilt from what it carries (undefined: a record from before it carried content). */
-function carried(due: StoredDueMessage): ContextMessage | undefined {
-  if (due.content === undefined) return undefined;
+/** The due message in its context form, with the given content (a record from before content was carried has no timestamp either). */
+function asContextMessage(due: StoredDueMessage, content: ContextMessage['content']): ContextMessage {
   return {
     msg_id: due.msgId,
     role: 'customer',
     from_user_id: due.customerId,
-    content: due.content,
+    content,
     event_type: 'auto_dialog',
     create_timestamp: due.createTimestamp ?? Math.floor(due.receivedAtMs / 1000),
   };
@@ -22,8 +21,8 @@ function carried(due: StoredDueMessage): ContextMessage | undefined {
 
 /**
  * The engine's input for the newest message of a batch (docs/reply-protocol.md "Produce"). The
- * message is the one the due message carries; a due record from before an upgrade carries ids only
- * and is looked up in the context (a stand-in without content when the context lost it).
+ * message is the one the due message carries; one stored without its content (too large, or from
+ * before an upgrade) is looked up in the context (a stand-in without content when the context lost it).
  *
  * History: the context before the message, plus the bot's replies recorded after it (a reply to an
  * earlier turn can land after a later message); later messages of others belong to later turns.
@@ -33,9 +32,7 @@ function carried(due: StoredDueMessage): ContextMessage | undefined {
  */
 export function replyInput(due: StoredDueMessage, context: readonly ContextMessage[]): ReplyInput {
   const at = context.findIndex((m) => m.msg_id === due.msgId);
-  const message: ContextMessage = carried(due) ?? context[at] ?? {
-    msg_id: due.msgId, role: 'customer', from_user_id: due.customerId, content: [], event_type: 'auto_dialog', create_timestamp: Math.floor(due.receivedAtMs / 1000),
-  };
+  const message = (due.content && asContextMessage(due, due.content)) ?? context[at] ?? asContextMessage(due, []);
   const history = at >= 0
     ? context.filter((m, i) => i < at || (i > at && m.role === 'bot'))
     : context.filter((m) => m.create_timestamp < message.create_timestamp || m.role === 'bot');

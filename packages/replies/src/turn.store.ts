@@ -66,19 +66,18 @@ const parseBatch = (json: string): TurnBatch => {
 };
 
 /**
- * A due message carries its content only up to this many characters of JSON (any text message fits:
- * 10,000 characters are at most 60,000 escaped): large inline files would make a debounced batch,
- * built in one Lua call, as large as every file of the burst. Beyond it the message is found in the
- * context, like a due record written before messages carried content (docs/reply-protocol.md, "What
- * a due message holds").
+ * A due message is stored with its content only up to this many characters of JSON (any text
+ * message fits: 10,000 characters are at most 60,000 escaped, and the ids a few hundred): large
+ * inline files would make a debounced batch, built in one Lua call, as large as every file of the
+ * burst. Beyond it the message is found in the context, like a due record written before messages
+ * carried content (docs/reply-protocol.md, "What a due message holds").
  */
-export const DUE_CONTENT_MAX_CHARS = 65_536;
+const DUE_MESSAGE_MAX_CHARS = 65_536;
 
-/** The stored form of a due message: its content left out when larger than DUE_CONTENT_MAX_CHARS. */
+/** The stored form of a due message: without its content when that would make it larger than DUE_MESSAGE_MAX_CHARS. */
 function dueJson(message: DueMessage): string {
-  const content = message.content === undefined ? undefined : JSON.stringify(message.content);
-  if (content === undefined || content.length <= DUE_CONTENT_MAX_CHARS) return JSON.stringify(message);
-  return JSON.stringify({ ...message, content: undefined });
+  const json = JSON.stringify(message);
+  return json.length <= DUE_MESSAGE_MAX_CHARS ? json : JSON.stringify({ ...message, content: undefined });
 }
 
 export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: TurnTimings }): TurnStore {
