@@ -80,7 +80,12 @@ describe('a stop whose abort signal is lost', () => {
     });
     await registry.ready();
     h.deps.attempts = registry;
-    h.deps.deliverer = createDeliverer({ allowPrivate: true, userAgent: 'lost-abort-test' });
+    // The real deliverer, held to the loopback receiver: a message sent without its sendUrl fails the test, never leaves.
+    const deliverer = createDeliverer({ allowPrivate: true, userAgent: 'lost-abort-test' });
+    h.deps.deliverer = {
+      deliver: (request) => (request.url.startsWith(receiver.url) ? deliverer.deliver(request) : Promise.reject(new Error(`not the loopback receiver: ${request.url}`))),
+      close: () => deliverer.close(),
+    };
   };
 
   /** The worker's subscriber goes away: an abort published now reaches no one. */
@@ -151,7 +156,7 @@ describe('a stop whose abort signal is lost', () => {
 
   it('posts nothing when the stop lands between the stop check and the POST while the worker\'s subscriber was reconnecting', async () => {
     await setUp();
-    afterStopCheck(async () => {
+    const { checks } = afterStopCheck(async () => {
       await loseSignals();
       await replies.stop(CONVERSATION);
       // Subscribed again before the attempt goes on: the abort published meanwhile is still lost.
@@ -163,12 +168,14 @@ describe('a stop whose abort signal is lost', () => {
     expect(await turn()).to.deep.equal(DONE);
 
     await expectCancelledWithoutPost();
+    // the second stop check, not a signal, kept the POST back
+    expect(checks()).to.equal(2);
   });
 
   it('aborts before the POST when the stop lands between the stop check and the POST and its abort is heard', async () => {
     await setUp();
     let stopped = 0;
-    afterStopCheck(async () => {
+    const { checks } = afterStopCheck(async () => {
       stopped = await replies.stop(CONVERSATION);
     });
     await h.receive('a', { sendUrl: receiver.url });
@@ -177,6 +184,8 @@ describe('a stop whose abort signal is lost', () => {
 
     expect(stopped).to.equal(1);
     await expectCancelledWithoutPost();
+    // the abort signal, not a second stop check, kept the POST back
+    expect(checks()).to.equal(1);
   });
 
   it('delivers with one stop check when no stop comes and the abort signals were heard throughout', async () => {
