@@ -75,8 +75,16 @@ describe('failed admin authentication is rate-limited per source address', () =>
     expect(limitedLogin.status).to.equal(429);
   });
 
-  it('keeps the ingress and requests without any admin credential unaffected', async () => {
-    expect((await fetch(`${t.url}/metrics`)).status).to.equal(401);
-    expect((await post(t.url, sign(bodyFor('website_dialog')))).status).to.equal(200);
+  it('counts a stale session cookie as a failure too, and keeps the ingress and requests without any admin credential unaffected', async () => {
+    const own = await startTestApi({ ADMIN_TOKEN: 'admin-token-0002', AUTH_FAILURES_PER_ADDRESS: '3', AUTH_FAILURE_WINDOW_S: '600' });
+    try {
+      const stale = { cookie: 'dr_admin=read.c3RhbGUtc2Vzc2lvbi12YWx1ZQ' };
+      for (let i = 0; i < 3; i++) expect((await fetch(`${own.url}/metrics`, { headers: stale })).status).to.equal(401);
+      expect((await fetch(`${own.url}/metrics`, { headers: stale })).status).to.equal(429);
+      expect((await fetch(`${own.url}/metrics`)).status).to.equal(401);
+      expect((await post(own.url, sign(bodyFor('website_dialog')))).status).to.equal(200);
+    } finally {
+      await own.close();
+    }
   });
 });
