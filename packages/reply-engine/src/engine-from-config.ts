@@ -1,11 +1,10 @@
-import { ConfigError, type ReplyEngineConfig } from '@dialog-relay/config';
+import type { ReplyEngineConfig } from '@dialog-relay/config';
 import type { ReplyPart } from '@dialog-relay/contracts';
 import { createEmbeddingReranker } from './embeddings/embedding-reranker.js';
 import { createEmbeddingsClient } from './embeddings/embeddings-client.js';
 import { EXAMPLE_KNOWLEDGE_FILE } from './example-knowledge-file.js';
 import { createResponderEngine } from './knowledge/knowledge-engine.js';
-import { createKnowledgeRegistry, type KnowledgeRegistry, type KnowledgeRegistryOptions } from './knowledge/knowledge-registry.js';
-import { KnowledgeFileError } from './knowledge/load-knowledge-base.js';
+import { createKnowledgeRegistry } from './knowledge/knowledge-registry.js';
 import { createOpenAiEngine } from './openai/openai-engine.js';
 import type { EngineLogger, ReplyEngine } from './reply-engine.js';
 
@@ -26,16 +25,6 @@ export interface EngineFromConfigOptions {
   watchIntervalMs?: number;
 }
 
-/** The registry with its default file loaded; a bad default file is bad configuration (ConfigError, exit 78). */
-async function loadRegistry(options: KnowledgeRegistryOptions): Promise<KnowledgeRegistry> {
-  try {
-    return await createKnowledgeRegistry(options);
-  } catch (error) {
-    if (error instanceof KnowledgeFileError) throw new ConfigError('KNOWLEDGE_FILE', `${error.file}: ${error.problem}`);
-    throw error;
-  }
-}
-
 /**
  * Builds the configured engine once at start-up. The knowledge engine reads and indexes the default
  * knowledge file here (a bad file stops start-up: ConfigError naming KNOWLEDGE_FILE); a client's own file is read when the client first
@@ -44,7 +33,7 @@ async function loadRegistry(options: KnowledgeRegistryOptions): Promise<Knowledg
  */
 export async function createEngineFromConfig(config: ReplyEngineConfig, options: EngineFromConfigOptions): Promise<ConfiguredEngine> {
   if (config.kind === 'knowledge') {
-    const registry = await loadRegistry({
+    const registry = await createKnowledgeRegistry({
       defaultFile: config.knowledgeFile ?? EXAMPLE_KNOWLEDGE_FILE,
       logger: options.logger,
       ...(options.watchIntervalMs === undefined ? {} : { watchIntervalMs: options.watchIntervalMs }),

@@ -1,11 +1,16 @@
+import { ConfigError } from '@dialog-relay/config';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseKnowledgeBase, type KnowledgeBase, type KnowledgeFormat } from './knowledge-base.js';
 
-/** A knowledge file that cannot be used; the message is `KNOWLEDGE_FILE: <file>: <problem>`. */
-export class KnowledgeFileError extends Error {
+/**
+ * A knowledge file that cannot be used; the message is `KNOWLEDGE_FILE: <file>: <problem>`. It is bad
+ * configuration: the default file's stops start-up with exit 78, like any ConfigError.
+ */
+export class KnowledgeFileError extends ConfigError {
   constructor(readonly file: string, readonly problem: string, options?: ErrorOptions) {
-    super(`KNOWLEDGE_FILE: ${file}: ${problem}`, options);
+    super('KNOWLEDGE_FILE', `${file}: ${problem}`);
+    if (options?.cause !== undefined) this.cause = options.cause;
     this.name = 'KnowledgeFileError';
   }
 }
