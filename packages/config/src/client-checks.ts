@@ -14,7 +14,7 @@ export interface ClientCheckOptions {
 }
 
 /** Throws an Error naming the client when one of its secrets is shorter than MIN_SECRET_CHARS. */
-export function assertStrongSecrets(settings: ClientSettings): void {
+function assertStrongSecrets(settings: ClientSettings): void {
   const short = settings.secrets.filter((secret) => [...secret].length < MIN_SECRET_CHARS).length;
   if (short > 0) {
     throw new Error(`client "${settings.id}": ${short === 1 ? 'a secret is' : `${short} secrets are`} shorter than ${MIN_SECRET_CHARS} characters; use a long random secret (e.g. openssl rand -hex 24)`);
