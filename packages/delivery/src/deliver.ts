@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { checkSendUrlStatically, createGuardedLookup, type AddressPolicy, type Resolver } from '@dialog-relay/net-guard';
@@ -9,6 +10,7 @@ import { describeAttemptError } from './attempt-error.js';
 import { readCappedAnswer, type CappedAnswer } from './capped-answer.js';
 import { classifyStatus, failedOutcome, MAX_RESPONSE_BODY_BYTES, type AttemptOutcome } from './outcome.js';
 import { parseRetryAfter } from './retry-after.js';
+import { sendWhenConnected } from './send-when-connected.js';
 
 export interface DeliveryRequest {
   url: string;
@@ -25,7 +27,16 @@ export interface DeliveryRequest {
   signal?: AbortSignal;
   /** The client's allow_private_send_urls: opens loopback and private targets for this request only. */
   allowPrivate?: boolean;
+  /**
+   * Asked once the connection to the receiver is open, right before the request is written; false
+   * ends the attempt with nothing sent (a stop that came while the host resolved or the connection
+   * opened, docs/reply-protocol.md "Stop, resume, status"). A rejection ends it unsent too, retryable.
+   */
+  beforeSend?: () => Promise<boolean>;
 }
+
+/** The error of an attempt that beforeSend held back: no byte of the request was written. */
+export const NOT_SENT = 'cancelled before the request was sent';
 
 export interface Deliverer {
   /** One attempt; never throws: every failure is an AttemptOutcome. */
@@ -53,6 +64,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     const { policy, lookup, agents } = request.allowPrivate === true ? guards.lenient : guards.strict;
+    let heldBack = false;
     try {
       const refusal = refuseTarget(request.url, policy);
       if (refusal !== null) return failedOutcome('permanent', refusal, elapsed());
@@ -62,10 +74,17 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         timestamp: request.timestampS,
         body: request.body,
       });
+      // With beforeSend the body waits in a gate: node writes neither headers nor body before it.
+      const gate = request.beforeSend ? new PassThrough() : undefined;
       const stream = got.stream(request.url, {
         method: 'POST',
-        body: request.body,
-        headers: { 'content-type': 'application/json', 'user-agent': options.userAgent, ...signed },
+        body: gate ?? request.body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': options.userAgent,
+          ...(gate ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
+          ...signed,
+        },
         agent: agents,
         dnsLookup: lookup,
         followRedirect: false,
@@ -74,9 +93,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         timeout: { request: request.timeoutMs },
         ...(request.signal ? { signal: request.signal } : {}),
       });
+      if (gate && request.beforeSend) sendWhenConnected(stream, { gate, body: request.body, beforeSend: request.beforeSend, heldBack: () => (heldBack = true) });
       const answer = await readCappedAnswer(stream, MAX_RESPONSE_BODY_BYTES);
       return answerOutcome(answer, elapsed());
     } catch (err: unknown) {
+      if (heldBack) return failedOutcome('permanent', NOT_SENT, elapsed());
       const verdict = describeAttemptError(err);
       return failedOutcome(verdict.kind, verdict.error, elapsed());
     }

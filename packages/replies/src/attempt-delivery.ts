@@ -11,8 +11,8 @@ const boundAccountOf = (payload: string): string =>
 
 /**
  * One delivery attempt of a reply (docs/service-rules.md §7, §8, §14): refuses to start when the conversation
- * was stopped or the turn cancelled (atomically with marking the attempt in flight, and again right
- * before the POST when an abort may have been lost), dead-letters a
+ * was stopped or the turn cancelled (atomically with marking the attempt in flight, and again once
+ * the connection is open when an abort may have been lost), dead-letters a
  * stale reply or one whose client is gone, records the attempt, and decides: delivered, dead letter,
  * or retry at a time that never passes the deadline. An attempt aborted by a stop or a human's
  * message is recorded as cancelled. `generation` null is an operator's redelivery.
@@ -146,7 +146,7 @@ const cancelledBeforeSent = 'cancelled: aborted by stop_auto_reply or a human re
  * "No attempt starts after the stop's answer" (docs/reply-protocol.md, Stop, resume, status): nothing
  * slow lies between the atomic check in BEGIN_ATTEMPT and the POST, and when an abort may have been
  * lost on the way (the worker's subscriber was away since the attempt registered), the check runs
- * again right before the POST.
+ * again once the connection is open, right before the request is written.
  */
 async function send(deps: WorkerDeps, record: DeliveryRecord, generation: number | null, inFlight: { signal: AbortSignal; heardThroughout: () => boolean }): Promise<Sent> {
   const { turns, deliveries, settings } = deps;
@@ -165,13 +165,17 @@ async function send(deps: WorkerDeps, record: DeliveryRecord, generation: number
   const attempt = previous + 1;
   if (deps.nowMs() >= record.deadline_ms) return { kind: 'stale', attempt };
   if (!client) return { kind: 'unknown_client' };
-  // A stop that found this attempt's marker published an abort; if the worker may have missed it,
-  // the same check again (idempotent: it only renews the marker) decides whether the POST goes out.
-  const stoppedMeanwhile = !inFlight.heardThroughout() && !(await turns.beginAttempt(conversationId, generation, id));
   const startedAt = deps.nowMs();
-  if (stoppedMeanwhile || inFlight.signal.aborted) {
-    return { kind: 'attempted', attempt, startedAt, posted: false, outcome: failedOutcome('permanent', cancelledBeforeSent, 0) };
-  }
+  if (inFlight.signal.aborted) return { kind: 'attempted', attempt, startedAt, posted: false, outcome: failedOutcome('permanent', cancelledBeforeSent, 0) };
+  // A stop that found this attempt's marker published an abort; if the worker may have missed it,
+  // the same check again (idempotent: it only renews the marker) decides, once the connection is
+  // open, whether the request is written.
+  let stoppedBeforeSend = false;
+  const beforeSend = async (): Promise<boolean> => {
+    if (inFlight.heardThroughout()) return true;
+    stoppedBeforeSend = !(await turns.beginAttempt(conversationId, generation, id));
+    return !stoppedBeforeSend;
+  };
   const outcome = await deps.deliverer.deliver({
     url: record.send_url,
     body: record.payload,
@@ -181,7 +185,9 @@ async function send(deps: WorkerDeps, record: DeliveryRecord, generation: number
     timeoutMs: settings.timeoutMs,
     allowPrivate: client.allowPrivateSendUrls,
     signal: inFlight.signal,
+    beforeSend,
   });
+  if (stoppedBeforeSend) return { kind: 'attempted', attempt, startedAt, posted: false, outcome: { ...outcome, error: cancelledBeforeSent } };
   return { kind: 'attempted', attempt, startedAt, posted: true, outcome };
 }
 

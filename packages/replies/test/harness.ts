@@ -1,7 +1,7 @@
 import { parseClientRecord, type ClientSettings } from '@dialog-relay/config';
 import type { ContextMessage, ReplyPart } from '@dialog-relay/contracts';
 import { contextMessageFrom, createContextStore, type ContextStore } from '@dialog-relay/conversations';
-import type { AttemptOutcome, Deliverer, DeliveryRequest } from '@dialog-relay/delivery';
+import { failedOutcome, NOT_SENT, type AttemptOutcome, type Deliverer, type DeliveryRequest } from '@dialog-relay/delivery';
 import { createLogger } from '@dialog-relay/logger';
 import { createRedisKeys, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { ReplyEngine, ReplyRequest } from '@dialog-relay/reply-engine';
@@ -59,6 +59,8 @@ export class ScriptedDeliverer implements Deliverer {
   async deliver(request: DeliveryRequest): Promise<AttemptOutcome> {
     this.requests.push(request);
     if (this.during) await this.during(request);
+    // Like the real deliverer: a refusal once the connection is open sends nothing.
+    if (request.beforeSend && !(await request.beforeSend())) return failedOutcome('permanent', NOT_SENT, 0);
     return this.script.shift() ?? outcome.delivered();
   }
   close(): void {}

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClientSettings } from '@dialog-relay/config';
 import { createDeliverer } from '@dialog-relay/delivery';
+import type { Resolver } from '@dialog-relay/net-guard';
 import { DONE } from '@dialog-relay/queue';
 import { createRedis, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, waitUntil } from '@dialog-relay/testkit';
@@ -12,7 +13,7 @@ import {
 import { CLIENT, CONVERSATION, createHarness, type Harness, testDeliveryId } from './harness.js';
 
 /** A real HTTP server on loopback standing in for the integrator's send_url: counts the POSTs it got. */
-async function startReceiver(): Promise<{ url: string; posts: () => number; close: () => Promise<void> }> {
+async function startReceiver(): Promise<{ url: string; namedUrl: string; posts: () => number; close: () => Promise<void> }> {
   let posts = 0;
   const server = createServer((req, res) => {
     posts += 1;
@@ -23,6 +24,8 @@ async function startReceiver(): Promise<{ url: string; posts: () => number; clos
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/hook`,
+    /** The same receiver by a host name, which the deliverer resolves (only ever to loopback here). */
+    namedUrl: `http://localhost:${port}/hook`,
     posts: () => posts,
     close: async () => {
       server.closeAllConnections();
@@ -61,7 +64,7 @@ describe('a stop whose abort signal is lost', () => {
   const subscribers = async (): Promise<number> => ((await redis.call('PUBSUB', 'NUMSUB', h.keys.abortChannel)) as [string, number])[1];
 
   /** A worker (its signal registry subscribed) and an API side (its stop publishes aborts) over the harness's stores. */
-  const setUp = async (options: { findClient?: (id: string) => Promise<ClientSettings | undefined> } = {}): Promise<void> => {
+  const setUp = async (options: { findClient?: (id: string) => Promise<ClientSettings | undefined>; resolve?: Resolver } = {}): Promise<void> => {
     receiver = await startReceiver();
     h = createHarness(redis, options.findClient ? { findClient: options.findClient } : {});
     const single = { target: { mode: 'single' as const, url: testRedisUrl() }, password: undefined, tls: false };
@@ -81,9 +84,9 @@ describe('a stop whose abort signal is lost', () => {
     await registry.ready();
     h.deps.attempts = registry;
     // The real deliverer, held to the loopback receiver: a message sent without its sendUrl fails the test, never leaves.
-    const deliverer = createDeliverer({ allowPrivate: true, userAgent: 'lost-abort-test' });
+    const deliverer = createDeliverer({ allowPrivate: true, userAgent: 'lost-abort-test', ...(options.resolve ? { resolve: options.resolve } : {}) });
     h.deps.deliverer = {
-      deliver: (request) => (request.url.startsWith(receiver.url) ? deliverer.deliver(request) : Promise.reject(new Error(`not the loopback receiver: ${request.url}`))),
+      deliver: (request) => (request.url.startsWith(receiver.url) || request.url.startsWith(receiver.namedUrl) ? deliverer.deliver(request) : Promise.reject(new Error(`not the loopback receiver: ${request.url}`))),
       close: () => deliverer.close(),
     };
   };
@@ -151,6 +154,31 @@ describe('a stop whose abort signal is lost', () => {
     expect(attempts).to.have.length(1);
     expect(attempts[0]).to.include({ status: null });
     expect(attempts[0]!.error).to.match(/^cancelled/);
+    expect(await h.attemptInFlight()).to.equal(false);
+  });
+
+  it('posts nothing when the stop lands while the connection to the receiver is being opened and the worker\'s subscriber is down', async () => {
+    let stopped = 0;
+    // The host name resolves (to loopback only) once the subscriber is gone and the stop has answered.
+    await setUp({
+      resolve: async () => {
+        await loseSignals();
+        stopped = await replies.stop(CONVERSATION);
+        return [{ address: '127.0.0.1', family: 4 }];
+      },
+    });
+    const { checks } = afterStopCheck(() => Promise.resolve());
+    await h.receive('a', { sendUrl: receiver.namedUrl });
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(stopped).to.equal(1);
+    await expectCancelledWithoutPost();
+    const attempts = await h.deliveries.attempts(id);
+    expect(attempts).to.have.length(1);
+    expect(attempts[0]!.error).to.match(/^cancelled/);
+    // the stop check made once the connection was open, not a signal, kept the request back
+    expect(checks()).to.equal(2);
     expect(await h.attemptInFlight()).to.equal(false);
   });
 
