@@ -77,6 +77,30 @@ describe('ingress failures answered with the envelope', () => {
     expect(answer.json).to.include({ code: 400, error: 'invalid_request' });
   });
 
+  const postForm = async (form: string): Promise<{ status: number; json: Record<string, unknown> }> => {
+    const response = await fetch(`${t.url}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  };
+
+  it('answers a login form of more fields than it takes with 413 in the envelope, not 500', async () => {
+    const fields = Array.from({ length: 11 }, (_, i) => `f${i}=x`).join('&');
+    const answer = await postForm(`${fields}&token=wrong`);
+    expect(answer.status).to.equal(413);
+    expect(answer.json).to.include({ code: 413, error: 'payload_too_large', message: 'The form has more fields than it takes.' });
+  });
+
+  it('names the login form\'s own size limit in its 413, not the chat body limit', async () => {
+    const answer = await postForm(`token=${'a'.repeat(5000)}`);
+    expect(answer.status).to.equal(413);
+    expect(answer.json).to.include({ code: 413, error: 'payload_too_large', message: 'The body is larger than 4096 bytes.' });
+  });
+
+  it('answers a path parameter that is not percent-encoded UTF-8 with 400 bad_request, not 500', async () => {
+    const response = await fetch(`${t.url}/docs/assets/%ff`);
+    expect(response.status).to.equal(400);
+    expect(await response.json()).to.include({ code: 400, error: 'bad_request' });
+  });
+
   it('answers 20 kB of request headers with a 431 envelope', async () => {
     const raw = await rawExchange(t.url, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     const answer = envelopeOf(raw);
