@@ -137,7 +137,9 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     admission: createAdmission({
       redis,
       keys,
-      replayTtlMs: 2 * config.timestampToleranceS * 1000,
+      // docs/decisions.md "Replay key": a timestamp is accepted while |floor(now) - timestamp| <= tolerance,
+      // up to 2 x tolerance + 1 seconds; the key must outlive that from the first acceptance.
+      replayTtlMs: (2 * config.timestampToleranceS + 1) * 1000,
       idempotencyTtlMs: config.idempotencyTtlS * 1000,
       pendingTtlMs: 30_000,
     }),
