@@ -1,7 +1,8 @@
 import { signMd5 } from '@dialog-relay/signing';
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
-import { envelopeOf, rawExchange } from './support/raw-http.js';
+import { envelopeOf, parseRawAnswer, rawExchange } from './support/raw-http.js';
 import { bodyFor, nowS, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
 describe('ingress failures answered with the envelope', () => {
@@ -108,6 +109,33 @@ describe('ingress failures answered with the envelope', () => {
     expect(answer.headers).to.include('content-type: application/json');
     expect(answer.json).to.include({ code: 431, error: 'headers_too_large' });
     expect(answer.json['request_id']).to.be.a('string');
+  });
+
+  it('answers an HTTP/1.1 request without Host with a 400 envelope, not an empty answer', async () => {
+    const answer = envelopeOf(await rawExchange(t.url, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    expect(answer.statusLine).to.match(/^HTTP\/1\.1 400 /);
+    expect(answer.json).to.include({ code: 400, error: 'bad_request', message: 'An HTTP/1.1 request needs a Host header.' });
+  });
+
+  it('serves a request whose Expect it does not know like any other, instead of an empty 417', async () => {
+    const answer = envelopeOf(await rawExchange(t.url, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nConnection: close\r\n\r\n'));
+    expect(answer.statusLine).to.match(/^HTTP\/1\.1 200 /);
+    expect(answer.json).to.include({ code: 200, message: 'ok' });
+  });
+
+  it('answers CONNECT with a 400 envelope instead of dropping the connection', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(t.url).port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.write('CONNECT 127.0.0.1:9 HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\n');
+    });
+    const answer = parseRawAnswer(raw);
+    expect(answer.status).to.equal(400);
+    expect(answer.headers.get('content-type')).to.match(/^application\/json/);
+    expect(JSON.parse(answer.body)).to.include({ code: 400, error: 'bad_request' });
   });
 
   it('answers bad HTTP framing with a 400 envelope', async () => {
