@@ -93,6 +93,14 @@ describe('POST /custom-im/chat-messages error table', () => {
     expect(answers[1]!.json['detail']).to.equal(`Expected ',' or '}' after property value at position ${missingComma.indexOf('"timestamp"')}`);
   });
 
+  it('answers 400 malformed_json for an empty body, as for any text that is not JSON', async () => {
+    for (const body of ['', '\ufeff']) {
+      const answer = await post(t.url, body);
+      expectError(answer, 400, 'malformed_json');
+      expect(answer.json).to.not.have.property('errors');
+    }
+  });
+
   it('answers 400 malformed_json for JSON that is not an object', async () => {
     expectError(await post(t.url, '[1,2,3]'), 400, 'malformed_json');
     expectError(await post(t.url, 'null'), 400, 'malformed_json');
