@@ -141,4 +141,14 @@ describe('POST /custom-im/chat-messages error table', () => {
     expect(wrongMethod.status).to.equal(405);
     expect(wrongMethod.headers.get('allow')).to.equal('POST');
   });
+
+  it('answers OPTIONS on the operations and documentation paths with 404 in the envelope, like any method they do not take', async () => {
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs', '/docs/init.js', '/docs/assets/swagger-ui.css']) {
+      const response = await fetch(`${t.url}${path}`, { method: 'OPTIONS' });
+      expect(response.status, path).to.equal(404);
+      expect(await response.json(), path).to.include({ code: 404, error: 'not_found' });
+    }
+    const chat = await fetch(`${t.url}/custom-im/chat-messages`, { method: 'OPTIONS' });
+    expect(chat.status).to.equal(405);
+  });
 });
