@@ -1,5 +1,6 @@
+import { createRedis, waitForRedis } from '@dialog-relay/redis';
 import { expect } from 'chai';
-import { bodyFor, nowS, post, sign, startTestApi, type TestApi } from './support/test-api.js';
+import { bodyFor, msgId, nowS, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
 /**
  * docs/service-rules.md §2: an exact replay is refused for as long as its timestamp is accepted. The
@@ -31,5 +32,32 @@ describe('replay refusal at the edge of the timestamp window', () => {
     }
     expect(answers.at(-1)).to.equal('401 timestamp_out_of_range');
     expect(new Set(answers.slice(0, -1))).to.deep.equal(new Set(['409 replayed_request']));
+  });
+});
+
+/**
+ * docs/service-rules.md §2, §9: a request with a msg_id is answered idempotently instead of refused as a
+ * replay, so its first answer must be kept for at least the timestamp window, whatever IDEMPOTENCY_TTL_S says.
+ */
+describe('idempotent answers kept for the timestamp window', () => {
+  let t: TestApi;
+  before(async () => {
+    t = await startTestApi({ TIMESTAMP_TOLERANCE_S: '600', IDEMPOTENCY_TTL_S: '60' });
+  });
+  after(() => t.close());
+
+  it('keeps the first answer to a msg_id until its request can no longer be replayed, even with a shorter IDEMPOTENCY_TTL_S', async () => {
+    const id = msgId('window');
+    const answer = await post(t.url, sign(bodyFor('website_dialog', { msg_id: id })));
+    expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+    const redis = createRedis(t.config.redis, 'request', { name: 'replay-window-test' });
+    try {
+      await waitForRedis(redis, 5000);
+      const ttlMs = await redis.pttl(t.keys.idempotency('shop', 'website_dialog', id));
+      // The request is accepted for up to 2 x 600 + 1 s; a replay after its answer expired would be processed again.
+      expect(ttlMs).to.be.above((2 * 600 + 1) * 1000 - 10_000);
+    } finally {
+      redis.disconnect();
+    }
   });
 });
