@@ -79,6 +79,12 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use(chatMessagesRouter({ chat: deps.chat, logger: deps.logger, metrics: deps.metrics, bodyLimitBytes: deps.bodyLimitBytes }));
+  // A sub-router answers OPTIONS itself (200 text/plain naming its methods); no operation here takes
+  // OPTIONS, so it is 404 in the envelope like any other method a path does not take (docs/service-rules.md §3).
+  app.use(['/healthz', '/readyz', '/openapi.json', '/docs'], (req: Request, _res: Response, next: NextFunction) => {
+    if (req.method === 'OPTIONS') throw new AppError('not_found', `No route for ${req.method} ${req.originalUrl.split('?', 1)[0] ?? ''}.`);
+    next();
+  });
   app.use(healthRouter({ redis: deps.redis, isDraining: deps.isDraining }));
   if (deps.openApi !== undefined) app.use(apiDocsRouter(deps.openApi));
   const gate = createAdminGate({ readToken: deps.adminToken, writeToken: deps.adminWriteToken }, deps.adminThrottle);

@@ -93,6 +93,14 @@ describe('POST /custom-im/chat-messages error table', () => {
     expect(answers[1]!.json['detail']).to.equal(`Expected ',' or '}' after property value at position ${missingComma.indexOf('"timestamp"')}`);
   });
 
+  it('answers 400 malformed_json for an empty body, as for any text that is not JSON', async () => {
+    for (const body of ['', '\ufeff']) {
+      const answer = await post(t.url, body);
+      expectError(answer, 400, 'malformed_json');
+      expect(answer.json).to.not.have.property('errors');
+    }
+  });
+
   it('answers 400 malformed_json for JSON that is not an object', async () => {
     expectError(await post(t.url, '[1,2,3]'), 400, 'malformed_json');
     expectError(await post(t.url, 'null'), 400, 'malformed_json');
@@ -132,5 +140,15 @@ describe('POST /custom-im/chat-messages error table', () => {
     const wrongMethod = await fetch(`${t.url}/custom-im/chat-messages`);
     expect(wrongMethod.status).to.equal(405);
     expect(wrongMethod.headers.get('allow')).to.equal('POST');
+  });
+
+  it('answers OPTIONS on the operations and documentation paths with 404 in the envelope, like any method they do not take', async () => {
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs', '/docs/init.js', '/docs/assets/swagger-ui.css']) {
+      const response = await fetch(`${t.url}${path}`, { method: 'OPTIONS' });
+      expect(response.status, path).to.equal(404);
+      expect(await response.json(), path).to.include({ code: 404, error: 'not_found' });
+    }
+    const chat = await fetch(`${t.url}/custom-im/chat-messages`, { method: 'OPTIONS' });
+    expect(chat.status).to.equal(405);
   });
 });

@@ -1,6 +1,7 @@
+import { signMd5 } from '@dialog-relay/signing';
 import { expect } from 'chai';
 import { gzipSync } from 'node:zlib';
-import { bodyFor, sign, startTestApi, type TestApi } from './support/test-api.js';
+import { bodyFor, nowS, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
 /** How I tried to break the endpoint: every answer must be an envelope, and never a 500. */
 describe('hostile input', () => {
@@ -59,6 +60,18 @@ describe('hostile input', () => {
     expectEnvelope(await send(good, { 'content-type': 'application/json; charset=latin1' }), 'latin1');
     expectEnvelope(await send(good, { 'content-type': 'application/json', 'content-encoding': 'br-nope' }), 'unknown encoding');
   });
+
+  // An md5 signature does not cover the body, so ids that hmac-sha256 cannot sign (RFC 8785 refuses lone surrogates) reach the service.
+  for (const eventType of ['website_dialog', 'assist_dialog']) {
+    it(`answers an md5-signed ${eventType} whose msg_id holds a lone surrogate with 400 invalid_request, not 500`, async () => {
+      const timestamp = nowS();
+      const body = bodyFor(eventType, { msg_id: 'm-\ud800' }, { client: 'widget', timestamp });
+      const answer = await post(t.url, { ...body, signature: signMd5('widget-secret-01', timestamp, 'widget') });
+      expect(answer.status, JSON.stringify(answer.json)).to.equal(400);
+      expect(answer.json.error).to.equal('invalid_request');
+      expect(answer.json.errors).to.deep.equal([{ path: '/message_info/msg_id', code: 'pattern', message: 'message_info.msg_id must be Unicode text: it holds a lone surrogate (such as \\ud800).' }]);
+    });
+  }
 
   it('refuses a gzip bomb by its inflated size', async () => {
     const bomb = gzipSync(Buffer.from(`{"client":"${'a'.repeat(5_000_000)}"}`));

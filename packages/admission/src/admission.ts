@@ -41,7 +41,7 @@ export interface Admission {
 export interface AdmissionOptions {
   redis: Redis;
   keys: RedisKeys;
-  /** How long a replayed request is recognised: the whole timestamp window. */
+  /** How long a replayed request is recognised: the whole timestamp window (2 x tolerance + 1 s). */
   replayTtlMs: number;
   idempotencyTtlMs: number;
   /** How long a msg_id stays claimed while its first request is processed (then a retry may take it). */

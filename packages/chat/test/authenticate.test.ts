@@ -32,6 +32,15 @@ describe('authenticate', () => {
     expect(calls()).to.equal(1);
   });
 
+  it('says in the 401 detail why nothing can be signed under hmac-sha256 for a body RFC 8785 refuses, instead of showing an empty string', () => {
+    for (const odd of ['a\ud800b', Number.POSITIVE_INFINITY]) {
+      const body = { client: 'shop', timestamp: NOW_S, signature: 'bad', message_info: { event_type: 'website_dialog', content: odd } };
+      expect(() => run(body)).to.throw(AppError).with.property('detail').that.matches(
+        /^Under hmac-sha256 the server signs: nothing, RFC 8785 cannot canonicalize this body \(a lone surrogate or a number out of range\) — under md5 it signs: \{secret\}1700000000shop$/,
+      );
+    }
+  });
+
   it('gives two md5 requests with different bodies different replay digests', () => {
     const signature = signMd5('widget-secret-01', NOW_S, 'widget');
     const first = run({ client: 'widget', timestamp: NOW_S, signature, message_info: { content: 'a' } }, widget);

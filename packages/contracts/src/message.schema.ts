@@ -22,6 +22,14 @@ export const NAME_MAX_CHARS = 256;
 export const SEND_URL_MAX_CHARS = 2048;
 /** One file's `content` (URL or base64); the 5 MiB body limit usually bites first. */
 export const FILE_CONTENT_MAX_CHARS = 7 * 1024 * 1024;
+/**
+ * Text without a lone surrogate (JSON's "\ud800" escape can write one; AJV reads patterns with the
+ * `u` flag, where a surrogate pair is one code point outside this class). Ids must match it: they
+ * become Redis key parts (URI-encoded, which throws on a lone surrogate) and conversation ids
+ * (UTF-8 hashed, which would make "\ud800" and "\ufffd" one conversation). hmac-sha256 cannot sign
+ * such text at all (RFC 8785), so only md5 clients could send it (docs/service-rules.md §2).
+ */
+export const UNICODE_TEXT_PATTERN = '^[^\\uD800-\\uDFFF]*$';
 
 /**
  * The JSON schema of the request body: types, enums and limits only (docs/service-rules.md §3
@@ -31,7 +39,7 @@ export const FILE_CONTENT_MAX_CHARS = 7 * 1024 * 1024;
  * `sender_or_group_required` allows it to be "" or absent when group_id is non-empty.
  */
 export function buildRequestSchema(limits: ValidationLimits): SchemaObject {
-  const id = { type: 'string', maxLength: limits.idMaxChars };
+  const id = { type: 'string', maxLength: limits.idMaxChars, pattern: UNICODE_TEXT_PATTERN };
   const name = { type: 'string', maxLength: NAME_MAX_CHARS };
   const sendUrl = { type: 'string', maxLength: SEND_URL_MAX_CHARS };
   const messageType = { type: 'integer', enum: [1, 2] };
@@ -78,7 +86,7 @@ export function buildRequestSchema(limits: ValidationLimits): SchemaObject {
     type: 'object',
     required: ['client', 'signature', 'timestamp', 'message_info'],
     properties: {
-      client: { type: 'string', minLength: 1, maxLength: limits.idMaxChars },
+      client: { type: 'string', minLength: 1, maxLength: limits.idMaxChars, pattern: UNICODE_TEXT_PATTERN },
       signature: { type: 'string', minLength: 1, maxLength: SIGNATURE_MAX_CHARS },
       timestamp,
       message_info: messageInfo,

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import type { FieldError } from './app-error.js';
 import { checkBodyShape } from './body-shape.js';
 import type { Command } from './commands.js';
-import { DEFAULT_LIMITS, buildRequestSchema, type ValidationLimits } from './message.schema.js';
+import { DEFAULT_LIMITS, UNICODE_TEXT_PATTERN, buildRequestSchema, type ValidationLimits } from './message.schema.js';
 import type { ChatMessageRequest } from './message.types.js';
 import { applyRequestRules } from './request-rules.js';
 
@@ -106,6 +106,9 @@ function describe(error: ErrorObject, field: string): string {
       return `${field} must have at most ${String(p['limit'])} items.`;
     case 'minimum':
       return `${field} must be ${String(p['comparison'])} ${String(p['limit'])}.`;
+    case 'pattern':
+      if (p['pattern'] === UNICODE_TEXT_PATTERN) return `${field} must be Unicode text: it holds a lone surrogate (such as \\ud800).`;
+      return `${field} must match the pattern ${String(p['pattern'])}.`;
     default:
       return `${field} ${error.message ?? 'is invalid'}.`;
   }

@@ -72,6 +72,26 @@ describe('request schema', () => {
     it('answers type for a message_info that is not an object', () => {
       expect(problems(validate(request({}, { message_info: [] })))).to.deep.equal(['type /message_info']);
     });
+
+    it('refuses a client id or message id holding a lone surrogate (not Unicode text), naming each', () => {
+      const body = request({ msg_id: 'm\ud800', from_user_id: 'u\udc00', group_id: '\ud83d', at_list: ['bot-1', 'x\udfff'], message_type: 2, quote: { msg_id: 'q\ud800', message_type: 1 } }, { client: 'acme\ud800' });
+      const result = validate(body);
+      expect(problems(result)).to.deep.equal([
+        'pattern /client',
+        'pattern /message_info/msg_id',
+        'pattern /message_info/group_id',
+        'pattern /message_info/from_user_id',
+        'pattern /message_info/at_list/1',
+        'pattern /message_info/quote/msg_id',
+      ]);
+      expect(errorsOf(result)[1]!.message).to.equal('message_info.msg_id must be Unicode text: it holds a lone surrogate (such as \\ud800).');
+      expect(leadingErrorCode(errorsOf(result))).to.equal('invalid_request');
+    });
+
+    it('accepts ids with characters outside the Basic Multilingual Plane (surrogate pairs) and a lone surrogate in content', () => {
+      expect(validate(request({ msg_id: 'm-😀', from_user_id: '𝓤', at_list: ['𝓤'] }, { client: 'acme-😀' })).ok).to.equal(true);
+      expect(validate(request({ content: 'cut emoji \ud83d' })).ok).to.equal(true);
+    });
   });
 
   describe('limits', () => {

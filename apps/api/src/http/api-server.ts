@@ -1,7 +1,7 @@
 import { AppError, type ErrorCode } from '@dialog-relay/contracts';
 import type { Express } from 'express';
 import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { errorEnvelopeJson } from './envelope.js';
@@ -34,11 +34,34 @@ export function createApiServer(app: Express, options: ApiServerOptions): Server
     // How often Node checks the headers and request time-outs (its default is 30 s).
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.headersTimeoutMs / 4))),
     maxHeaderSize: MAX_HEADER_BYTES,
-  }, app);
+    // Node's own refusal of a Host-less HTTP/1.1 request is an empty 400; it is answered below instead.
+    requireHostHeader: false,
+  }, (req: IncomingMessage, res: ServerResponse) => {
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      answerWithoutApp(res, new AppError('bad_request', 'An HTTP/1.1 request needs a Host header.'));
+      return;
+    }
+    app(req, res);
+  });
   server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
   watchIdleSockets(server, options.idleTimeoutMs);
   server.on('clientError', answerClientError);
+  // An Expect other than 100-continue would get Node's empty 417; it is served like any request (RFC 9110 §10.1.1 allows it).
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
+  // Not a proxy: CONNECT would otherwise drop the connection without an answer.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    endWithEnvelope(socket, new AppError('bad_request', 'CONNECT is not served: this is not a proxy.'));
+  });
   return server;
+}
+
+/** An error envelope written before the app runs (the request never reaches Express), closing the connection. */
+function answerWithoutApp(res: ServerResponse, error: AppError): void {
+  const requestId = randomUUID();
+  const body = errorEnvelopeJson(error, requestId);
+  res.shouldKeepAlive = false;
+  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId });
+  res.end(body);
 }
 
 /**
@@ -69,9 +92,9 @@ function watchIdleSockets(server: Server, idleTimeoutMs: number): void {
   });
 }
 
-const PARSER_ERRORS: Record<string, [number, ErrorCode, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'The request headers are too large.'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request did not arrive in time.'],
+const PARSER_ERRORS: Record<string, [ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: ['headers_too_large', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'The request did not arrive in time.'],
 };
 
 /** Node's parser errors (bad framing, huge headers, time-outs) answered with the envelope where the socket allows. */
@@ -81,11 +104,16 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
     socket.destroy();
     return;
   }
-  const [status, code, message] = PARSER_ERRORS[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP/1.1.'];
+  const [code, message] = PARSER_ERRORS[error.code ?? ''] ?? ['bad_request', 'The request is not valid HTTP/1.1.'];
+  endWithEnvelope(socket, new AppError(code, message, { detail: error.code }));
+}
+
+/** Writes a whole HTTP answer carrying the error envelope on a raw socket, and closes it. */
+function endWithEnvelope(socket: Duplex, error: AppError): void {
   const requestId = randomUUID();
-  const body = errorEnvelopeJson(new AppError(code, message, { detail: error.code }), requestId);
+  const body = errorEnvelopeJson(error, requestId);
   socket.end([
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${requestId}`,

@@ -29,6 +29,10 @@ function checkBeforeParsing(_req: unknown, _res: unknown, raw: Buffer, encoding:
   if (encoding !== 'utf-8') {
     throw new AppError('unsupported_media_type', 'Send UTF-8 JSON (Content-Type: application/json).', { detail: `received charset ${encoding}` });
   }
+  // The JSON parser would read an empty body (or a lone byte order mark) as {}: it is text that is not JSON (docs/service-rules.md §3).
+  if (raw.length === 0 || (raw.length === 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf)) {
+    throw new AppError('malformed_json', 'The body is empty; send a JSON object.');
+  }
   const shape = checkRawBodyShape(raw);
   if (shape) throw new AppError(leadingErrorCode([shape]), shape.message, { errors: [shape] });
 }
