@@ -31,11 +31,28 @@ export interface KnowledgeResponder {
  * is ranked again together with each of the customer's earlier messages, newest first, so a
  * follow-up ("and tomorrow?") finds the entry of the question it follows. Else the fallback answers.
  */
+/**
+ * How much of a message the engine reads (docs/knowledge-engine.md, "Cost"). Customer questions are
+ * a few hundred characters at most; a body may carry megabytes of text, which would cost seconds to
+ * rank. The rest of a longer text is not read.
+ */
+export const RANKED_TEXT_MAX_CHARS = 2000;
+
+/** The first RANKED_TEXT_MAX_CHARS characters, without the high half of a cut surrogate pair. */
+function rankedPart(text: string): string {
+  if (text.length <= RANKED_TEXT_MAX_CHARS) return text;
+  const cut = text.slice(0, RANKED_TEXT_MAX_CHARS);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
 export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder {
   const index = createKnowledgeIndex(kb.entries);
   return {
     kb,
-    decide(text, history) {
+    decide(fullText, fullHistory) {
+      const text = rankedPart(fullText);
+      const history = fullHistory.map(rankedPart);
       const ranking = index.rank(text);
       const language = detectLanguage(text, kb.languages) ?? (history.length > 0 ? detectLanguage(history.join('\n'), kb.languages) : undefined);
       // Files only, or only stop words ("thanks!"): nothing to search for, and the history would

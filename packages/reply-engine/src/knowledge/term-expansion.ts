@@ -1,4 +1,4 @@
-import { withinOneEdit } from '../text/one-edit.js';
+import { createOneEditIndex } from '../text/one-edit.js';
 
 /**
  * Index terms a query term may stand for, besides itself: English stems that differ by a suffix
@@ -16,12 +16,6 @@ const MIN_LENGTH = 4;
 const MAX_SUFFIX = 3;
 const LATIN_TERM = /^[a-z]+$/;
 
-function deletions(term: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < term.length; i++) out.push(term.slice(0, i) + term.slice(i + 1));
-  return out;
-}
-
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);
   if (list) {
@@ -32,14 +26,14 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
 export function createTermExpansion(vocabulary: Iterable<string>): TermExpansion {
   const known = new Set<string>();
   const byPrefix = new Map<string, string[]>();
-  const byDeletion = new Map<string, string[]>();
+  const typoTargets: string[] = [];
   for (const term of vocabulary) {
     known.add(term);
     if (term.length < MIN_LENGTH || !LATIN_TERM.test(term)) continue;
     for (let length = Math.max(MIN_LENGTH, term.length - MAX_SUFFIX); length < term.length; length++) push(byPrefix, term.slice(0, length), term);
-    push(byDeletion, term, term);
-    for (const deleted of deletions(term)) push(byDeletion, deleted, term);
+    typoTargets.push(term);
   }
+  const oneEdit = createOneEditIndex(typoTargets);
   const cache = new Map<string, ReadonlyArray<readonly [string, number]>>();
 
   const compute = (term: string): ReadonlyArray<readonly [string, number]> => {
@@ -55,9 +49,7 @@ export function createTermExpansion(vocabulary: Iterable<string>): TermExpansion
       if (known.has(shorter)) note(shorter, PREFIX_FACTOR);
     }
     if (found.size === 0 && term.length >= MIN_LENGTH + 1) {
-      for (const candidate of [term, ...deletions(term)]) {
-        for (const other of byDeletion.get(candidate) ?? []) if (withinOneEdit(term, other)) note(other, TYPO_FACTOR);
-      }
+      for (const other of oneEdit.near(term)) note(other, TYPO_FACTOR);
     }
     return [...found];
   };

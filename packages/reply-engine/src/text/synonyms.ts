@@ -1,5 +1,5 @@
 import { englishStem } from './english-stem.js';
-import { withinOneEdit } from './one-edit.js';
+import { createOneEditIndex } from './one-edit.js';
 import { ENGLISH_PHRASES } from './shop-english-phrases.js';
 import { SHOP_SYNONYM_GROUPS } from './shop-synonym-groups.js';
 import { CHINESE_STOP_WORDS, JAPANESE_STOP_WORDS } from './stop-words.js';
@@ -99,14 +99,9 @@ for (const [name, words] of Object.entries(SHOP_SYNONYM_GROUPS)) {
 }
 
 /** English concept words by each one-letter deletion, to forgive one typo ("refnud", "cancle", "adress"). */
-const BY_DELETION = new Map<string, string[]>();
 const LATIN_WORD = /^[a-z]{5,}$/;
 const LATIN_CONCEPT_WORD = /^[a-z]{4,}$/;
-const deletions = (word: string): string[] => Array.from({ length: word.length }, (_, i) => word.slice(0, i) + word.slice(i + 1));
-for (const word of CONCEPTS.keys()) {
-  if (!LATIN_CONCEPT_WORD.test(word)) continue;
-  for (const key of [word, ...deletions(word)]) note(BY_DELETION, key, word);
-}
+const ONE_EDIT = createOneEditIndex([...CONCEPTS.keys()].filter((word) => LATIN_CONCEPT_WORD.test(word)));
 
 /** The concept terms of a search term ("refund" → ["~refund"], 退钱 → ["~refund"]); [] for most terms. */
 export function conceptsOf(term: string): readonly string[] {
@@ -117,9 +112,7 @@ export function conceptsOf(term: string): readonly string[] {
 export function conceptsNear(term: string): readonly string[] {
   if (!LATIN_WORD.test(term) || CONCEPTS.has(term)) return [];
   const found = new Set<string>();
-  for (const key of [term, ...deletions(term)]) {
-    for (const word of BY_DELETION.get(key) ?? []) if (withinOneEdit(term, word)) for (const concept of conceptsOf(word)) found.add(concept);
-  }
+  for (const word of ONE_EDIT.near(term)) for (const concept of conceptsOf(word)) found.add(concept);
   return [...found];
 }
 
