@@ -171,7 +171,7 @@ describe('turn store (the per-conversation turn protocol)', () => {
     expect(await turns.beginAttempt('c_one', null, 'dlv_replay')).to.equal(true);
   });
 
-  it('stop names every attempt in flight (a replay beside the turn, one marked by an earlier version), not one whose mark has run out', async () => {
+  it('stop names every attempt in flight (a replay beside the turn, one marked by an earlier version), not one whose marker has run out', async () => {
     await turns.schedule(due('a'));
     await turns.take('c_one', 0, 'dlv_live');
     expect(await turns.beginAttempt('c_one', 0, 'dlv_live')).to.equal(true);
