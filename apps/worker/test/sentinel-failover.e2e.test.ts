@@ -149,7 +149,7 @@ async function describeTurns(system: System, conversations: string[]): Promise<s
     const lines = await Promise.all([...new Set(conversations)].map(async (c) => {
       const { keys } = system;
       const [generation, pending, batch, attempt] = await Promise.all([
-        redis.get(keys.replyGeneration(c)), redis.lrange(keys.pendingReplies(c), 0, -1), redis.get(keys.replyBatch(c)), redis.get(keys.attemptInFlight(c)),
+        redis.get(keys.replyGeneration(c)), redis.lrange(keys.pendingReplies(c), 0, -1), redis.get(keys.replyBatch(c)), redis.hkeys(keys.attemptsInFlight(c)),
       ]);
       const queue = new Queue(QUEUE_NAMES.replies, { connection: redis, prefix: keys.bullPrefix(keys.shardOf(c)) });
       const job = await queue.getJob(turnJobId(c, Number(generation ?? 0)));
@@ -161,7 +161,7 @@ async function describeTurns(system: System, conversations: string[]): Promise<s
         const [state, inReplyTo, reason] = await redis.hmget(keys.delivery(id), 'state', 'in_reply_to', 'dead_reason');
         return `${id} ${state} ${inReplyTo} ${reason ?? ''}`;
       }));
-      return `${c}: generation ${generation}, job ${state}${job?.failedReason ? ` (${job.failedReason})` : ''}, pending [${ids.join(', ')}], batch ${batch ?? '-'}, attempt ${attempt ?? '-'}\n    ${deliveries.join('\n    ')}`;
+      return `${c}: generation ${generation}, job ${state}${job?.failedReason ? ` (${job.failedReason})` : ''}, pending [${ids.join(', ')}], batch ${batch ?? '-'}, attempts [${attempt.join(', ')}]\n    ${deliveries.join('\n    ')}`;
     }));
     return lines.join('\n');
   } finally {

@@ -1,5 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { PlainResponse, Request } from 'got';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Request } from 'got';
 
 /** An HTTP answer whose body was read up to a byte cap. */
 export interface CappedAnswer {
@@ -15,10 +16,15 @@ export interface CappedAnswer {
  * Reads a got request stream's answer, keeping at most `capBytes` of its body: once the cap
  * is reached the stream is destroyed, so a receiver answering gigabytes cannot fill memory.
  * Rejects when no answer arrived (network error, time-out, refused address).
+ *
+ * A 101 Switching Protocols answer is an answer too (its status decides: not 2xx, so permanent,
+ * docs/service-rules.md §7). got hands the upgraded socket over with an 'upgrade' event and never
+ * ends the stream nor times it out after that, so without this the attempt would hang for good
+ * and the socket would stay open to the receiver.
  */
 export function readCappedAnswer(stream: Request, capBytes: number): Promise<CappedAnswer> {
   return new Promise((resolve, reject) => {
-    let response: PlainResponse | undefined;
+    let response: Pick<IncomingMessage, 'statusCode' | 'headers'> | undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
@@ -29,10 +35,16 @@ export function readCappedAnswer(stream: Request, capBytes: number): Promise<Cap
         reject(readError instanceof Error ? readError : new Error('the stream ended without a response'));
         return;
       }
-      resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks, size), readError });
+      resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks, size), readError });
     };
-    stream.once('response', (answer: PlainResponse) => {
+    stream.once('response', (answer: IncomingMessage) => {
       response = answer;
+    });
+    stream.once('upgrade', (answer: IncomingMessage, socket: Socket) => {
+      socket.destroy();
+      response = answer;
+      finish(null);
+      stream.destroy();
     });
     stream.on('data', (chunk: Buffer) => {
       const taken = chunk.subarray(0, Math.max(0, capBytes - size));

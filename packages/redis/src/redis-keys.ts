@@ -74,7 +74,12 @@ export function createRedisKeys(prefix: string, shards = 16) {
      * waiting messages whose turn job was never added (docs/reply-protocol.md).
      */
     waitingConversations: (shard: number) => inShard(shard, 'waiting-conversations'),
-    /** Present while a delivery attempt to this conversation is in flight (value: delivery id). */
+    /**
+     * Hash of the delivery attempts in flight to this conversation (a turn's, and operators' replays
+     * beside it): field the delivery id, value the Redis server ms until which it counts.
+     */
+    attemptsInFlight: (conversationId: string) => conv(conversationId, 'attempts', conversationId),
+    /** The one attempt in flight as earlier versions marked it (value: delivery id); still read by a stop until it expires. */
     attemptInFlight: (conversationId: string) => conv(conversationId, 'attempt', conversationId),
     /** Hash of one delivery: state, payload, deadline, send_url ... */
     delivery: (deliveryId: string) => inShard(shardOfDelivery(deliveryId), 'delivery', deliveryId),

@@ -50,7 +50,7 @@ export function planKeyMove(key: string, source: KeySource, target: RedisKeys): 
   if (/^pending:.+:(at|oldest)$/.test(rest)) return { kind: 'drop' };
   if (/^pending:/.test(rest)) return { kind: 'blocks', reason: 'messages waiting for their reply' };
   if (/^batch:/.test(rest)) return { kind: 'blocks', reason: 'a reply being produced or delivered' };
-  if (/^attempt:/.test(rest)) return { kind: 'blocks', reason: 'a delivery attempt in flight' };
+  if (/^attempts?:/.test(rest)) return { kind: 'blocks', reason: 'a delivery attempt in flight' };
   if ((m = /^delivery:([^:]+):attempts$/.exec(rest))) return move(target.deliveryAttempts(m[1]!));
   if ((m = /^delivery:([^:]+)$/.exec(rest))) return move(target.delivery(m[1]!));
   if (rest === 'dead-letters') return { kind: 'dead-letters' };

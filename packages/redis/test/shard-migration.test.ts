@@ -20,6 +20,7 @@ describe('where a key of another layout goes (shards migrate)', () => {
     expect(planKeyMove(from.pendingReplies(c), tagged, to).kind).to.equal('blocks');
     expect(planKeyMove(from.replyBatch(c), tagged, to).kind).to.equal('blocks');
     expect(planKeyMove(from.attemptInFlight(c), tagged, to).kind).to.equal('blocks');
+    expect(planKeyMove(from.attemptsInFlight(c), tagged, to).kind).to.equal('blocks');
     expect(planKeyMove(from.pendingSince(c), tagged, to).kind).to.equal('drop');
     expect(planKeyMove(`${from.bullPrefix(2)}:replies:wait`, tagged, to).kind).to.equal('queue');
     expect(planKeyMove(to.autoReplyStopped('c_other_layout_only_x'), { ...tagged, tags: new Set(['r99.0']) }, to).kind).to.equal('keep');

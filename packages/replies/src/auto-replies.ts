@@ -27,7 +27,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   const metrics = deps.metrics ?? NO_AUTO_REPLY_METRICS;
 
   /**
-   * Cancels the live turn (one script), then its record, its waiting job and an attempt in flight
+   * Cancels the live turn (one script), then its record, its waiting job and every attempt in flight
    * (aborted, awaited up to waitMs). Counts the replies cancelled here that were not in flight:
    * the waiting messages (one reply) and a produced reply whose record this moved to cancelled.
    */
@@ -36,10 +36,10 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     const [, recordCancelled] = await Promise.all([
       jobs.removeTurn(conversationId, result.generation),
       result.batchDeliveryId === '' ? false : deliveries.cancel(result.batchDeliveryId),
-      result.inFlightDeliveryId === '' ? undefined : aborts.abort(conversationId, result.inFlightDeliveryId, options.waitMs),
+      Promise.all(result.inFlightDeliveryIds.map((deliveryId) => aborts.abort(conversationId, deliveryId, options.waitMs))),
     ]);
     // An attempt in flight is the worker's to count (in_flight), even though its record is cancelled here.
-    const notInFlight = recordCancelled && result.batchDeliveryId !== result.inFlightDeliveryId;
+    const notInFlight = recordCancelled && !result.inFlightDeliveryIds.includes(result.batchDeliveryId);
     const replies = (result.waiting > 0 ? 1 : 0) + (notInFlight ? 1 : 0);
     if (replies > 0) metrics.pendingCancelled(cause, replies);
     return result.cancelled;

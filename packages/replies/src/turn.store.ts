@@ -15,8 +15,8 @@ export interface CancelResult {
   cancelled: number;
   /** The delivery id of the turn that was live ('' when none had taken its messages). */
   batchDeliveryId: string;
-  /** The delivery id of an attempt in flight ('' when none). */
-  inFlightDeliveryId: string;
+  /** The delivery ids of the attempts in flight (a turn's, and operators' replays beside it); none: []. */
+  inFlightDeliveryIds: string[];
   /** Server ms until which auto replies are paused (0: not paused). */
   pausedUntilMs: number;
   /** The generation that was live (its job, if waiting or delayed, can be removed). */
@@ -90,7 +90,8 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     batch: keys.replyBatch(c),
     stop: keys.autoReplyStopped(c),
     paused: keys.pausedUntil(c),
-    attempt: keys.attemptInFlight(c),
+    attempts: keys.attemptsInFlight(c),
+    legacyAttempt: keys.attemptInFlight(c),
     waiting: keys.waitingConversations(keys.shardOf(c)),
   });
   return {
@@ -123,9 +124,9 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
       return { next: reply[0] === 'next', generation: Number(reply[1]) };
     },
     async cancel(c, options) {
-      const [cancelled, batchDeliveryId, inFlightDeliveryId, pausedUntilMs, generation, waiting] = (await runScript(redis, CANCEL, turnKeys(c),
-        { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c })) as [number, string, string, number, string, number];
-      return { cancelled, batchDeliveryId, inFlightDeliveryId, pausedUntilMs, generation: Number(generation), waiting };
+      const [cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation, waiting] = (await runScript(redis, CANCEL, turnKeys(c),
+        { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c })) as [number, string, string[], number, string, number];
+      return { cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation: Number(generation), waiting };
     },
     async resume(c) {
       await redis.del(keys.autoReplyStopped(c));

@@ -114,24 +114,27 @@ return {'idle', tostring(current)}
 
 export const CANCEL = defineLuaScript({
   name: 'cancel',
-  keys: ['stop', 'paused', 'pending', 'oldest', 'generation', 'batch', 'attempt', 'waiting'],
+  keys: ['stop', 'paused', 'pending', 'oldest', 'generation', 'batch', 'attempts', 'waiting', 'legacyAttempt'],
   args: ['stop', 'pauseMs', 'conversationId'],
   source: `
 --[[ Cancel the conversation's unsent reply: stop_auto_reply, or a human's message (API).
   Input:  KEYS[1] stop  KEYS[2] paused  KEYS[3] pending  KEYS[4] oldest  KEYS[5] generation
-          KEYS[6] batch  KEYS[7] attempt  (the delivery id of an attempt in flight)
+          KEYS[6] batch  KEYS[7] attempts  (hash of the attempts in flight: delivery id -> until ms)
           KEYS[8] waiting  (the conversation leaves it: nothing waits any more)
+          KEYS[9] legacyAttempt  (an attempt in flight as earlier versions marked it: its delivery id)
           ARGV[1] stop     '1' sets the stop flag (stop_auto_reply), '0' does not (a human's message)
           ARGV[2] pauseMs  > 0: pause auto replies this long (HUMAN_PAUSE_S)
           ARGV[3] conversationId
-  Output: {cancelled messages, batch delivery id or '', in-flight delivery id or '', paused until ms or 0,
-           the generation that was live, messages that were still waiting for their turn (not taken)}
+  Output: {cancelled messages, batch delivery id or '', {delivery ids of the attempts in flight},
+           paused until ms or 0, the generation that was live, messages that were still waiting
+           for their turn (not taken)}
           G advances, so a job of the old generation, whatever its state, can no longer deliver. ]]
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
 if ARGV[1] == '1' then redis.call('SET', KEYS[1], '1') end
 local until_ms = 0
 if tonumber(ARGV[2]) > 0 then
-  local t = redis.call('TIME')
-  until_ms = t[1] * 1000 + math.floor(t[2] / 1000) + tonumber(ARGV[2])
+  until_ms = now + tonumber(ARGV[2])
   redis.call('SET', KEYS[2], until_ms, 'PX', ARGV[2])
 end
 local waiting = redis.call('LLEN', KEYS[3])
@@ -158,40 +161,56 @@ if head ~= '' then
 end
 local live = redis.call('GET', KEYS[5]) or '0'
 redis.call('INCR', KEYS[5])
-return {cancelled, deliveryId, redis.call('GET', KEYS[7]) or '', until_ms, live, waiting}
+local inFlight = {}
+local marked = redis.call('HGETALL', KEYS[7])
+for i = 1, #marked, 2 do
+  if tonumber(marked[i + 1]) > now then inFlight[#inFlight + 1] = marked[i] end
+end
+local legacy = redis.call('GET', KEYS[9])
+if legacy then inFlight[#inFlight + 1] = legacy end
+return {cancelled, deliveryId, inFlight, until_ms, live, waiting}
 `,
 });
 
 export const BEGIN_ATTEMPT = defineLuaScript({
   name: 'begin-attempt',
-  keys: ['stop', 'generation', 'attempt'],
+  keys: ['stop', 'generation', 'attempts'],
   args: ['generation', 'deliveryId', 'ttlMs'],
   source: `
 --[[ Right before a delivery attempt (worker).
-  Input:  KEYS[1] stop  KEYS[2] generation  KEYS[3] attempt (marker of the attempt in flight)
+  Input:  KEYS[1] stop  KEYS[2] generation
+          KEYS[3] attempts  (hash of the attempts in flight: delivery id -> until ms; a turn's
+                  attempt and operators' replays of the conversation can be in flight together)
           ARGV[1] generation  G of the job; '' for an operator's redelivery (not bound to the turn)
           ARGV[2] deliveryId  ARGV[3] ttlMs  (of the marker: longer than an attempt)
   Output: 1 (go) | 0 (cancelled: stopped, or the generation moved on). Checking and marking in
           one step is what makes "no attempt starts after the stop's answer" hold: a stop either
           comes first (0) or finds the marker (and aborts the attempt). Run again right before the
-          POST when that abort may have been lost (it only renews the marker then). ]]
+          POST when that abort may have been lost (it only renews the marker then). Markers whose
+          time is up (a worker that died mid-attempt) are dropped. ]]
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if ARGV[1] ~= '' and tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local marked = redis.call('HGETALL', KEYS[3])
+for i = 1, #marked, 2 do
+  if tonumber(marked[i + 1]) <= now then redis.call('HDEL', KEYS[3], marked[i]) end
+end
+redis.call('HSET', KEYS[3], ARGV[2], now + tonumber(ARGV[3]))
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
 return 1
 `,
 });
 
 export const END_ATTEMPT = defineLuaScript({
   name: 'end-attempt',
-  keys: ['attempt'],
+  keys: ['attempts'],
   args: ['deliveryId'],
   source: `
 --[[ A delivery attempt ended (worker).
-  Input:  KEYS[1] attempt  ARGV[1] deliveryId
-  Output: 1 (the marker was this attempt's and is gone) | 0 ]]
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
+  Input:  KEYS[1] attempts  (hash of the attempts in flight)  ARGV[1] deliveryId
+  Output: 1 (this attempt's marker was there and is gone) | 0 ]]
+return redis.call('HDEL', KEYS[1], ARGV[1])
 `,
 });
 

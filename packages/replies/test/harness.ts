@@ -110,7 +110,7 @@ export interface Harness {
   clock: Clock;
   turnJobs: { conversationId: string; generation: number; delayMs: number }[];
   clientLookups: string[];
-  /** True while the marker of an attempt in flight is set for the conversation. */
+  /** True while an attempt in flight is marked for the conversation. */
   attemptInFlight(conversationId?: string): Promise<boolean>;
   /** Records the customer message in the context (as the API does), then schedules its reply. */
   receive(msgId: string, options?: { conversationId?: string; receivedAtMs?: number; text?: string; sendUrl?: string }): Promise<DueMessage>;
@@ -195,7 +195,7 @@ export function createHarness(
   };
   return {
     deps, keys, turns, deliveries, replies, ingressMetrics, aborts, inFlight, acknowledged, contexts, deliverer, engine, clock, turnJobs, clientLookups,
-    attemptInFlight: async (conversationId = CONVERSATION) => (await redis.exists(keys.attemptInFlight(conversationId))) === 1,
+    attemptInFlight: async (conversationId = CONVERSATION) => (await redis.exists(keys.attemptsInFlight(conversationId))) === 1,
     async receive(msgId, options = {}) {
       const conversationId = options.conversationId ?? CONVERSATION;
       const receivedAtMs = options.receivedAtMs ?? clock.now;

@@ -104,7 +104,7 @@ describe('turn store (the per-conversation turn protocol)', () => {
     await turns.take('c_one', 0, 'dlv_live');
     expect(await turns.beginAttempt('c_one', 0, 'dlv_live')).to.equal(true);
     const result = await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
-    expect(result).to.deep.equal({ cancelled: 2, batchDeliveryId: 'dlv_live', inFlightDeliveryId: 'dlv_live', pausedUntilMs: 0, generation: 0, waiting: 1 });
+    expect(result).to.deep.equal({ cancelled: 2, batchDeliveryId: 'dlv_live', inFlightDeliveryIds: ['dlv_live'], pausedUntilMs: 0, generation: 0, waiting: 1 });
     const snapshot = await turns.snapshot('c_one');
     expect(snapshot).to.deep.include({ stopped: true, pausedUntilMs: null, pending: [], batch: undefined });
     expect(await redis.pttl(keys.autoReplyStopped('c_one'))).to.equal(-1); // a stop lasts until resume
@@ -161,14 +161,26 @@ describe('turn store (the per-conversation turn protocol)', () => {
     await turns.schedule(due('a'));
     await turns.take('c_one', 0, 'dlv_1');
     expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(true);
-    expect(await redis.get(keys.attemptInFlight('c_one'))).to.equal('dlv_1');
+    expect(await redis.hkeys(keys.attemptsInFlight('c_one'))).to.deep.equal(['dlv_1']);
     await turns.endAttempt('c_one', 'dlv_1');
-    expect(await redis.exists(keys.attemptInFlight('c_one'))).to.equal(0);
+    expect(await redis.exists(keys.attemptsInFlight('c_one'))).to.equal(0);
     await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
     expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(false);
     await turns.resume('c_one');
     expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(false);
     expect(await turns.beginAttempt('c_one', null, 'dlv_replay')).to.equal(true);
+  });
+
+  it('stop names every attempt in flight (a replay beside the turn, one marked by an earlier version), not one whose marker has run out', async () => {
+    await turns.schedule(due('a'));
+    await turns.take('c_one', 0, 'dlv_live');
+    expect(await turns.beginAttempt('c_one', 0, 'dlv_live')).to.equal(true);
+    expect(await turns.beginAttempt('c_one', null, 'dlv_replay')).to.equal(true);
+    await turns.endAttempt('c_one', 'dlv_other'); // ending another attempt leaves these marked
+    await redis.hset(keys.attemptsInFlight('c_one'), 'dlv_worker_died', '1'); // its time ran out long ago
+    await redis.set(keys.attemptInFlight('c_one'), 'dlv_earlier_version', 'PX', 5000);
+    const result = await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
+    expect(result.inFlightDeliveryIds).to.have.members(['dlv_live', 'dlv_replay', 'dlv_earlier_version']);
   });
 
   it('keeps conversations apart', async () => {
