@@ -185,8 +185,9 @@ export const BEGIN_ATTEMPT = defineLuaScript({
           ARGV[2] deliveryId  ARGV[3] ttlMs  (of the marker: longer than an attempt)
   Output: 1 (go) | 0 (cancelled: stopped, or the generation moved on). Checking and marking in
           one step is what makes "no attempt starts after the stop's answer" hold: a stop either
-          comes first (0) or finds the marker (and aborts the attempt). Run again right before the
-          POST when that abort may have been lost (it only renews the marker then). Markers whose
+          comes first (0) or finds the marker (and aborts the attempt). Run again once the
+          connection is open, before the request is written, when that abort may have been lost
+          (it only renews the marker then). Markers whose
           time is up (a worker that died mid-attempt) are dropped. ]]
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if ARGV[1] ~= '' and tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then return 0 end
