@@ -9,7 +9,7 @@ interface Redaction {
 
 /**
  * docs/service-rules.md §16: the 401 detail shows the string the server signed, but never a secret. The
- * value of every member named `secret` (any type: string, number, object, array, boolean, null)
+ * value of every member named `secret` in any letter case (any type: string, number, object, array, boolean, null)
  * becomes "{secret}", and every occurrence of the client's own secrets becomes {secret}.
  *
  * The work is bounded by `maxChars`, never by the body: only the first maxChars characters of the
@@ -91,7 +91,7 @@ function secretMembers(text: string, limit: number, end: number): Redaction[] {
       case '"': {
         const stringEnd = endOfString(text, at, end);
         if (expectKey) {
-          secretKey = stringEnd - at === SECRET_KEY.length && text.startsWith(SECRET_KEY, at);
+          secretKey = stringEnd - at === SECRET_KEY.length && text.slice(at, stringEnd).toLowerCase() === SECRET_KEY;
           expectKey = false;
         }
         at = stringEnd;

@@ -11,6 +11,11 @@ describe('redactDetail', () => {
     expect(redact(text)).to.equal(jcs({ a: { secret: '{secret}' }, b: [{ secret: '{secret}' }, { secret: '{secret}' }], c: { secret: '{secret}' }, e: { secret: '{secret}' }, f: { secret: '{secret}' } }));
   });
 
+  it('writes {secret} for a member named secret in any letter case', () => {
+    const text = jcs({ Secret: 'a-widget-secret', SECRET: 42, nested: { sEcReT: ['x'] }, secretive: 'keep' });
+    expect(redact(text)).to.equal(jcs({ Secret: '{secret}', SECRET: '{secret}', nested: { sEcReT: '{secret}' }, secretive: 'keep' }));
+  });
+
   it('leaves the word secret alone where it is not a member name', () => {
     const body = { list: ['secret', 'x'], content: 'the "secret":"x" is {"secret":1}', secretive: 'keep', n: { notsecret: 'keep' } };
     expect(redact(jcs(body))).to.equal(jcs(body));

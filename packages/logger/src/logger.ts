@@ -13,7 +13,7 @@ export interface Logger {
 
 const redactFormat = winston.format((info) => {
   for (const key of Object.keys(info)) {
-    if (REDACTED_KEYS.has(key)) info[key] = '[redacted]';
+    if (REDACTED_KEYS.has(key.toLowerCase())) info[key] = '[redacted]';
     else if (key !== 'level' && key !== 'message') info[key] = redact(info[key]);
   }
   return info;

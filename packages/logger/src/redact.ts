@@ -1,7 +1,10 @@
-/** Members that are never written to a log line, at any depth (docs/service-rules.md §2: a `secret` member is never logged). */
+/**
+ * Members that are never written to a log line, at any depth and in any letter case
+ * (docs/service-rules.md §2: a `secret` member is never logged). Written in lower case.
+ */
 export const REDACTED_KEYS: ReadonlySet<string> = new Set([
-  'secret', 'secrets', 'signature', 'webhook_secret', 'webhookSecret', 'api_key', 'apiKey', 'authorization',
-  'password', 'token', 'adminToken', 'admin_token', 'webhook-signature',
+  'secret', 'secrets', 'signature', 'webhook_secret', 'webhooksecret', 'api_key', 'apikey', 'authorization',
+  'password', 'token', 'admintoken', 'admin_token', 'webhook-signature',
 ]);
 
 const MAX_DEPTH = 6;
@@ -14,7 +17,7 @@ export function redact(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = REDACTED_KEYS.has(key) ? '[redacted]' : redact(item, depth + 1);
+    out[key] = REDACTED_KEYS.has(key.toLowerCase()) ? '[redacted]' : redact(item, depth + 1);
   }
   return out;
 }

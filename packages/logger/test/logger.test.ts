@@ -33,6 +33,16 @@ describe('logger', () => {
     expect(text).to.include('demo');
   });
 
+  it('never writes a secret member whatever its letter case', async () => {
+    const out = capture();
+    const logger = createLogger({ level: 'info', service: 'api', stream: out.stream });
+    logger.info('body', { body: { Secret: 'hunter3', SIGNATURE: 'efgh', headers: { Authorization: 'Bearer tok-456' }, WEBHOOK_SECRET: 'whsec_x' }, client: 'demo' });
+    await new Promise((resolve) => setImmediate(resolve));
+    const text = JSON.stringify(out.lines());
+    for (const value of ['hunter3', 'efgh', 'tok-456', 'whsec_x']) expect(text).to.not.include(value);
+    expect(text).to.include('demo');
+  });
+
   it('drops lines below the level', async () => {
     const out = capture();
     const logger = createLogger({ level: 'warn', service: 'api', stream: out.stream });
