@@ -20,6 +20,13 @@ describe('admin endpoints behind ADMIN_TOKEN', () => {
     expect(text).to.include('dialog_relay_http_request_duration_seconds_bucket');
   });
 
+  it('takes the Bearer scheme in any letter case (RFC 9110 §11.1)', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      const response = await fetch(`${t.url}/metrics`, { headers: { authorization: `${scheme} admin-token-0123` } });
+      expect(response.status, scheme).to.equal(200);
+    }
+  });
+
   it('keeps metric labels bounded: unknown paths share one series', async () => {
     for (const path of ['/x1', '/x2', '/x3']) await fetch(`${t.url}${path}`);
     const text = await (await fetch(`${t.url}/metrics`, { headers: auth })).text();

@@ -24,7 +24,8 @@ export async function startMetricsServer(options: { registry: Registry; adminTok
     if (path !== '/metrics') return answer(res, 404, 'not_found', `No route for ${req.method ?? ''} ${path ?? ''}.`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return answer(res, 405, 'method_not_allowed', 'Use GET /metrics.');
     const header = req.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    // RFC 9110 §11.1: the scheme name is case-insensitive.
+    const token = /^bearer /i.test(header) ? header.slice(7) : '';
     if (expected === undefined || !timingSafeEqual(digest(token), expected)) return answer(res, 401, 'unauthorized', 'Send Authorization: Bearer <ADMIN_TOKEN>.');
     options.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': options.registry.contentType }).end(text),

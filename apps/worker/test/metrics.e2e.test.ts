@@ -77,6 +77,8 @@ describe('worker metrics (METRICS_PORT, behind ADMIN_TOKEN)', () => {
     expect(anonymous.status).to.equal(401);
     expect(await anonymous.json()).to.include({ code: 401, error: 'unauthorized' });
     expect((await scrape()).status).to.equal(200);
+    // RFC 9110 §11.1: the scheme name is case-insensitive
+    expect((await fetch(worker.metricsUrl!, { headers: { authorization: `bearer ${TOKEN}` } })).status).to.equal(200);
   });
 
   it('counts a delivered reply: attempt by status class, accept-to-delivered, engine, turn and last job time', async () => {

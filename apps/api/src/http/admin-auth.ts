@@ -63,7 +63,8 @@ export function createAdminGate(tokens: AdminTokens, throttle?: AuthThrottle): A
   const accessOfToken = (token: string): AdminAccess => levels.find(([, expected]) => equal(token, expected))?.[0] ?? 'none';
   const accessOf = (req: Request): AdminAccess => {
     const header = req.get('authorization');
-    if (header !== undefined) return header.startsWith('Bearer ') ? accessOfToken(header.slice('Bearer '.length)) : 'none';
+    // RFC 9110 §11.1: the scheme name is case-insensitive.
+    if (header !== undefined) return /^bearer /i.test(header) ? accessOfToken(header.slice('Bearer '.length)) : 'none';
     const cookie = cookieOf(req);
     return cookie === undefined ? 'none' : sessions.find(([, expected]) => equal(cookie, expected))?.[0] ?? 'none';
   };
