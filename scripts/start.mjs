@@ -60,8 +60,14 @@ async function chooseRedis() {
     const url = process.env.REDIS_URL;
     let target;
     try { target = new URL(url); } catch { target = undefined; }
-    const shown = url.replace(/\/\/[^@/]*@/, '//***@');
-    if (!target || !(await reachable(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 6379)))) {
+    if (!target) {
+      // Not quoted: it may hold a password.
+      say('REDIS_URL is not a valid URL (redis://[:password@]host:port[/db]): correct it, or unset REDIS_URL so npm start runs a private redis-server.');
+      process.exit(1);
+    }
+    // Shown without a password, wherever the URL holds one (user info, even with an "@" in it, or a query option).
+    const shown = `${target.protocol}//${target.username || target.password ? '***@' : ''}${target.host}${target.pathname === '/' ? '' : target.pathname}${target.search ? '?…' : ''}`;
+    if (!(await reachable(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 6379)))) {
       say(`Redis at ${shown} is not reachable: start Redis there, correct REDIS_URL, or unset REDIS_URL so npm start runs a private redis-server.`);
       process.exit(1);
     }

@@ -103,6 +103,19 @@ describe('npm start', function () {
     expect(lines[0]).to.not.include('{');
   });
 
+  it('never prints the password of a REDIS_URL it cannot use: one with "@" in it, one in a query option, or one in a URL that does not parse', async () => {
+    const closed = await freePort();
+    for (const url of [`redis://:p@ss-hunter2@127.0.0.1:${closed}`, `redis://127.0.0.1:${closed}/0?password=hunter2`, 'redis://:hunter2/x@127.0.0.1:1']) {
+      const started = start({ PORT: String(await freePort()), REDIS_URL: url });
+      const exit = await Promise.race([started.exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 20_000))]);
+      await stop(started);
+      expect(exit, started.output()).to.not.equal('running');
+      expect(exit).to.not.equal(0);
+      expect(started.output(), url).to.match(/REDIS_URL/);
+      expect(started.output(), url).to.not.include('hunter2');
+    }
+  });
+
   describe('with the demo client', () => {
     let started: Started;
     let receiver: Server;
