@@ -3,7 +3,7 @@
 // Redis: REDIS_URL if set (refused with one plain line when it does not answer), else 127.0.0.1:6379
 // if it answers, else a private redis-server whose data lives in .data/redis (git-ignored), stopped
 // on exit. Keys live under a prefix of this checkout's own unless REDIS_PREFIX is set, so two
-// checkouts on one machine never share a queue (npm run start:api / start:worker use the same one).
+// checkouts on one machine never share a queue (npm run start:api / start:worker / cli use the same one).
 // A busy port is reported before anything starts.
 // Without CLIENTS a demo client is configured and a ready-to-paste signed curl example is printed.
 import { spawn, spawnSync } from 'node:child_process';
