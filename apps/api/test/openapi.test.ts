@@ -45,6 +45,17 @@ describe('OpenAPI document at GET /openapi.json', () => {
     }
   });
 
+  it('states the configured timestamp window, not a fixed 300 s', async () => {
+    expect(at<string>(doc, 'info', 'description')).to.include('within 300 s of the server clock');
+    const other = await startTestApi({ TIMESTAMP_TOLERANCE_S: '60' });
+    try {
+      const otherDoc = (await (await fetch(`${other.url}/openapi.json`)).json()) as Json;
+      expect(at<string>(otherDoc, 'info', 'description')).to.include('within 60 s of the server clock').and.not.to.include('within 300 s');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('has a request example for every scenario and command, each passing the API validation with a valid demo signature', () => {
     const examples = at<Record<string, { value: Json }>>(chat(), 'requestBody', 'content', 'application/json', 'examples');
     expect(Object.keys(examples)).to.include.members(['assist_dialog', 'website_dialog', 'auto_dialog', 'stop_auto_reply', 'resume_auto_reply', 'auto_reply_status']);

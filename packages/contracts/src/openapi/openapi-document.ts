@@ -11,6 +11,8 @@ type Schema = Record<string, unknown>;
 
 export interface OpenApiOptions {
   limits?: ValidationLimits;
+  /** TIMESTAMP_TOLERANCE_S: how far `timestamp` may be from the server clock (default 300). */
+  timestampToleranceS?: number;
   /** The service version (info.version). */
   version: string;
   /** Signs an example request body (hmac-sha256); the examples use client `demo`. */
@@ -43,7 +45,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Schema {
       description: [
         'One signed endpoint, four scenarios chosen by `message_info.event_type`. Every answer is one JSON envelope whose `code` repeats the HTTP status.',
         '',
-        '**Signing**: the body carries `signature` = lowercase hex HMAC-SHA256 (key: the UTF-8 bytes of the client secret) of the RFC 8785 (JCS) form of the body without `signature`; legacy clients may use md5(secret + timestamp + client), which does not protect the body. `timestamp` must be within 300 s of the server clock. The request examples are signed with the secret `demo-secret`.',
+        '**Signing**: the body carries `signature` = lowercase hex HMAC-SHA256 (key: the UTF-8 bytes of the client secret) of the RFC 8785 (JCS) form of the body without `signature`; legacy clients may use md5(secret + timestamp + client), which does not protect the body. `timestamp` must be within ' + String(options.timestampToleranceS ?? 300) + ' s of the server clock. The request examples are signed with the secret `demo-secret`.',
         '',
         '**auto_dialog** replies are POSTed to `send_url` as Standard Webhooks (see the callback `autoReply`).',
         '',
