@@ -138,7 +138,9 @@ for (const child of [api, worker]) child.on('exit', (code) => { say(`a process e
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-const baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+// The wildcard addresses are reached on loopback; an IPv6 address goes in brackets in a URL.
+const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+const baseUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 if ((await waitReady(baseUrl)) && api.exitCode === null) {
   say(`API ready at ${baseUrl}   (worker running beside it)`);
   if (demo) {

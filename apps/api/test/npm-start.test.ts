@@ -116,6 +116,18 @@ describe('npm start', function () {
     }
   });
 
+  it('reports the API ready and prints a curl that works when HOST is the IPv6 loopback ::1', async () => {
+    const port = await freePort();
+    const started = start({ PORT: String(port), REDIS_URL: testRedisUrl(), HOST: '::1' });
+    try {
+      await waitUntil(() => started.output().includes('curl -s') || started.child.exitCode !== null, 40_000);
+      expect(started.output()).to.include(`API ready at http://[::1]:${port}`);
+      expect(started.output()).to.include(`curl -s http://[::1]:${port}/custom-im/chat-messages`);
+    } finally {
+      await stop(started);
+    }
+  });
+
   describe('with the demo client', () => {
     let started: Started;
     let receiver: Server;
