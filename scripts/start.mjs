@@ -3,7 +3,7 @@
 // Redis: REDIS_URL if set (refused with one plain line when it does not answer), else 127.0.0.1:6379
 // if it answers, else a private redis-server whose data lives in .data/redis (git-ignored), stopped
 // on exit. Keys live under a prefix of this checkout's own unless REDIS_PREFIX is set, so two
-// checkouts on one machine never share a queue (npm run start:api / start:worker use the same one).
+// checkouts on one machine never share a queue (npm run start:api / start:worker / cli use the same one).
 // A busy port is reported before anything starts.
 // Without CLIENTS a demo client is configured and a ready-to-paste signed curl example is printed.
 import { spawn, spawnSync } from 'node:child_process';
@@ -60,8 +60,14 @@ async function chooseRedis() {
     const url = process.env.REDIS_URL;
     let target;
     try { target = new URL(url); } catch { target = undefined; }
-    const shown = url.replace(/\/\/[^@/]*@/, '//***@');
-    if (!target || !(await reachable(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 6379)))) {
+    if (!target) {
+      // Not quoted: it may hold a password.
+      say('REDIS_URL is not a valid URL (redis://[:password@]host:port[/db]): correct it, or unset REDIS_URL so npm start runs a private redis-server.');
+      process.exit(1);
+    }
+    // Shown without a password, wherever the URL holds one (user info, even with an "@" in it, or a query option).
+    const shown = `${target.protocol}//${target.username || target.password ? '***@' : ''}${target.host}${target.pathname === '/' ? '' : target.pathname}${target.search ? '?…' : ''}`;
+    if (!(await reachable(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 6379)))) {
       say(`Redis at ${shown} is not reachable: start Redis there, correct REDIS_URL, or unset REDIS_URL so npm start runs a private redis-server.`);
       process.exit(1);
     }
@@ -132,7 +138,9 @@ for (const child of [api, worker]) child.on('exit', (code) => { say(`a process e
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-const baseUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+// The wildcard addresses are reached on loopback; an IPv6 address goes in brackets in a URL.
+const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+const baseUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 if ((await waitReady(baseUrl)) && api.exitCode === null) {
   say(`API ready at ${baseUrl}   (worker running beside it)`);
   if (demo) {

@@ -1,6 +1,7 @@
 // The system programs the test suite needs: redis-server and redis-cli (private test servers and the
-// test cluster) and chromium (the browser tests). When one is missing and this runs as root with
-// apt-get, it installs Debian's package (as .ci/run does); otherwise it says what to install.
+// test cluster) and chromium (the browser tests; or the Chromium CHROMIUM_PATH names, which the
+// browser tests then use). When one is missing and this runs as root with apt-get, it installs
+// Debian's package (as .ci/run does); otherwise it says what to install.
 import { spawnSync } from 'node:child_process';
 
 const NEEDED = [
@@ -12,7 +13,12 @@ const NEEDED = [
 const present = ({ command, args }) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 
 export function ensureSystemPackages(say) {
-  const missing = NEEDED.filter((need) => !present(need));
+  const chromiumPath = process.env.CHROMIUM_PATH;
+  if (chromiumPath && !present({ command: chromiumPath, args: ['--version'] })) {
+    say(`CHROMIUM_PATH=${chromiumPath} does not run (${chromiumPath} --version failed): name a Chromium there, or unset it to use Debian's chromium`);
+    return false;
+  }
+  const missing = NEEDED.filter((need) => !(need.command === 'chromium' && chromiumPath) && !present(need));
   if (missing.length === 0) return true;
   const packages = [...new Set(missing.flatMap((need) => need.packages))];
   const root = typeof process.getuid === 'function' && process.getuid() === 0;

@@ -25,7 +25,13 @@ if (ageS > maxAgeS) fail(`worker heartbeat ${file} is ${Math.round(ageS)} s old 
 
 // The first cluster node or sentinel when the worker runs on a cluster or behind Sentinel, else REDIS_URL.
 const firstNode = (process.env.REDIS_CLUSTER_NODES || process.env.REDIS_SENTINELS || '').split(',')[0]?.trim();
-const url = new URL(firstNode ? `redis://${firstNode}` : process.env.REDIS_URL || 'redis://127.0.0.1:6379');
+let url;
+try {
+  url = new URL(firstNode ? `redis://${firstNode}` : process.env.REDIS_URL || 'redis://127.0.0.1:6379');
+} catch {
+  // Not quoted: it may hold a password.
+  fail(`${firstNode ? (process.env.REDIS_CLUSTER_NODES ? 'REDIS_CLUSTER_NODES' : 'REDIS_SENTINELS') : 'REDIS_URL'} is not a valid address: redis cannot be checked`);
+}
 const socket = createConnection({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 6379) });
 const done = (ok, why) => {
   socket.destroy();

@@ -171,7 +171,10 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     // counted apart from the signatures' failures: guessing admin tokens does not lock integrators out
     adminThrottle: createAuthThrottle(config.ingress.authFailures),
     tracing: options.tracing,
-    openApi: buildOpenApiDocument({ limits, version: SERVICE_VERSION, signExample: (body) => signRequestBody(body, EXAMPLE_SECRET, 'hmac-sha256') }),
+    openApi: buildOpenApiDocument({
+      limits,
+      timings: { timestampToleranceS: config.timestampToleranceS, idempotencyTtlS: config.idempotencyTtlS, deliveryTimeoutMs: config.delivery.timeoutMs, replyMaxAgeMs: config.replyMaxAgeMs },
+      version: SERVICE_VERSION, signExample: (body) => signRequestBody(body, EXAMPLE_SECRET, 'hmac-sha256') }),
     dashboard: config.adminToken === undefined && config.ingress.adminWriteToken === undefined ? undefined : queueDashboard(queues, '/admin/queues'),
   });
   return {

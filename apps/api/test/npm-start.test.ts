@@ -35,12 +35,12 @@ function start(env: Record<string, string>): Started {
   return watch(spawn(process.execPath, [START], { env: { ...userEnv(), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
-/** `npm run <script>` of this checkout, run as npm runs it (sh -c in the root), in a process group of its own. */
-function npmScript(name: string, env: Record<string, string>): Started {
+/** `npm run <script> -- <args>` of this checkout, run as npm runs it (sh -c in the root, the arguments appended), in a process group of its own. */
+function npmScript(name: string, env: Record<string, string>, args: string[] = []): Started {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const command = scripts[name];
   expect(command, `npm script ${name}`).to.be.a('string');
-  return watch(spawn('sh', ['-c', command ?? 'false'], { cwd: ROOT, detached: true, env: { ...userEnv(), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return watch(spawn('sh', ['-c', `${command ?? 'false'} "$@"`, 'sh', ...args], { cwd: ROOT, detached: true, env: { ...userEnv(), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 async function stop(started: Started): Promise<void> {
@@ -101,6 +101,31 @@ describe('npm start', function () {
     expect(lines, started.output()).to.have.length(1);
     expect(lines[0]).to.match(/Redis at redis:\/\/127\.0\.0\.1:\d+ is not reachable.*REDIS_URL/);
     expect(lines[0]).to.not.include('{');
+  });
+
+  it('never prints the password of a REDIS_URL it cannot use: one with "@" in it, one in a query option, or one in a URL that does not parse', async () => {
+    const closed = await freePort();
+    for (const url of [`redis://:p@ss-hunter2@127.0.0.1:${closed}`, `redis://127.0.0.1:${closed}/0?password=hunter2`, 'redis://:hunter2/x@127.0.0.1:1']) {
+      const started = start({ PORT: String(await freePort()), REDIS_URL: url });
+      const exit = await Promise.race([started.exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 20_000))]);
+      await stop(started);
+      expect(exit, started.output()).to.not.equal('running');
+      expect(exit).to.not.equal(0);
+      expect(started.output(), url).to.match(/REDIS_URL/);
+      expect(started.output(), url).to.not.include('hunter2');
+    }
+  });
+
+  it('reports the API ready and prints a curl that works when HOST is the IPv6 loopback ::1', async () => {
+    const port = await freePort();
+    const started = start({ PORT: String(port), REDIS_URL: testRedisUrl(), HOST: '::1' });
+    try {
+      await waitUntil(() => started.output().includes('curl -s') || started.child.exitCode !== null, 40_000);
+      expect(started.output()).to.include(`API ready at http://[::1]:${port}`);
+      expect(started.output()).to.include(`curl -s http://[::1]:${port}/custom-im/chat-messages`);
+    } finally {
+      await stop(started);
+    }
   });
 
   describe('with the demo client', () => {
@@ -195,6 +220,23 @@ describe('npm start', function () {
       } finally {
         await stopGroup(api);
       }
+    });
+
+    it('npm run cli of the same checkout lists the deliveries npm start made (the README\'s integrator commands)', async () => {
+      const before = received.length;
+      const secret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
+      const answer = await fetch(`http://127.0.0.1:${port}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: autoDialog(secret) });
+      expect(answer.status).to.equal(202);
+      const conversation = ((await answer.json()) as { data: { conversation_id: string } }).data.conversation_id;
+      await waitUntil(() => received.length > before, 20_000);
+      const cli = npmScript('cli', { REDIS_URL: testRedisUrl() }, ['deliveries', 'list', '--conversation', conversation, '--json']);
+      expect(await cli.exited, cli.output()).to.equal(0);
+      const printed = cli.output().split('\n').find((line) => line.startsWith('{"deliveries"'));
+      expect(printed, cli.output()).to.be.a('string');
+      const { deliveries } = JSON.parse(printed ?? '{}') as { deliveries: { conversation_id: string }[] };
+      // Earlier tests of this block may have delivered in the same conversation too.
+      expect(deliveries.length, cli.output()).to.be.greaterThan(0);
+      expect(deliveries.every((d) => d.conversation_id === conversation)).to.equal(true);
     });
 
     it('delivers to a loopback send_url for the demo client, signed with the webhook secret the README shows', async () => {

@@ -45,6 +45,27 @@ describe('OpenAPI document at GET /openapi.json', () => {
     }
   });
 
+  it('states the configured timestamp window, idempotency period, delivery time-out and reply age, not the defaults', async () => {
+    const stated = (document: Json): string[] => [
+      at<string>(document, 'info', 'description'),
+      at<string>(document, 'components', 'headers', 'IdempotentReplayed', 'description'),
+      at<string>(document, 'components', 'callbacks', 'AutoReply', '{$request.body#/send_url}', 'post', 'description'),
+    ];
+    const [info, replayed, delivery] = stated(doc);
+    expect(info).to.include('within 300 s of the server clock');
+    expect(replayed).to.include('within 24 h');
+    expect(delivery).to.include('time-outs (10 s)').and.to.include('until the reply is 15 minutes old');
+    const other = await startTestApi({ TIMESTAMP_TOLERANCE_S: '60', IDEMPOTENCY_TTL_S: '7200', DELIVERY_TIMEOUT_MS: '2500', REPLY_MAX_AGE_MS: '120000' });
+    try {
+      const [otherInfo, otherReplayed, otherDelivery] = stated((await (await fetch(`${other.url}/openapi.json`)).json()) as Json);
+      expect(otherInfo).to.include('within 60 s of the server clock');
+      expect(otherReplayed).to.include('within 2 h');
+      expect(otherDelivery).to.include('time-outs (2500 ms)').and.to.include('until the reply is 2 minutes old');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('has a request example for every scenario and command, each passing the API validation with a valid demo signature', () => {
     const examples = at<Record<string, { value: Json }>>(chat(), 'requestBody', 'content', 'application/json', 'examples');
     expect(Object.keys(examples)).to.include.members(['assist_dialog', 'website_dialog', 'auto_dialog', 'stop_auto_reply', 'resume_auto_reply', 'auto_reply_status']);

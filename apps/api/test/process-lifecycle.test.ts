@@ -1,4 +1,6 @@
+import { loadConfig } from '@dialog-relay/config';
 import { signRequestBody } from '@dialog-relay/signing';
+import express from 'express';
 import { freePort, testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -83,6 +85,21 @@ describe('API process lifecycle', function () {
     const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8' });
     expect(result.status).to.equal(78);
     expect(result.stderr).to.include('PORT');
+  });
+
+  it('refuses to start with a TRUST_PROXY Express cannot use, in one line naming it (exit 78, no stack trace)', () => {
+    for (const value of ['garbage', '10.0.0.0/33', '-1', 'loopback,,10.0.0.1']) {
+      const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, REDIS_URL: testRedisUrl(), TRUST_PROXY: value }, encoding: 'utf8', timeout: 20_000 });
+      expect(result.status, `${value}: ${result.stderr}`).to.equal(78);
+      expect(result.stderr).to.match(/^dialog-relay api: bad configuration: TRUST_PROXY: /);
+      expect(result.stderr.trim().split('\n'), result.stderr).to.have.length(1);
+    }
+  });
+
+  it('hands Express only TRUST_PROXY values its trust proxy setting takes', () => {
+    for (const value of ['true', '3', 'loopback, linklocal, uniquelocal', '10.0.0.0/8, 192.168.1.7, fc00::/7, ::ffff:10.0.0.1/104, 172.16.0.0/255.240.0.0']) {
+      expect(() => express().set('trust proxy', loadConfig({ TRUST_PROXY: value }).ingress.trustProxy), value).not.to.throw();
+    }
   });
 
   it('refuses to start with two Redis modes, naming both (exit 78)', () => {

@@ -3,7 +3,6 @@ import { ConfigError, loadConfig, type Config } from '@dialog-relay/config';
 import { createJobProducer, createReplyQueues } from '@dialog-relay/queue';
 import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
 import { checkShardCount, createRedis, createRedisKeys, ShardCountMismatchError, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
 import { clientsCommand } from './commands/clients.command.js';
 import { conversationCommand } from './commands/conversation.command.js';
 import { deadLettersCommand } from './commands/dead-letters.command.js';
@@ -12,9 +11,10 @@ import { listenCommand } from './commands/listen.command.js';
 import { sendTestCommand } from './commands/send-test.command.js';
 import { shardsCommand } from './commands/shards.command.js';
 import { signOutput } from './commands/sign.command.js';
-import { UsageError, type Output, type Printer } from './output.js';
+import { output, UsageError, type Output, type Printer } from './output.js';
+import { asksForHelp, integerOption, parseArgs } from './parse-args.js';
 
-const USAGE = `dialog-relay CLI (add --json to any command for JSON output; exit code 0 only on success, 2 on a usage error)
+const USAGE = `dialog-relay CLI (add --json to any command for JSON output; --help prints this; exit code 0 only on success, 2 on a usage error)
   sign --client ID --secret S [--scheme hmac-sha256|md5] [--event assist_dialog] [--content TEXT] [--send-url URL]
        [--from ID] [--to ID] [--msg-id ID] [--group ID] [--url http://127.0.0.1:8080]
   listen --secret WHSEC [--port 9999] [--host 127.0.0.1] [--count N] [--tolerance 300]
@@ -28,24 +28,8 @@ deliveries, conversation, clients, dead-letters and shards use the services' Red
 REDIS_CLUSTER_NODES or REDIS_SENTINELS, REDIS_PREFIX, QUEUE_SHARDS). Exit code 78: bad configuration,
 or QUEUE_SHARDS differs from the count the data in Redis was written with.`;
 
-const integer = (name: string, raw: string | undefined, fallback: number): number => {
-  const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) throw new UsageError(`${name} must be a non-negative integer`);
-  return value;
-};
-
-/** node:util's parseArgs, its errors (unknown option, missing value, stray positional) made usage errors (exit 2). */
-function parseArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseNodeArgs<T>> {
-  try {
-    return parseNodeArgs(config);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) throw new UsageError((error as Error).message, { showUsage: true });
-    throw error;
-  }
-}
-
 async function run(argv: string[], print: Printer): Promise<Output> {
+  if (asksForHelp(argv)) return output(USAGE, { usage: USAGE });
   const [group, ...rest] = argv;
   switch (group) {
     case 'sign': {
@@ -69,8 +53,8 @@ async function run(argv: string[], print: Printer): Promise<Output> {
       process.once('SIGINT', () => controller.abort());
       process.once('SIGTERM', () => controller.abort());
       return listenCommand({
-        secret: values.secret ?? '', host: values.host, port: integer('--port', values.port, 9999),
-        count: values.count === undefined ? undefined : integer('--count', values.count, 1), toleranceS: integer('--tolerance', values.tolerance, 300),
+        secret: values.secret ?? '', host: values.host, port: integerOption('--port', values.port, 9999, 0, 65535),
+        count: values.count === undefined ? undefined : integerOption('--count', values.count, 1, 1), toleranceS: integerOption('--tolerance', values.tolerance, 300),
         print, signal: controller.signal,
       });
     }
@@ -80,7 +64,7 @@ async function run(argv: string[], print: Printer): Promise<Output> {
       } });
       const [url] = positionals;
       if (!url || !values.secret) throw new UsageError('usage: send-test URL --secret WHSEC');
-      return sendTestCommand({ url, secret: values.secret, client: values.client, atS: integer('--at', values.at, Math.floor(Date.now() / 1000)), timeoutMs: integer('--timeout-ms', values['timeout-ms'], 10_000) });
+      return sendTestCommand({ url, secret: values.secret, client: values.client, atS: integerOption('--at', values.at, Math.floor(Date.now() / 1000)), timeoutMs: integerOption('--timeout-ms', values['timeout-ms'], 10_000, 1) });
     }
     case 'clients':
       return withRedis(false, (deps) => redisCommand(group, rest, deps));

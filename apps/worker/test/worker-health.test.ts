@@ -40,6 +40,14 @@ describe('worker health check', () => {
     expect(check({ ...heartbeat, REDIS_URL: `redis://127.0.0.1:${closed}` })).to.equal(1);
   });
 
+  it('is unhealthy in one line, without quoting it, when REDIS_URL is not a valid URL (it may hold a password)', () => {
+    const result = spawnSync(process.execPath, [SCRIPT], { env: { PATH: process.env['PATH'] ?? '', WORKER_HEARTBEAT_FILE: freshHeartbeat(), REDIS_URL: 'redis://:hunter2@127.0.0.1:notaport' }, encoding: 'utf8' });
+    expect(result.status).to.equal(1);
+    const said = `${result.stdout}${result.stderr}`;
+    expect(said.trim().split('\n'), said).to.have.length(1);
+    expect(said).to.include('REDIS_URL').and.not.to.include('hunter2');
+  });
+
   it('is unhealthy when the heartbeat file is older than the allowed age, missing, or not configured', () => {
     const stale = freshHeartbeat();
     const twoMinutesAgo = new Date(Date.now() - 120_000);

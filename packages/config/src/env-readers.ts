@@ -52,13 +52,14 @@ export function readEnum<T extends string>(env: Env, name: string, allowed: read
   return raw as T;
 }
 
+/** A URL may hold a password or a key (redis://:password@host): a refusal names the problem, never the value. */
 export function readUrl(env: Env, name: string, fallback: string, protocols: readonly string[]): string {
   const raw = present(env, name) ?? fallback;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `not a valid URL: "${raw}"`);
+    throw new ConfigError(name, 'not a valid URL (the value is not shown: it may hold a password)');
   }
   if (!protocols.includes(url.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${url.protocol}"`);
   return raw;

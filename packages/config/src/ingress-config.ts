@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { MIN_SECRET_CHARS } from './client-checks.js';
 import { ConfigError, readInt, readOptionalString, readOptionalToken, type Env } from './env-readers.js';
 
@@ -27,11 +28,40 @@ export interface IngressConfig {
   readonly trustProxy: boolean | number | string | undefined;
 }
 
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** A contiguous IPv4 netmask's prefix length (255.240.0.0 → 12), else undefined. */
+function netmaskPrefix(mask: string): number | undefined {
+  const bits = mask.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
+  const inverted = 0xffffffff - bits;
+  return (inverted & (inverted + 1)) === 0 ? 32 - Math.log2(inverted + 1) : undefined;
+}
+
+/** Why Express's `trust proxy` (proxy-addr) would refuse one entry of an address list, or undefined. */
+function trustedEntryProblem(entry: string): string | undefined {
+  if (NAMED_RANGES.has(entry)) return undefined;
+  const slash = entry.lastIndexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return `"${entry}" is not an address, a subnet, loopback, linklocal or uniquelocal`;
+  if (slash < 0) return undefined;
+  const range = entry.slice(slash + 1);
+  const max = family === 4 ? 32 : 128;
+  const prefix = /^\d+$/.test(range) ? Number(range) : family === 4 && isIP(range) === 4 ? netmaskPrefix(range) : undefined;
+  return prefix !== undefined && prefix > 0 && prefix <= max ? undefined : `"${entry}" has no valid prefix length or netmask (1-${max})`;
+}
+
+/** Express's `trust proxy`: true / false, a hop count, or addresses, subnets and named ranges (checked here, not at the first request). */
 function readTrustProxy(env: Env): IngressConfig['trustProxy'] {
   const raw = readOptionalString(env, 'TRUST_PROXY');
-  if (raw === undefined || raw === 'false') return undefined;
-  if (raw === 'true') return true;
-  return /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (raw === undefined || raw.toLowerCase() === 'false') return undefined;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    const problem = entry === '' ? 'an empty entry in the list' : trustedEntryProblem(entry);
+    if (problem !== undefined) throw new ConfigError('TRUST_PROXY', `${problem}; use true, a hop count, or addresses/subnets separated by commas`);
+  }
+  return raw;
 }
 
 export function readIngressConfig(env: Env): IngressConfig {

@@ -27,7 +27,11 @@ function readHostPorts(env: Env, name: string): readonly HostPort[] {
   const nodes = raw.split(',').map((part) => part.trim()).filter((part) => part !== '').map((part) => {
     const match = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(part);
     const port = Number(match?.[2]);
-    if (!match || port < 1 || port > 65535) throw new ConfigError(name, `expected host:port[,host:port…], got "${part}"`);
+    if (!match || port < 1 || port > 65535) {
+      // An entry written as a URL may hold a password before its "@": only what follows is quoted.
+      const shown = part.includes('@') ? `***@${part.slice(part.lastIndexOf('@') + 1)}` : part;
+      throw new ConfigError(name, `expected host:port[,host:port…], got "${shown}"${part.includes('@') ? ' (a password goes in REDIS_PASSWORD)' : ''}`);
+    }
     return Object.freeze({ host: match[1]!.replace(/^\[|\]$/g, ''), port });
   });
   if (nodes.length === 0) throw new ConfigError(name, 'expected at least one host:port');
@@ -67,11 +71,14 @@ export function readRedisConfig(env: Env): RedisConfig {
   });
 }
 
-/** Where Redis is, for messages: no password. */
+/** Where Redis is, for messages: no password (in the user info, even with an "@" in it, or as a query option). */
 export function describeRedisTarget(target: RedisTarget): string {
   switch (target.mode) {
-    case 'single':
-      return target.url.replace(/\/\/[^@/]*@/, '//***@');
+    case 'single': {
+      const url = new URL(target.url); // readUrl accepted it
+      const auth = url.username !== '' || url.password !== '' ? '***@' : '';
+      return `${url.protocol}//${auth}${url.host}${url.pathname === '/' ? '' : url.pathname}${url.search === '' ? '' : '?…'}`;
+    }
     case 'cluster':
       return `cluster ${target.nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
     case 'sentinel':

@@ -1,8 +1,8 @@
 import { Cluster, type Redis as SingleRedis } from 'ioredis';
 import { slotOf, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DeliveryAttempt, DeliveryRecord, DeliveryStore } from '@dialog-relay/replies';
-import { parseArgs } from 'node:util';
 import { output, UsageError, type Output } from '../output.js';
+import { parseArgs } from '../parse-args.js';
 import { withoutPayload } from './dead-letters.command.js';
 
 const USAGE = 'usage: deliveries list --conversation <id> | --client <id> [--limit N] | show <delivery_id>';

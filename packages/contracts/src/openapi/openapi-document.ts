@@ -4,13 +4,17 @@ import { ACCEPTED_EXAMPLE, DELIVERY_EXAMPLE, ERROR_EXAMPLES, SUCCESS_EXAMPLES, r
 import { ref, responseSchemas, successEnvelope } from './response-schemas.js';
 import { methodsNotAllowed, otherRequests, sharedResponses } from './common-responses.js';
 import { callbackPaths, operationsPaths } from './other-paths.js';
+import { DEFAULT_TIMINGS, describeSeconds, type DocumentedTimings } from './timings.js';
 
 export { DOCS_ASSETS } from './other-paths.js';
+export type { DocumentedTimings } from './timings.js';
 
 type Schema = Record<string, unknown>;
 
 export interface OpenApiOptions {
   limits?: ValidationLimits;
+  /** The configured timings the document states (defaults: the configuration's defaults). */
+  timings?: Partial<DocumentedTimings>;
   /** The service version (info.version). */
   version: string;
   /** Signs an example request body (hmac-sha256); the examples use client `demo`. */
@@ -30,6 +34,7 @@ const RETRY_AFTER_CODES: readonly ErrorCode[] = ['rate_limited', 'service_unavai
  */
 export function buildOpenApiDocument(options: OpenApiOptions): Schema {
   const limits = options.limits ?? DEFAULT_LIMITS;
+  const timings: DocumentedTimings = { ...DEFAULT_TIMINGS, ...options.timings };
   const requestSchema = structuredClone(buildRequestSchema(limits));
   const examples = Object.fromEntries(Object.entries(requestExampleBodies()).map(([name, { summary, body }]) => [
     name, { summary, value: { ...body, signature: options.signExample(body) } },
@@ -43,7 +48,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Schema {
       description: [
         'One signed endpoint, four scenarios chosen by `message_info.event_type`. Every answer is one JSON envelope whose `code` repeats the HTTP status.',
         '',
-        '**Signing**: the body carries `signature` = lowercase hex HMAC-SHA256 (key: the UTF-8 bytes of the client secret) of the RFC 8785 (JCS) form of the body without `signature`; legacy clients may use md5(secret + timestamp + client), which does not protect the body. `timestamp` must be within 300 s of the server clock. The request examples are signed with the secret `demo-secret`.',
+        '**Signing**: the body carries `signature` = lowercase hex HMAC-SHA256 (key: the UTF-8 bytes of the client secret) of the RFC 8785 (JCS) form of the body without `signature`; legacy clients may use md5(secret + timestamp + client), which does not protect the body. `timestamp` must be within ' + String(timings.timestampToleranceS) + ' s of the server clock. The request examples are signed with the secret `demo-secret`.',
         '',
         '**auto_dialog** replies are POSTed to `send_url` as Standard Webhooks (see the callback `autoReply`).',
         '',
@@ -76,11 +81,11 @@ export function buildOpenApiDocument(options: OpenApiOptions): Schema {
       },
       headers: {
         RequestId: { description: 'The request id (yours, or one the service made).', schema: { type: 'string' } },
-        IdempotentReplayed: { description: '`true` when this is the stored first answer to a msg_id sent again within 24 h.', schema: { const: 'true' } },
+        IdempotentReplayed: { description: `\`true\` when this is the stored first answer to a msg_id sent again within ${describeSeconds(timings.idempotencyTtlS)}.`, schema: { const: 'true' } },
         RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^[0-9]+$' } },
       },
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
-      callbacks: { AutoReply: callbackPaths(DELIVERY_EXAMPLE) },
+      callbacks: { AutoReply: callbackPaths(DELIVERY_EXAMPLE, timings) },
     },
   };
 }

@@ -1,5 +1,6 @@
 import { anyRequestResponses, errorContent, requestIdHeader } from './common-responses.js';
 import { ref, successEnvelope } from './response-schemas.js';
+import { describeSeconds, type DocumentedTimings } from './timings.js';
 
 /** The files /docs serves from the swagger-ui-dist package, with their media types (the API serves exactly these). */
 export const DOCS_ASSETS = Object.freeze({ 'swagger-ui.css': 'text/css', 'swagger-ui-bundle.js': 'text/javascript', 'favicon-32x32.png': 'image/png' } as const);
@@ -65,7 +66,9 @@ export function operationsPaths(): Record<string, Schema> {
 const headerParam = (name: string, description: string, schema: Schema): Schema => ({ name, in: 'header', required: true, description, schema });
 
 /** The delivery of an auto_dialog reply to send_url (Standard Webhooks), as an OpenAPI callback. */
-export function callbackPaths(example: Schema): Schema {
+export function callbackPaths(example: Schema, timings: Pick<DocumentedTimings, 'deliveryTimeoutMs' | 'replyMaxAgeMs'>): Schema {
+  const timeout = timings.deliveryTimeoutMs % 1000 === 0 ? `${timings.deliveryTimeoutMs / 1000} s` : `${timings.deliveryTimeoutMs} ms`;
+  const maxAge = timings.replyMaxAgeMs % 1000 === 0 ? describeSeconds(timings.replyMaxAgeMs / 1000) : `${timings.replyMaxAgeMs} ms`;
   return {
     '{$request.body#/send_url}': {
       post: {
@@ -75,7 +78,7 @@ export function callbackPaths(example: Schema): Schema {
           '`webhook-signature` lists space-separated `v1,<base64 HMAC-SHA256(key, "{webhook-id}.{webhook-timestamp}.{body}")>`; the key is the base64-decoded rest of your `whsec_` webhook secret ',
           '(or the UTF-8 bytes of your request secret when none is set). Reject timestamps more than 300 s away. Deduplicate on `webhook-id`: delivery is at least once.',
           '',
-          'Any 2xx is success. Network errors, time-outs (10 s), 408, 425, 429 and 5xx are retried with exponential backoff and full jitter (Retry-After honoured) until the reply is 15 minutes old; anything else, 3xx included, is a permanent failure (dead letter).',
+          `Any 2xx is success. Network errors, time-outs (${timeout}), 408, 425, 429 and 5xx are retried with exponential backoff and full jitter (Retry-After honoured) until the reply is ${maxAge} old; anything else, 3xx included, is a permanent failure (dead letter).`,
         ].join('\n'),
         operationId: 'autoReplyDelivery',
         parameters: [

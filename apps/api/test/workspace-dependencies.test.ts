@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = new URL('../../../../', import.meta.url).pathname;
+
+interface Workspace {
+  name: string;
+  dependencies: string[];
+  code: string;
+}
+
+const sourcesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourcesUnder(path);
+    return path.endsWith('.ts') ? [readFileSync(path, 'utf8')] : [];
+  });
+
+function workspaces(): Workspace[] {
+  return ['apps', 'packages'].flatMap((group) => readdirSync(join(ROOT, group)).map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, group, dir, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string> };
+    return {
+      name: manifest.name,
+      dependencies: Object.keys(manifest.dependencies ?? {}).filter((name) => !name.startsWith('@dialog-relay/')),
+      code: sourcesUnder(join(ROOT, group, dir, 'src')).join('\n'),
+    };
+  }));
+}
+
+/** The names in the first column of README's "Dependencies and why" table, without the dev rows. */
+function readmeRuntimeDependencies(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## Dependencies and why');
+  const next = readme.indexOf('\n## ', start + 1);
+  const table = readme.slice(start, next < 0 ? undefined : next);
+  return [...table.matchAll(/^\| ([^|]+) \|/gm)].map((row) => row[1] ?? '').filter((cell) => !cell.startsWith('dev:') && cell !== 'dependency')
+    .flatMap((cell) => [...cell.matchAll(/`([^`]+)`/g)].map((name) => name[1] ?? ''));
+}
+
+/** A README name covers a package: the same name, its name within its scope (`sdk-trace-node`), or `@scope/*`. */
+const covers = (listed: string, dependency: string): boolean =>
+  listed === dependency || dependency.endsWith(`/${listed}`) || (listed.endsWith('/*') && dependency.startsWith(listed.slice(0, -1)));
+
+describe('workspace dependencies', () => {
+  it('every runtime dependency a workspace declares is used by its code (imported or resolved)', () => {
+    const unused = workspaces().flatMap(({ name, dependencies, code }) =>
+      dependencies.filter((dependency) => !new RegExp(`'${dependency.replace(/[/.]/g, '\\$&')}(?:/[^']*)?'`).test(code)).map((dependency) => `${name}: ${dependency}`));
+    expect(unused).to.deep.equal([]);
+  });
+
+  it('README "Dependencies and why" names every runtime dependency of every workspace, and none that no workspace has', () => {
+    const listed = readmeRuntimeDependencies();
+    const declared = [...new Set(workspaces().flatMap((w) => w.dependencies))];
+    expect(declared.filter((dependency) => !listed.some((name) => covers(name, dependency))), 'declared, not in README').to.deep.equal([]);
+    expect(listed.filter((name) => !declared.some((dependency) => covers(name, dependency))), 'in README, declared by no workspace').to.deep.equal([]);
+  });
+});
