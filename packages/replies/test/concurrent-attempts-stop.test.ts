@@ -1,13 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDeliverer } from '@dialog-relay/delivery';
 import { DONE } from '@dialog-relay/queue';
-import { createRedis, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import {
-  createAbortRequester, createAttemptRegistry, createAutoReplies, processRedelivery, processTurn, type AbortRequester, type AttemptRegistry, type AutoReplies,
-} from '../src/index.js';
+import { processRedelivery, processTurn, type AutoReplies } from '../src/index.js';
+import { loopbackDeliverer, wireAborts, type AbortWiring } from './abort-wiring.js';
 import { CONVERSATION, createHarness, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
 
 /**
@@ -53,8 +51,7 @@ async function startReceiver(answered: Set<string>) {
 describe('a stop while attempts of a replay and of the turn are in flight to one conversation', () => {
   let redis: Redis;
   let h: Harness;
-  let registry: AttemptRegistry;
-  let requester: AbortRequester;
+  let wiring: AbortWiring;
   let replies: AutoReplies;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const answered = new Set<string>();
@@ -71,40 +68,21 @@ describe('a stop while attempts of a replay and of the turn are in flight to one
     answered.clear();
     receiver = await startReceiver(answered);
     h = createHarness(redis);
-    const single = { target: { mode: 'single' as const, url: testRedisUrl() }, password: undefined, tls: false };
-    const workerSubscriber = createRedis(single, 'subscriber', { name: 'concurrent-attempts-worker-signals' });
-    workerSubscriber.on('error', () => undefined);
-    const apiSubscriber = createRedis(single, 'subscriber', { name: 'concurrent-attempts-api-signals' });
-    apiSubscriber.on('error', () => undefined);
-    registry = createAttemptRegistry({ redis, subscriber: workerSubscriber, keys: h.keys });
-    requester = createAbortRequester({ redis, subscriber: apiSubscriber, keys: h.keys });
-    replies = createAutoReplies({
-      turns: h.turns,
-      deliveries: h.deliveries,
-      jobs: { addTurn: () => Promise.resolve(), removeTurn: () => Promise.resolve() },
-      aborts: requester,
-      settings: { debounceMs: 0, humanPauseMs: 0, abortWaitMs: 300 },
-    });
-    await registry.ready();
-    h.deps.attempts = registry;
+    wiring = await wireAborts(redis, h, 'concurrent-attempts');
+    replies = wiring.replies;
     // The first turn's reply dies (410) through the scripted deliverer; everything after goes to the loopback receiver.
     await h.receive('a', { sendUrl: receiver.url });
     h.deliverer.answer(outcome.permanent(410));
     expect(await processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 })).to.deep.equal(DONE);
     expect((await h.deliveries.get(replayed))?.state).to.equal('dead');
-    const deliverer = createDeliverer({ allowPrivate: true, userAgent: 'concurrent-attempts-test' });
-    h.deps.deliverer = {
-      deliver: (request) => (request.url.startsWith(receiver.url) ? deliverer.deliver(request) : Promise.reject(new Error(`not the loopback receiver: ${request.url}`))),
-      close: () => deliverer.close(),
-    };
+    h.deps.deliverer = loopbackDeliverer([receiver.url], { userAgent: 'concurrent-attempts-test' });
     // The operator replays the dead letter (what replayDeadLetter does before queueing the job).
     expect(await h.deliveries.revive(replayed, h.clock.now + SETTINGS.replyMaxAgeMs)).to.equal(true);
     await h.receive('b', { sendUrl: receiver.url });
   });
 
   afterEach(async () => {
-    registry.close();
-    requester.close();
+    wiring.close();
     await receiver.close();
   });
 

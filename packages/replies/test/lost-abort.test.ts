@@ -1,15 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClientSettings } from '@dialog-relay/config';
-import { createDeliverer } from '@dialog-relay/delivery';
 import type { Resolver } from '@dialog-relay/net-guard';
 import { DONE } from '@dialog-relay/queue';
-import { createRedis, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import {
-  createAbortRequester, createAttemptRegistry, createAutoReplies, listDeadLetters, processTurn, type AbortRequester, type AttemptRegistry, type AutoReplies, type TurnStore,
-} from '../src/index.js';
+import { listDeadLetters, processTurn, type AutoReplies, type TurnStore } from '../src/index.js';
+import { loopbackDeliverer, wireAborts, type AbortWiring } from './abort-wiring.js';
 import { CLIENT, CONVERSATION, createHarness, type Harness, testDeliveryId } from './harness.js';
 
 /** A real HTTP server on loopback standing in for the integrator's send_url: counts the POSTs it got. */
@@ -44,8 +42,7 @@ describe('a stop whose abort signal is lost', () => {
   let redis: Redis;
   let h: Harness;
   let workerSubscriber: Redis;
-  let registry: AttemptRegistry;
-  let requester: AbortRequester;
+  let wiring: AbortWiring;
   let replies: AutoReplies;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   before(async () => {
@@ -54,8 +51,7 @@ describe('a stop whose abort signal is lost', () => {
   });
   after(() => redis.disconnect());
   afterEach(async () => {
-    registry.close();
-    requester.close();
+    wiring.close();
     await receiver.close();
   });
 
@@ -67,28 +63,10 @@ describe('a stop whose abort signal is lost', () => {
   const setUp = async (options: { findClient?: (id: string) => Promise<ClientSettings | undefined>; resolve?: Resolver } = {}): Promise<void> => {
     receiver = await startReceiver();
     h = createHarness(redis, options.findClient ? { findClient: options.findClient } : {});
-    const single = { target: { mode: 'single' as const, url: testRedisUrl() }, password: undefined, tls: false };
-    workerSubscriber = createRedis(single, 'subscriber', { name: 'lost-abort-worker-signals' });
-    workerSubscriber.on('error', () => undefined);
-    const apiSubscriber = createRedis(single, 'subscriber', { name: 'lost-abort-api-signals' });
-    apiSubscriber.on('error', () => undefined);
-    registry = createAttemptRegistry({ redis, subscriber: workerSubscriber, keys: h.keys });
-    requester = createAbortRequester({ redis, subscriber: apiSubscriber, keys: h.keys });
-    replies = createAutoReplies({
-      turns: h.turns,
-      deliveries: h.deliveries,
-      jobs: { addTurn: () => Promise.resolve(), removeTurn: () => Promise.resolve() },
-      aborts: requester,
-      settings: { debounceMs: 0, humanPauseMs: 0, abortWaitMs: 300 },
-    });
-    await registry.ready();
-    h.deps.attempts = registry;
-    // The real deliverer, held to the loopback receiver: a message sent without its sendUrl fails the test, never leaves.
-    const deliverer = createDeliverer({ allowPrivate: true, userAgent: 'lost-abort-test', ...(options.resolve ? { resolve: options.resolve } : {}) });
-    h.deps.deliverer = {
-      deliver: (request) => (request.url.startsWith(receiver.url) || request.url.startsWith(receiver.namedUrl) ? deliverer.deliver(request) : Promise.reject(new Error(`not the loopback receiver: ${request.url}`))),
-      close: () => deliverer.close(),
-    };
+    wiring = await wireAborts(redis, h, 'lost-abort');
+    workerSubscriber = wiring.workerSubscriber;
+    replies = wiring.replies;
+    h.deps.deliverer = loopbackDeliverer([receiver.url, receiver.namedUrl], { userAgent: 'lost-abort-test', ...(options.resolve ? { resolve: options.resolve } : {}) });
   };
 
   /** The worker's subscriber goes away: an abort published now reaches no one. */
