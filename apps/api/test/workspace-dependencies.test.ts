@@ -7,6 +7,8 @@ const ROOT = new URL('../../../../', import.meta.url).pathname;
 interface Workspace {
   name: string;
   dependencies: string[];
+  /** The @dialog-relay workspaces it declares as runtime dependencies. */
+  workspaceDependencies: string[];
   code: string;
 }
 
@@ -23,6 +25,7 @@ function workspaces(): Workspace[] {
     return {
       name: manifest.name,
       dependencies: Object.keys(manifest.dependencies ?? {}).filter((name) => !name.startsWith('@dialog-relay/')),
+      workspaceDependencies: Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith('@dialog-relay/')),
       code: sourcesUnder(join(ROOT, group, dir, 'src')).join('\n'),
     };
   }));
@@ -47,6 +50,17 @@ describe('workspace dependencies', () => {
     const unused = workspaces().flatMap(({ name, dependencies, code }) =>
       dependencies.filter((dependency) => !new RegExp(`'${dependency.replace(/[/.]/g, '\\$&')}(?:/[^']*)?'`).test(code)).map((dependency) => `${name}: ${dependency}`));
     expect(unused).to.deep.equal([]);
+  });
+
+  it('every workspace declares exactly the workspaces its code imports', () => {
+    const mismatched = workspaces().flatMap(({ name, workspaceDependencies, code }) => {
+      const imported = [...new Set([...code.matchAll(/from '(@dialog-relay\/[a-z-]+)'/g)].map((m) => m[1] ?? ''))].filter((dependency) => dependency !== name);
+      return [
+        ...imported.filter((dependency) => !workspaceDependencies.includes(dependency)).map((dependency) => `${name} imports ${dependency} without declaring it`),
+        ...workspaceDependencies.filter((dependency) => !imported.includes(dependency)).map((dependency) => `${name} declares ${dependency} and never imports it`),
+      ];
+    });
+    expect(mismatched).to.deep.equal([]);
   });
 
   it('README "Dependencies and why" names every runtime dependency of every workspace, and none that no workspace has', () => {
