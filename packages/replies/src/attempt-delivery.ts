@@ -208,7 +208,8 @@ function decide(deps: WorkerDeps, record: DeliveryRecord, outcome: AttemptOutcom
         return { kind: 'dead', reason: 'attempts_exhausted', detail: `${settings.maxAttempts} attempts, the last: ${describe(outcome)}` };
       }
       const delay = retryDelayMs({
-        failedAttempts: attempt,
+        // A replay starts a fresh series (attempt_base): its backoff too, as its count of attempts.
+        failedAttempts: attempt - record.attempt_base,
         baseMs: settings.backoffMs,
         maxDelayMs: settings.maxBackoffMs,
         retryAfterMs: outcome.retryAfterMs,

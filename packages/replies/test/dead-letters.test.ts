@@ -87,6 +87,26 @@ describe('dead letters: listing, replay and redelivery', () => {
     expect((await h.deliveries.get(id))?.state).to.equal('retrying');
   });
 
+  it('starts a replay\'s backoff afresh: its first retryable answer waits as a first attempt\'s would', async () => {
+    // Dead after maxAttempts retryable answers: a backoff counted from the whole log would wait as a fourth failure does.
+    await h.receive('a');
+    h.deliverer.answer(outcome.retry(503), outcome.retry(503), outcome.retry(503));
+    const turn = () => processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });
+    for (let attempt = 1; attempt < SETTINGS.maxAttempts; attempt++) {
+      const waiting = await turn();
+      h.clock.now = waiting.kind === 'wait' ? waiting.untilMs : h.clock.now;
+    }
+    expect(await turn()).to.deep.equal(DONE);
+    expect((await h.deliveries.get(id))?.dead_reason).to.equal('attempts_exhausted');
+    await replay(id);
+    h.deliverer.answer(outcome.retry(503));
+
+    const decision = await processRedelivery(h.deps, { deliveryId: id });
+
+    // random() is 0.5 in the harness: half of the first window, SETTINGS.backoffMs.
+    expect(decision).to.deep.equal({ kind: 'wait', untilMs: h.clock.now + SETTINGS.backoffMs / 2 });
+  });
+
   it('does not send a replay to a stopped conversation', async () => {
     await deadLetter();
     await h.replies.stop(CONVERSATION);
