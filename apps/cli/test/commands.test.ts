@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createClientStore, type ClientStore } from '@dialog-relay/clients';
 import { loadConfig, parseClientRecord } from '@dialog-relay/config';
 import { JOB_NAMES, type JobProducer } from '@dialog-relay/queue';
@@ -34,12 +35,21 @@ describe('cli sign', () => {
   it('prints a curl line that POSTs a body signed with hmac-sha256', () => {
     const line = signCommand(signOptions());
 
-    expect(line).to.match(/^curl -s http:\/\/127\.0\.0\.1:8080\/custom-im\/chat-messages -H 'Content-Type: application\/json' -d '/);
+    expect(line).to.match(/^curl -s 'http:\/\/127\.0\.0\.1:8080\/custom-im\/chat-messages' -H 'Content-Type: application\/json' -d '/);
     const body = curlBody(line);
     expect(body).to.include({ client: 'demo', timestamp: NOW_S });
     expect(body['message_info']).to.include({ from_user_id: 'customer-1', to_user_id: 'bot-1', content: 'When are you open?', event_type: 'assist_dialog', create_timestamp: NOW_S });
     expect(verifies(body, 'hmac-sha256', 'demo-secret')).to.equal(true);
     expect(verifies(body, 'hmac-sha256', 'other-secret')).to.equal(false);
+  });
+
+  it('quotes the URL so that a shell passes it to curl whole, & and quotes included', () => {
+    const url = "http://127.0.0.1:8080/base?a=1&b='2'";
+    const line = signCommand({ ...signOptions(), url });
+    // curl is a shell function here that prints its arguments: nothing is sent.
+    const printed = spawnSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }; eval "$LINE"`], { env: { ...process.env, LINE: line }, encoding: 'utf8' });
+    expect(printed.status).to.equal(0);
+    expect(printed.stdout.split('\n').slice(0, 2)).to.deep.equal(['-s', `${url}/custom-im/chat-messages`]);
   });
 
   it('signs the whole body with hmac-sha256: a changed content no longer verifies', () => {

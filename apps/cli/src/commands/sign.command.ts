@@ -40,9 +40,11 @@ export function signedRequest(options: SignOptions): { body: Record<string, unkn
   const body: Record<string, unknown> = { client: options.client, timestamp: options.nowS, message_info: info };
   if (options.sendUrl !== undefined) body['send_url'] = options.sendUrl;
   body['signature'] = signRequestBody(body, options.secret, options.scheme as SignatureScheme);
-  const json = JSON.stringify(body).replaceAll("'", "'\\''");
-  return { body, curl: `curl -s ${options.url}/custom-im/chat-messages -H 'Content-Type: application/json' -d '${json}'` };
+  return { body, curl: `curl -s ${shellQuoted(`${options.url}/custom-im/chat-messages`)} -H 'Content-Type: application/json' -d ${shellQuoted(JSON.stringify(body))}` };
 }
+
+/** One shell word, whatever it holds: single-quoted, each ' written as '\''. */
+const shellQuoted = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** A signed request body and the curl line that sends it (for integrators' debugging and demos). */
 export function signCommand(options: SignOptions): string {
