@@ -1,16 +1,17 @@
 // `npm start`: runs the API and the worker together for local use, listening on 127.0.0.1 unless
 // HOST says otherwise (the demo client's secret is printed and it may send to loopback addresses).
-// Redis: REDIS_URL if set (refused with one plain line when it does not answer), else 127.0.0.1:6379
-// if it answers, else a private redis-server whose data lives in .data/redis (git-ignored), stopped
-// on exit. Keys live under a prefix of this checkout's own unless REDIS_PREFIX is set, so two
+// Redis: REDIS_URL if set (refused with one plain line when it does not answer), else a private
+// redis-server whose data lives in .data/redis (git-ignored), stopped on exit (installed with
+// apt-get when missing and running as root, as npm test does). Keys live under a prefix of this checkout's own unless REDIS_PREFIX is set, so two
 // checkouts on one machine never share a queue (npm run start:api / start:worker / cli use the same one).
 // A busy port is reported before anything starts.
 // Without CLIENTS a demo client is configured and a ready-to-paste signed curl example is printed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { checkoutPrefix, root } from './checkout-prefix.mjs';
+import { ensureSystemPackages } from './system-packages.mjs';
 
 const say = (line) => process.stdout.write(`[dialog-relay] ${line}\n`);
 const children = [];
@@ -73,12 +74,14 @@ async function chooseRedis() {
     }
     return { url, how: 'REDIS_URL' };
   }
-  if (await redisAnswers('127.0.0.1', 6379)) return { url: 'redis://127.0.0.1:6379', how: 'the Redis answering on 127.0.0.1:6379' };
-  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) {
-    say('No Redis found: REDIS_URL is not set, nothing answers on 127.0.0.1:6379 and redis-server is not installed.');
+  // Not configured: a private redis-server of this checkout's own, never a Redis that merely answers
+  // on the default port (it may be another program's). Installed with apt-get when missing, as npm test does.
+  if (!ensureSystemPackages(say, { only: ['redis-server'] })) {
+    say('No Redis: REDIS_URL is not set and redis-server is not installed.');
     say('Get one with:  sudo apt-get install -y redis-server   (Debian/Ubuntu)');
     say('           or: brew install redis                      (macOS)');
-    say('           or: docker run -d -p 6379:6379 redis:7      (then run npm start again)');
+    say('           or: docker run -d -p 6379:6379 redis:7      (then REDIS_URL=redis://127.0.0.1:6379 npm start)');
+    if (await redisAnswers('127.0.0.1', 6379)) say('A Redis answers on 127.0.0.1:6379: to use it, run REDIS_URL=redis://127.0.0.1:6379 npm start');
     process.exit(1);
   }
   const port = await freePort();
@@ -106,9 +109,16 @@ async function curlExample(baseUrl, client, secret) {
   return `curl -s ${baseUrl}/custom-im/chat-messages -H 'Content-Type: application/json' -d '${JSON.stringify(signed)}'`;
 }
 
+let stopping = false;
+const running = (child) => child.exitCode === null && child.signalCode === null;
+/** Stops the API and the worker, then Redis (a private one), and exits once they have (or after 15 s). */
 function stopAll(code) {
-  for (const child of children.reverse()) if (child.exitCode === null) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 500).unref();
+  if (stopping) return;
+  stopping = true;
+  const left = [...children].reverse().filter(running);
+  for (const child of left) child.kill('SIGTERM');
+  Promise.all(left.map((child) => new Promise((resolve) => (running(child) ? child.once('exit', resolve) : resolve())))).then(() => process.exit(code));
+  setTimeout(() => process.exit(code), 15_000).unref();
 }
 
 const DEMO = { id: 'demo', secret: 'demo-secret-not-for-production', webhookSecret: 'whsec_ZGVtby13ZWJob29rLXNlY3JldA==' };
@@ -134,7 +144,13 @@ say(process.env.REDIS_PREFIX ? `Redis keys under prefix "${env.REDIS_PREFIX}" (R
 const api = spawn(process.execPath, [join(root, 'apps/api/dist/src/main.js')], { env, stdio: 'inherit' });
 const worker = spawn(process.execPath, [join(root, 'apps/worker/dist/src/main.js')], { env, stdio: 'inherit' });
 children.push(api, worker);
-for (const child of [api, worker]) child.on('exit', (code) => { say(`a process exited (${code}); stopping`); stopAll(code ?? 1); });
+for (const child of [api, worker]) {
+  child.on('exit', (code) => {
+    if (stopping) return;
+    say(`a process exited (${code}); stopping`);
+    stopAll(code ?? 1);
+  });
+}
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 

@@ -12,13 +12,15 @@ const NEEDED = [
 
 const present = ({ command, args }) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 
-export function ensureSystemPackages(say) {
-  const chromiumPath = process.env.CHROMIUM_PATH;
+/** `only`: the commands to ensure (npm start needs redis-server alone); all the test suite's by default. */
+export function ensureSystemPackages(say, { only } = {}) {
+  const needed = only ? NEEDED.filter((need) => only.includes(need.command)) : NEEDED;
+  const chromiumPath = needed.some((need) => need.command === 'chromium') ? process.env.CHROMIUM_PATH : undefined;
   if (chromiumPath && !present({ command: chromiumPath, args: ['--version'] })) {
     say(`CHROMIUM_PATH=${chromiumPath} does not run (${chromiumPath} --version failed): name a Chromium there, or unset it to use Debian's chromium`);
     return false;
   }
-  const missing = NEEDED.filter((need) => !(need.command === 'chromium' && chromiumPath) && !present(need));
+  const missing = needed.filter((need) => !(need.command === 'chromium' && chromiumPath) && !present(need));
   if (missing.length === 0) return true;
   const packages = [...new Set(missing.flatMap((need) => need.packages))];
   const root = typeof process.getuid === 'function' && process.getuid() === 0;

@@ -116,6 +116,32 @@ describe('npm start', function () {
     }
   });
 
+  it('runs a private redis-server when REDIS_URL is not set, whatever answers on 127.0.0.1:6379, and stops it on exit', async () => {
+    const port = await freePort();
+    const started = watch(spawn(process.execPath, [START], {
+      env: { ...Object.fromEntries(Object.entries(userEnv()).filter(([name]) => !name.startsWith('REDIS_'))), LOG_LEVEL: 'warn', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }));
+    let redisPort = 0;
+    try {
+      await waitUntil(() => started.output().includes('API ready') || started.child.exitCode !== null, 40_000);
+      expect(started.output()).to.include('API ready');
+      redisPort = Number(/Redis: a private redis-server on port (\d+)/.exec(started.output())?.[1] ?? 0);
+      expect(redisPort, started.output()).to.be.above(0);
+      expect(redisPort).to.not.equal(6379);
+    } finally {
+      await stop(started);
+    }
+    // Stopped with npm start: nothing answers on its port any more.
+    const { createConnection } = await import('node:net');
+    const answers = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ host: '127.0.0.1', port: redisPort });
+      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('error', () => resolve(false));
+    });
+    expect(answers).to.equal(false);
+  });
+
   it('reports the API ready and prints a curl that works when HOST is the IPv6 loopback ::1', async () => {
     const port = await freePort();
     const started = start({ PORT: String(port), REDIS_URL: testRedisUrl(), HOST: '::1' });
