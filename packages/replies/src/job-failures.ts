@@ -6,11 +6,17 @@ import type { WorkerDeps } from './worker-deps.js';
 
 const detailOf = (error: Error): string => `${error.name}: ${error.message}`.slice(0, 500);
 
+/** What the dead letter reads of each message: a batch whose messages lack it is corrupt. */
+const isDueMessage = (m: unknown): boolean => {
+  const fields = (m ?? {}) as { msgId?: unknown; client?: unknown; sendUrl?: unknown };
+  return typeof m === 'object' && typeof fields.msgId === 'string' && typeof fields.client === 'string' && typeof fields.sendUrl === 'string';
+};
+
 function parseBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
   if (raw === null) return undefined;
   try {
-    const parsed = JSON.parse(raw) as { delivery_id?: unknown; generation?: unknown; messages?: unknown };
-    if (typeof parsed.delivery_id !== 'string' || typeof parsed.generation !== 'number' || !Array.isArray(parsed.messages)) return 'corrupt';
+    const parsed = JSON.parse(raw) as { delivery_id?: unknown; generation?: unknown; messages?: unknown } | null;
+    if (typeof parsed?.delivery_id !== 'string' || typeof parsed.generation !== 'number' || !Array.isArray(parsed.messages) || !parsed.messages.every(isDueMessage)) return 'corrupt';
     return { deliveryId: parsed.delivery_id, generation: parsed.generation, messages: parsed.messages as TurnBatch['messages'] };
   } catch {
     return 'corrupt';

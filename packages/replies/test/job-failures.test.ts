@@ -73,6 +73,22 @@ describe('job failures: the final failure of a turn or a redelivery', () => {
     await conversationGoesOn(1);
   });
 
+  it('dead-letters a turn whose batch record holds messages that are not due messages, saying so, and finishes the turn', async () => {
+    h.deps.newDeliveryId = () => 'dlv_0190aa00000070008000000000000002_s0';
+    await h.receive('a');
+    await failAfterTake();
+    await redis.set(h.keys.replyBatch(CONVERSATION), JSON.stringify({ delivery_id: testDeliveryId(CONVERSATION, 0), generation: 0, messages: [null, 7] }));
+
+    await turnFailedForGood(h.deps, { conversationId: CONVERSATION, generation: 0 }, new Error("Cannot read properties of null (reading 'conversationId')"));
+
+    const letters = await listDeadLetters(h.deliveries);
+    expect(letters.map((l) => l.record.delivery_id)).to.deep.equal(['dlv_0190aa00000070008000000000000002_s0']);
+    expect(letters[0]!.record).to.deep.include({ state: 'dead', dead_reason: 'failed', conversation_id: CONVERSATION, in_reply_to: [] });
+    expect(letters[0]!.record.dead_detail).to.match(/^corrupt turn record; the turn job failed for good: /);
+    expect(deadReasons).to.deep.equal(['failed']);
+    await conversationGoesOn(1);
+  });
+
   it('makes no dead letter when the turn failed before taking its messages: the next turn, queued at once, takes and answers them', async () => {
     await h.receive('a');
     await h.receive('b');
