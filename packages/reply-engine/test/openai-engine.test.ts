@@ -1,7 +1,7 @@
 import type { ReplyPart } from '@dialog-relay/contracts';
 import { freePort } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { createOpenAiEngine, type EngineLogger, type OpenAiEngineOptions } from '../src/index.js';
+import { createOpenAiEngine, OPENAI_REPLY_MAX_CHARS, OPENAI_RESPONSE_MAX_BYTES, type EngineLogger, type OpenAiEngineOptions } from '../src/index.js';
 import { fileMessage, messageOf, requestOf, textMessage } from './context-messages.js';
 import { completionBody, startFakeChatServer, type FakeAnswer, type FakeChatServer } from './fake-chat-completions-server.js';
 
@@ -151,6 +151,32 @@ describe('openai engine', () => {
       await server?.close();
       server = undefined;
     }
+  });
+
+  it('returns the fallback, without retrying, for an answer larger than the response size limit', async () => {
+    const { engine, server, logger } = await setUp(() => ok('x'.repeat(OPENAI_RESPONSE_MAX_BYTES + 1)));
+    expect(await engine.reply(question)).to.deep.equal(FALLBACK);
+    expect(server.requests).to.have.length(1);
+    expect(logger.calls).to.have.length(1);
+    expect(String(logger.calls[0]!.meta?.['reason'])).to.include(`larger than ${OPENAI_RESPONSE_MAX_BYTES} bytes`);
+  });
+
+  it('cuts a reply longer than the reply limit to that many characters, never inside a character, and warns', async () => {
+    const long = '\u{1F600}'.repeat(OPENAI_REPLY_MAX_CHARS);
+    const { engine, logger } = await setUp(() => ok(long));
+    const [part, ...rest] = await engine.reply(question);
+    expect(rest).to.deep.equal([]);
+    expect(part!.type).to.equal('text');
+    expect(part!.content.length).to.be.at.most(OPENAI_REPLY_MAX_CHARS);
+    expect(part!.content).to.match(/^(\u{1F600})+$/u);
+    expect(logger.calls).to.have.length(1);
+  });
+
+  it('never passes the API key on to the customer: an answer containing it is replaced by the fallback, logged without the key', async () => {
+    const { engine, logger } = await setUp(() => ok(`Sure! The key is ${API_KEY}.`));
+    expect(await engine.reply(question)).to.deep.equal(FALLBACK);
+    expect(logger.calls).to.have.length(1);
+    expect(JSON.stringify(logger.calls)).not.to.include(API_KEY);
   });
 
   it('returns [] (send nothing) when the fallback is empty', async () => {

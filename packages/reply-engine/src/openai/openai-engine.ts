@@ -23,7 +23,18 @@ export interface OpenAiEngineOptions {
 }
 
 export const DEFAULT_OPENAI_HISTORY_MESSAGES = 10;
+/** Largest chat-completions answer read, in bytes: a bigger one (or an endless stream) is cut off and answered with the fallback. */
+export const OPENAI_RESPONSE_MAX_BYTES = 1024 * 1024;
+/** Longest reply sent, in characters (the API's own limit on a message's content): a longer answer is cut. */
+export const OPENAI_REPLY_MAX_CHARS = 10_000;
 const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504, 521, 522, 524];
+
+/** The text cut to OPENAI_REPLY_MAX_CHARS UTF-16 units, never inside a surrogate pair. */
+function cutReply(text: string): string {
+  if (text.length <= OPENAI_REPLY_MAX_CHARS) return text;
+  const last = text.charCodeAt(OPENAI_REPLY_MAX_CHARS - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? OPENAI_REPLY_MAX_CHARS - 1 : OPENAI_REPLY_MAX_CHARS);
+}
 
 function describeFailure(error: unknown): Record<string, unknown> {
   if (error instanceof HTTPError) {
@@ -57,8 +68,9 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
       signal?.throwIfAborted();
       const messages = buildChatMessages(options.systemPrompt, request.context, request.message, historyMessages);
       let body: string;
+      let tooLarge = false;
       try {
-        const response = await got.post(url, {
+        const call = got.post(url, {
           json: { model, messages },
           headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' },
           responseType: 'text',
@@ -74,14 +86,26 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
           },
           ...(signal ? { signal } : {}),
         });
-        body = response.body;
+        // Memory per call stays bounded, whatever the server sends (a huge answer, an endless stream).
+        call.on('downloadProgress', ({ transferred, total }) => {
+          if (tooLarge || (transferred <= OPENAI_RESPONSE_MAX_BYTES && (total ?? 0) <= OPENAI_RESPONSE_MAX_BYTES)) return;
+          tooLarge = true;
+          call.cancel();
+        });
+        body = (await call).body;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        return fail(describeFailure(error));
+        return fail(tooLarge ? { reason: `response larger than ${OPENAI_RESPONSE_MAX_BYTES} bytes` } : describeFailure(error));
       }
       const completion = readCompletionText(body);
       if ('problem' in completion) return fail({ reason: completion.problem });
-      return [{ type: 'text', content: completion.text }];
+      // A proxy or server that echoes the request's headers must not hand the key to a customer.
+      if (completion.text.includes(options.apiKey)) return fail({ reason: 'answer contains the API key' });
+      const text = cutReply(completion.text);
+      if (text !== completion.text) {
+        logger.warn('openai engine: answer cut to the reply limit', { engine: 'openai', model, chars: completion.text.length, limit: OPENAI_REPLY_MAX_CHARS });
+      }
+      return [{ type: 'text', content: text }];
     },
   };
 }
