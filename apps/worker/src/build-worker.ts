@@ -61,6 +61,8 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
   const reloadKnowledge = (): void => void engine.reload();
   process.on('SIGHUP', reloadKnowledge);
 
+  // Aborted when close() starts: a reply being produced is handed back instead of holding up the drain.
+  const stopping = new AbortController();
   const turns = createTurnStore({ redis: commands, keys, timings: turnTimingsOf(config) });
   const jobs = createJobProducer(queues, keys);
   const deps: WorkerDeps = {
@@ -83,6 +85,7 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     nowMs: Date.now,
     newDeliveryId: (conversationId) => newDeliveryId(keys.shardOf(conversationId)),
     metrics: metrics.replies,
+    stopping: stopping.signal,
   };
 
   const handlers = createReplyJobHandlers(deps);
@@ -148,6 +151,7 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     workers,
     metricsUrl: metricsServer?.url,
     close: async () => {
+      stopping.abort(new Error('worker draining'));
       await sweeper.stop();
       process.off('SIGHUP', reloadKnowledge);
       engine.close();

@@ -42,7 +42,15 @@ async function runTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn
       return finishTurn(deps, conversationId, generation);
     case 'batch': {
       // A batch taken just now carries the new delivery id, so no record of it can exist yet.
-      const record = await produceReply(deps, taken.batch, taken.batch.deliveryId === deliveryId ? { context } : undefined);
+      let record: Awaited<ReturnType<typeof produceReply>>;
+      try {
+        record = await produceReply(deps, taken.batch, taken.batch.deliveryId === deliveryId ? { context } : undefined);
+      } catch (error) {
+        if (!deps.stopping?.aborted) throw error;
+        // Draining (docs/service-rules.md §12): handed back, due now; the next run takes the same batch and id.
+        deps.logger.info('worker draining: reply production handed back', { conversation_id: conversationId, delivery_id: taken.batch.deliveryId });
+        return { kind: 'wait', untilMs: deps.nowMs() };
+      }
       if (!record || record.state === 'delivered' || record.state === 'dead' || record.state === 'cancelled') return finishTurn(deps, conversationId, generation);
       return attemptDelivery(deps, record, generation, () => finishTurn(deps, conversationId, generation));
     }

@@ -14,7 +14,7 @@ export interface TakenNow {
  * Produces the reply to a turn's batch once: the engine answers the newest message (the one its due
  * message carries) with the conversation's context before it as history (reply-input.ts). Returns
  * the stored record (an existing one after a crash, so the same reply is delivered), or undefined
- * when the engine has nothing to send.
+ * when the engine has nothing to send. Rejects when `deps.stopping` aborts the engine's call.
  */
 export async function produceReply(deps: WorkerDeps, batch: TurnBatch, taken?: TakenNow): Promise<DeliveryRecord | undefined> {
   const newest = batch.messages[batch.messages.length - 1];
@@ -33,9 +33,9 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, taken?: T
   const engineStart = deps.nowMs();
   let content: Awaited<ReturnType<WorkerDeps['engine']['reply']>>;
   try {
-    content = await deps.engine.reply({ conversationId, client: newest.client, message, context: history });
+    content = await deps.engine.reply({ conversationId, client: newest.client, message, context: history }, deps.stopping);
   } catch (error) {
-    metrics.engine('error', (deps.nowMs() - engineStart) / 1000);
+    if (!deps.stopping?.aborted) metrics.engine('error', (deps.nowMs() - engineStart) / 1000);
     throw error;
   }
   metrics.engine(content.length === 0 ? 'empty' : 'reply', (deps.nowMs() - engineStart) / 1000);

@@ -35,6 +35,8 @@ export interface WorkerDeps {
   /** A new delivery id for a reply in this conversation (in its shard). */
   newDeliveryId: (conversationId: string) => string;
   random?: () => number;
+  /** Aborts when the worker drains: a reply being produced is handed back, not waited for (docs/service-rules.md §12). */
+  stopping?: AbortSignal;
   /** Operator metrics (default: none recorded). */
   metrics?: ReplyMetrics;
 }

@@ -246,6 +246,33 @@ describe('processTurn (one conversation turn)', () => {
     });
   });
 
+  it('hands back a turn whose reply is being produced when the worker drains: no failure, no dead letter, the next run answers it under the same id', async () => {
+    await h.receive('a');
+    const draining = new AbortController();
+    h.deps.stopping = draining.signal;
+    const fixed = h.deps.engine;
+    h.deps.engine = {
+      name: 'slow', contextWindow: 50,
+      // A slow engine call that only ends when its signal aborts.
+      reply: (_request, signal) => new Promise((_resolve, reject) => {
+        if (!signal) return reject(new Error('the engine was given no signal to stop with'));
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+        draining.abort(new Error('worker draining'));
+      }),
+    };
+
+    const decision = await turn(0);
+
+    expect(decision).to.deep.equal({ kind: 'wait', untilMs: h.clock.now });
+    expect(await h.deliveries.get(firstId)).to.equal(undefined);
+    expect(h.deliverer.requests).to.deep.equal([]);
+    h.deps.engine = fixed;
+    delete h.deps.stopping;
+    expect(await turn(0)).to.deep.equal(DONE);
+    expect(h.deliverer.answered()).to.deep.equal([['a']]);
+    expect((await h.deliveries.get(firstId))?.state).to.equal('delivered');
+  });
+
   it('keeps conversations apart', async () => {
     const other = 'c_conversationTwo';
     await h.receive('a');

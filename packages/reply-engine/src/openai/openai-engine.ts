@@ -87,7 +87,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
           ...(signal ? { signal } : {}),
         });
         // Memory per call stays bounded, whatever the server sends (a huge answer, an endless stream).
-        call.on('downloadProgress', ({ transferred, total }) => {
+        void call.on('downloadProgress', ({ transferred, total }) => {
           if (tooLarge || (transferred <= OPENAI_RESPONSE_MAX_BYTES && (total ?? 0) <= OPENAI_RESPONSE_MAX_BYTES)) return;
           tooLarge = true;
           call.cancel();
