@@ -179,6 +179,11 @@ describe('openai engine', () => {
     expect(JSON.stringify(logger.calls)).not.to.include(API_KEY);
   });
 
+  it('keeps an answer that happens to contain a short placeholder key (a local server that needs none)', async () => {
+    const { engine } = await setUp(() => ok('Your order ships next week.'), { apiKey: 'x' });
+    expect(await engine.reply(question)).to.deep.equal([{ type: 'text', content: 'Your order ships next week.' }]);
+  });
+
   it('returns [] (send nothing) when the fallback is empty', async () => {
     const { engine, logger } = await setUp(() => ({ status: 503, body: '{}', headers: { 'retry-after': '0' } }), { fallback: [] });
     expect(await engine.reply(question)).to.deep.equal([]);

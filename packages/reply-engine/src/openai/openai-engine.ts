@@ -27,6 +27,8 @@ export const DEFAULT_OPENAI_HISTORY_MESSAGES = 10;
 export const OPENAI_RESPONSE_MAX_BYTES = 1024 * 1024;
 /** Longest reply sent, in characters (the API's own limit on a message's content): a longer answer is cut. */
 export const OPENAI_REPLY_MAX_CHARS = 10_000;
+/** Keys this long are secrets, never found in a reply by chance; shorter ones are placeholders. */
+const ECHOED_KEY_MIN_CHARS = 16;
 const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504, 521, 522, 524];
 
 /** The text cut to OPENAI_REPLY_MAX_CHARS UTF-16 units, never inside a surrogate pair. */
@@ -99,8 +101,9 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
       }
       const completion = readCompletionText(body);
       if ('problem' in completion) return fail({ reason: completion.problem });
-      // A proxy or server that echoes the request's headers must not hand the key to a customer.
-      if (completion.text.includes(options.apiKey)) return fail({ reason: 'answer contains the API key' });
+      // A proxy or server that echoes the request's headers must not hand the key to a customer. A
+      // short key is a placeholder (local servers need none) that ordinary text may contain.
+      if (options.apiKey.length >= ECHOED_KEY_MIN_CHARS && completion.text.includes(options.apiKey)) return fail({ reason: 'answer contains the API key' });
       const text = cutReply(completion.text);
       if (text !== completion.text) {
         logger.warn('openai engine: answer cut to the reply limit', { engine: 'openai', model, chars: completion.text.length, limit: OPENAI_REPLY_MAX_CHARS });
