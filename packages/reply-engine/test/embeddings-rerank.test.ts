@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EmbeddingsConfig } from '@dialog-relay/config';
-import { createEngineFromConfig, type ConfiguredEngine } from '../src/index.js';
+import { createEngineFromConfig, RANKED_TEXT_MAX_CHARS, type ConfiguredEngine } from '../src/index.js';
 import { requestOf, textMessage } from './context-messages.js';
 import { startFakeChatServer, type FakeAnswer, type FakeChatServer, type RecordedRequest } from './fake-chat-completions-server.js';
 
@@ -82,6 +82,22 @@ describe('embeddings re-rank of the knowledge engine', () => {
     await build({ baseUrl: server.baseUrl, apiKey: undefined, model: 'm', timeoutMs: 2000 });
     expect(await ask('will it rain tomorrow')).to.equal('A colleague will answer.');
     expect(warnings).to.deep.equal([]);
+  });
+
+  it('sends the endpoint only the part of a long message the engine ranks', async () => {
+    server = await startFakeChatServer(embeddingsAnswer);
+    await build({ baseUrl: server.baseUrl, apiKey: undefined, model: 'm', timeoutMs: 2000 });
+    const long = `any news on my stuff? ${'zz '.repeat(200_000)}`;
+    expect(await ask(long)).to.equal('Your order is on its way.');
+    expect(inputsOf(server.requests[1]!)).to.deep.equal([long.slice(0, RANKED_TEXT_MAX_CHARS)]);
+  });
+
+  it('fails the re-rank, with a warning, when the endpoint answers more than its size limit', async () => {
+    const vector = Array.from({ length: 50_000 }, () => 0.123456789);
+    server = await startFakeChatServer((request) => ({ status: 200, body: JSON.stringify({ data: inputsOf(request).map((_text, index) => ({ index, embedding: vector })) }) }));
+    await build({ baseUrl: server.baseUrl, apiKey: undefined, model: 'm', timeoutMs: 2000 });
+    expect(await ask('any news on my stuff?')).to.equal('A colleague will answer.');
+    expect(warnings).to.deep.equal(['embeddings re-rank failed, answering from the knowledge file alone']);
   });
 
   it('answers with the fallback and a warning when the endpoint fails or is down', async () => {

@@ -16,6 +16,11 @@ export interface EmbeddingsClient {
 
 /** Most texts one request carries; the FAQ's phrasings are embedded in batches of this size. */
 export const EMBEDDINGS_BATCH = 128;
+/**
+ * Largest answer read per text embedded, in bytes: room for 8,192 dimensions written as JSON. A
+ * bigger answer (or an endless one) is cut off and the request fails, so memory stays bounded.
+ */
+export const EMBEDDING_ANSWER_MAX_BYTES_PER_TEXT = 256 * 1024;
 
 function readVectors(body: string, count: number): Float32Array[] {
   const parsed = JSON.parse(body) as { data?: unknown };
@@ -38,7 +43,8 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions): Embedd
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.apiKey !== undefined) headers['authorization'] = `Bearer ${options.apiKey}`;
   const post = async (input: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> => {
-    const response = await got.post(url, {
+    const maxBytes = input.length * EMBEDDING_ANSWER_MAX_BYTES_PER_TEXT;
+    const call = got.post(url, {
       json: { model: options.model, input },
       headers,
       responseType: 'text',
@@ -47,7 +53,18 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions): Embedd
       retry: { limit: 0 },
       ...(signal ? { signal } : {}),
     });
-    return readVectors(response.body, input.length);
+    let tooLarge = false;
+    void call.on('downloadProgress', ({ transferred, total }) => {
+      if (tooLarge || (transferred <= maxBytes && (total ?? 0) <= maxBytes)) return;
+      tooLarge = true;
+      call.cancel();
+    });
+    try {
+      return readVectors((await call).body, input.length);
+    } catch (error) {
+      if (tooLarge) throw new Error(`embeddings answer larger than ${maxBytes} bytes`);
+      throw error;
+    }
   };
   return {
     async embed(texts, signal) {

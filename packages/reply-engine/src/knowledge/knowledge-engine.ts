@@ -3,7 +3,7 @@ import type { EmbeddingReranker } from '../embeddings/embedding-reranker.js';
 import { messageText } from '../message-text.js';
 import type { ReplyEngine } from '../reply-engine.js';
 import type { KnowledgeBase } from './knowledge-base.js';
-import { createKnowledgeResponder, type KnowledgeResponder } from './knowledge-responder.js';
+import { createKnowledgeResponder, rankedPart, type KnowledgeResponder } from './knowledge-responder.js';
 
 export interface KnowledgeEngineOptions {
   /** How many earlier customer messages may complete a follow-up question (default 2, 0 = none). */
@@ -48,7 +48,8 @@ export function createResponderEngine(
       const text = messageText(request.message);
       const decision = responder.decide(text, recentCustomerTexts(request.context, historyMessages));
       if (decision.entry === undefined && options.rerank && decision.ranking.weight > 0) {
-        const entry = await options.rerank(responder, text, signal);
+        // The endpoint gets what the words ranked, not megabytes (docs/knowledge-engine.md, "Cost").
+        const entry = await options.rerank(responder, rankedPart(text), signal);
         if (entry) return responder.partsOf({ entry, language: decision.language });
       }
       return responder.partsOf(decision);

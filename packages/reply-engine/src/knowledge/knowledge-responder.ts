@@ -39,7 +39,7 @@ export interface KnowledgeResponder {
 export const RANKED_TEXT_MAX_CHARS = 2000;
 
 /** The first RANKED_TEXT_MAX_CHARS characters, without the high half of a cut surrogate pair. */
-function rankedPart(text: string): string {
+export function rankedPart(text: string): string {
   if (text.length <= RANKED_TEXT_MAX_CHARS) return text;
   const cut = text.slice(0, RANKED_TEXT_MAX_CHARS);
   const last = cut.charCodeAt(cut.length - 1);
