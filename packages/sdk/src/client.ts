@@ -6,7 +6,7 @@ import {
 import { withSignature, type SignatureScheme } from './request-signing.js';
 
 export interface ClientOptions {
-  /** The service, e.g. https://relay.example.com (the path /custom-im/chat-messages is added). */
+  /** The service, e.g. https://relay.example.com or https://gw.example.com/relay (custom-im/chat-messages is added to its path). */
   baseUrl: string;
   client: string;
   secret: string;
@@ -30,7 +30,8 @@ export interface DialogRelayClient {
   command<C extends Command>(command: C, participants: Participants): Promise<Answer<CommandAnswers[C]>>;
 }
 
-const PATH = '/custom-im/chat-messages';
+/** Relative, so that a baseUrl behind a path prefix (https://gw.example.com/relay) keeps its prefix. */
+const PATH = 'custom-im/chat-messages';
 
 /** A typed client of the Conversation Message API: signs each request and turns error answers into DialogRelayError. */
 export function createClient(options: ClientOptions): DialogRelayClient {

@@ -56,3 +56,28 @@ describe('sdk: client error typing for answers that are not the API envelope', (
     expect(error).to.include({ code: 'unexpected_response', status: 502 });
   });
 });
+
+describe('sdk: client request target', () => {
+  it('keeps the path of a baseUrl behind a reverse proxy prefix', async () => {
+    const paths: string[] = [];
+    const server = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"code":200,"message":"ok","request_id":"r-1","data":{"conversation_id":"c_1","msg_id":"m_1","in_reply_to":[],"content":[]}}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const baseUrl of [`${origin}/relay`, `${origin}/relay/`, origin]) {
+        await createClient({ baseUrl, client: 'shop', secret: 'shop-secret-0001' }).website({ from_user_id: 'a', to_user_id: 'b', content: 'hi' });
+      }
+      expect(paths).to.deep.equal(['/relay/custom-im/chat-messages', '/relay/custom-im/chat-messages', '/custom-im/chat-messages']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
