@@ -1,5 +1,6 @@
 import { signDelivery } from '@dialog-relay/sdk';
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import { testPayload } from '../src/commands/send-test.command.js';
 import { jsonLines, runCli, startCli } from './support/run-cli.js';
 
@@ -51,6 +52,32 @@ describe('cli listen and send-test', () => {
     const result = await listener.done;
     expect(result.code).to.equal(0);
     expect(result.stdout).to.match(/✔ dlv_test_\S+ verified/).and.match(/1 received, 1 verified, 0 refused/);
+  });
+
+  it('keeps listening after a sender disconnects in the middle of a body', async () => {
+    const listener = startCli(['listen', '--port', '0', '--count', '1', '--secret', SECRET, '--json']);
+    const { url } = JSON.parse(await listener.nextLine()) as { url: string };
+    const { port } = new URL(url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write('POST /hook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type"', () => socket.destroy());
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    const sent = await runCli(['send-test', url, '--secret', SECRET, '--json']);
+    expect(sent.code, sent.stdout).to.equal(0);
+    const result = await listener.done;
+    expect(result.stderr).to.equal('');
+    expect(jsonLines(result.stdout).at(-1)).to.deep.equal({ event: 'summary', received: 1, verified: 1, refused: 0 });
+    expect(result.code).to.equal(0);
+  });
+
+  it('refuses a whsec_ secret that holds no key as a usage error instead of crashing on the first delivery', async () => {
+    const result = await runCli(['listen', '--port', '0', '--secret', 'whsec_', '--json']);
+    expect(result.code).to.equal(2);
+    expect(JSON.parse(result.stdout)).to.include({ ok: false });
+    expect((JSON.parse(result.stdout) as { error: string }).error).to.match(/secret/);
   });
 
   it('listens on loopback only', async () => {

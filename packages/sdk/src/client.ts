@@ -6,7 +6,7 @@ import {
 import { withSignature, type SignatureScheme } from './request-signing.js';
 
 export interface ClientOptions {
-  /** The service, e.g. https://relay.example.com (the path /custom-im/chat-messages is added). */
+  /** The service, e.g. https://relay.example.com or https://gw.example.com/relay (custom-im/chat-messages is added to its path). */
   baseUrl: string;
   client: string;
   secret: string;
@@ -30,7 +30,8 @@ export interface DialogRelayClient {
   command<C extends Command>(command: C, participants: Participants): Promise<Answer<CommandAnswers[C]>>;
 }
 
-const PATH = '/custom-im/chat-messages';
+/** Relative, so that a baseUrl behind a path prefix (https://gw.example.com/relay) keeps its prefix. */
+const PATH = 'custom-im/chat-messages';
 
 /** A typed client of the Conversation Message API: signs each request and turns error answers into DialogRelayError. */
 export function createClient(options: ClientOptions): DialogRelayClient {
@@ -72,7 +73,16 @@ interface EnvelopeShape {
 }
 
 async function readAnswer<T>(response: Response): Promise<Answer<T>> {
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    // The connection broke while the answer was read: no answer, as when nothing answered.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DialogRelayError('network_error', `HTTP ${response.status}, then the connection broke while reading the answer: ${reason}`, response.status, {
+      requestId: response.headers.get('x-request-id') ?? undefined,
+    }, { cause: error });
+  }
   let envelope: EnvelopeShape | undefined;
   try {
     const parsed: unknown = JSON.parse(text);
@@ -88,11 +98,18 @@ async function readAnswer<T>(response: Response): Promise<Answer<T>> {
     return { status: response.status, requestId, idempotentReplayed: response.headers.get('idempotent-replayed') === 'true', data: envelope.data as T };
   }
   const code = typeof envelope.error === 'string' && (ERROR_CODES as readonly string[]).includes(envelope.error) ? (envelope.error as ErrorCode) : 'unexpected_response';
-  const retryAfter = Number(response.headers.get('retry-after'));
+  const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
   throw new DialogRelayError(code, typeof envelope.message === 'string' ? envelope.message : `HTTP ${response.status}`, response.status, {
     requestId,
     detail: typeof envelope.detail === 'string' ? envelope.detail : undefined,
     errors: Array.isArray(envelope.errors) ? (envelope.errors as FieldProblem[]) : undefined,
-    retryAfterS: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    retryAfterS: retryAfter,
   });
+}
+
+/** Retry-After in seconds: delay-seconds, or an HTTP date (RFC 9110 §10.2.3, as a proxy in front of the API may send). */
+function retryAfterSeconds(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) : Math.ceil((Date.parse(header) - Date.now()) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DeliveryPayload, VerificationFailure } from './delivery.types.js';
-import { verifyDelivery } from './verify-delivery.js';
+import { verificationClock, verifyDelivery } from './verify-delivery.js';
+import { webhookKey } from './webhook-key.js';
 
 export interface VerifiedDelivery {
   /** webhook-id = delivery_id: the same on every retry, deduplicate on it. */
@@ -31,8 +32,12 @@ type RequestWithBody = IncomingMessage & { body?: unknown };
  * `node:http` request listener and as Express middleware: mount it BEFORE `express.json()`, or
  * behind `express.raw({ type: 'application/json' })`; a body already parsed into an object cannot
  * be verified (re-serializing it changes the bytes) and is answered 500 with that explanation.
+ * Throws at once for a secret that holds no key (TypeError) or a toleranceS that is not a number (RangeError).
  */
 export function createDeliveryReceiver(options: ReceiverOptions): (req: IncomingMessage, res: ServerResponse, next?: Next) => void {
+  // A secret with no key or a tolerance that is not a number fails here, at start-up, not on every delivery.
+  webhookKey(options.secret);
+  verificationClock(options.toleranceS === undefined ? {} : { toleranceS: options.toleranceS });
   const maxBytes = options.maxBodyBytes ?? 5 * 1024 * 1024;
   const refuse = (res: ServerResponse, status: number, reason: Parameters<NonNullable<ReceiverOptions['onRejected']>>[0]['reason'], message: string): void => {
     options.onRejected?.({ reason, message });

@@ -36,6 +36,9 @@ export interface DeliveryPayload {
   };
 }
 
+/** A delivery's body exactly as received: a string, a Buffer / Uint8Array / DataView, or an ArrayBuffer (fetch `request.arrayBuffer()`). */
+export type RawBody = string | ArrayBuffer | ArrayBufferView;
+
 /** Request headers as node:http gives them (lower-case names) or a fetch `Headers`. */
 export type HeaderSource =
   | { get(name: string): string | null }

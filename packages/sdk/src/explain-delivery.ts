@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
-import type { HeaderSource, VerificationFailure } from './delivery.types.js';
-import { headerValue, signatureListMatches, verifyDelivery, webhookDigest, type VerifyOptions } from './verify-delivery.js';
+import type { HeaderSource, RawBody, VerificationFailure } from './delivery.types.js';
+import { headerValue, isRawBody, rawBodyBytes, signatureListMatches, verifyDelivery, webhookDigest, type VerifyOptions } from './verify-delivery.js';
 
 /** A verification failure in plain words, with the likely cause where one can be found. */
 export interface DeliveryDiagnosis {
@@ -15,7 +15,14 @@ export interface DeliveryDiagnosis {
  * from the bytes that were signed), a `whsec_` secret used as plain text or the reverse, or simply
  * the wrong secret. Meant for tools (`listen`) and debugging, not for the hot path.
  */
-export function explainDelivery(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, options: VerifyOptions = {}): DeliveryDiagnosis {
+export function explainDelivery(rawBody: RawBody, headers: HeaderSource, secret: string, options: VerifyOptions = {}): DeliveryDiagnosis {
+  if (!isRawBody(rawBody)) {
+    return {
+      ok: false,
+      reason: 're_serialized_body',
+      explanation: 'The body given is already parsed into a value, which cannot be verified (re-serializing it changes the bytes that were signed). Pass the raw body as received, before any JSON parsing.',
+    };
+  }
   const result = verifyDelivery(rawBody, headers, secret, options);
   if (result.ok) return { ok: true, reason: undefined, explanation: `verified delivery ${result.id}` };
   if (result.reason !== 'invalid_signature') return { ok: false, reason: result.reason, explanation: result.message };
@@ -23,7 +30,7 @@ export function explainDelivery(rawBody: string | Uint8Array, headers: HeaderSou
   const id = headerValue(headers, 'webhook-id') ?? '';
   const timestamp = headerValue(headers, 'webhook-timestamp') ?? '';
   const header = headerValue(headers, 'webhook-signature') ?? '';
-  const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+  const text = rawBodyBytes(rawBody).toString('utf8');
   const matches = (key: Buffer, body: string): boolean => signatureListMatches(header, webhookDigest(key, id, timestamp, Buffer.from(body, 'utf8')));
 
   for (const key of otherKeyReadings(secret)) {

@@ -7,6 +7,6 @@ const WHSEC_PREFIX = 'whsec_';
  */
 export function webhookKey(secret: string): Buffer {
   const key = secret.startsWith(WHSEC_PREFIX) ? Buffer.from(secret.slice(WHSEC_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
-  if (key.length === 0) throw new TypeError('the webhook secret is empty');
+  if (key.length === 0) throw new TypeError('the webhook secret holds no key: it is empty, or whsec_ followed by no base64');
   return key;
 }

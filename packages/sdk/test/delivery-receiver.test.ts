@@ -100,4 +100,9 @@ describe('sdk: delivery receiver', () => {
       await close(server);
     }
   });
+  it('refuses to be created with a secret that holds no key or a tolerance that is not a number', () => {
+    expect(() => createDeliveryReceiver({ secret: 'whsec_', onDelivery: () => undefined })).to.throw(TypeError, /secret/);
+    expect(() => createDeliveryReceiver({ secret: '', onDelivery: () => undefined })).to.throw(TypeError, /secret/);
+    expect(() => createDeliveryReceiver({ secret: SECRET, toleranceS: Number.NaN, onDelivery: () => undefined })).to.throw(RangeError, /toleranceS/);
+  });
 });

@@ -35,5 +35,12 @@ describe('sdk: explainDelivery names the cause of a failed verification', () => 
   it('says verified for a good delivery', () => {
     expect(explainDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, at)).to.include({ ok: true });
   });
+
+  it('names a body that was already parsed into an object instead of throwing', () => {
+    const parsed: unknown = JSON.parse(SPEC_WEBHOOK.body);
+    const diagnosis = explainDelivery(parsed as string, specHeaders(), SPEC_WEBHOOK.secret, at);
+    expect(diagnosis).to.include({ ok: false, reason: 're_serialized_body' });
+    expect(diagnosis.explanation).to.match(/raw/);
+  });
 });
 

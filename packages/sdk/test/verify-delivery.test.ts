@@ -63,4 +63,29 @@ describe('sdk: verifyDelivery (Standard Webhooks)', () => {
     const ours = signDelivery({ id: 'dlv_2', timestamp: nowS, body, secret: SPEC_WEBHOOK.secret });
     expect(library.verify(body, ours)).to.deep.equal(JSON.parse(body));
   });
+  it('refuses to verify with a tolerance or clock that is not a number instead of accepting any timestamp', () => {
+    const yearLater = SPEC_WEBHOOK.timestamp + 365 * 24 * 3600;
+    expect(() => verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: yearLater, toleranceS: Number(undefined) })).to.throw(RangeError, /toleranceS/);
+    expect(() => verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: yearLater, toleranceS: -1 })).to.throw(RangeError, /toleranceS/);
+    expect(() => verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: Number.NaN })).to.throw(RangeError, /nowS/);
+  });
+
+  it('accepts the body as an ArrayBuffer or a DataView (fetch request.arrayBuffer())', () => {
+    const bytes = new TextEncoder().encode(SPEC_WEBHOOK.body);
+    expect(verifyDelivery(bytes.buffer, specHeaders(), SPEC_WEBHOOK.secret, at).ok).to.equal(true);
+    expect(verifyDelivery(new DataView(bytes.buffer), specHeaders(), SPEC_WEBHOOK.secret, at).ok).to.equal(true);
+  });
+
+  it('throws a TypeError that names the fix for a body that was already parsed', () => {
+    const parsed: unknown = JSON.parse(SPEC_WEBHOOK.body);
+    expect(() => verifyDelivery(parsed as string, specHeaders(), SPEC_WEBHOOK.secret, at)).to.throw(TypeError, /raw body/);
+  });
+
+  it('accepts a matching signature when a proxy joined several signature headers with a comma', () => {
+    const joined = `v1,bm90LXRoaXMtb25l, ${SPEC_WEBHOOK.signature}, v1,b3RoZXI=`;
+    expect(verifyDelivery(SPEC_WEBHOOK.body, specHeaders({ 'webhook-signature': joined }), SPEC_WEBHOOK.secret, at).ok).to.equal(true);
+    const headers = new Headers(specHeaders());
+    headers.append('webhook-signature', 'v1,b3RoZXI=');
+    expect(verifyDelivery(SPEC_WEBHOOK.body, headers, SPEC_WEBHOOK.secret, at).ok).to.equal(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { explainDelivery } from '@dialog-relay/sdk';
+import { explainDelivery, webhookKey } from '@dialog-relay/sdk';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { output, UsageError, type Output, type Printer } from '../output.js';
@@ -25,6 +25,11 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 export async function listenCommand(options: ListenOptions): Promise<Output> {
   if (!LOOPBACK.has(options.host)) throw new UsageError('listen binds to loopback only: --host 127.0.0.1 or ::1');
   if (options.secret.length === 0) throw new UsageError('listen needs --secret (your whsec_… webhook secret)');
+  try {
+    webhookKey(options.secret);
+  } catch (error) {
+    throw new UsageError(`listen --secret: ${error instanceof Error ? error.message : String(error)}`);
+  }
   let received = 0;
   let failed = 0;
   const server = createServer((req, res) => {
@@ -49,6 +54,9 @@ export async function listenCommand(options: ListenOptions): Promise<Output> {
       if (!diagnosis.ok) res.setHeader('content-type', 'application/json');
       res.end(diagnosis.ok ? undefined : JSON.stringify({ error: diagnosis.reason, message: diagnosis.explanation }));
       if (options.count !== undefined && received >= options.count) server.close();
+    }, () => {
+      // The sender went away in the middle of its body: nothing to verify and no one to answer.
+      req.socket.destroy();
     });
   });
   const closed = new Promise<void>((resolve) => server.on('close', resolve));
