@@ -52,6 +52,10 @@ describe('cli sign', () => {
     expect(printed.stdout.split('\n').slice(0, 2)).to.deep.equal(['-s', `${url}/custom-im/chat-messages`]);
   });
 
+  it('joins a URL given with a trailing slash without doubling it', () => {
+    expect(signCommand({ ...signOptions(), url: 'http://127.0.0.1:8080/' })).to.match(/^curl -s 'http:\/\/127\.0\.0\.1:8080\/custom-im\/chat-messages' /);
+  });
+
   it('signs the whole body with hmac-sha256: a changed content no longer verifies', () => {
     const body = curlBody(signCommand(signOptions()));
     const tampered = { ...body, message_info: { ...(body['message_info'] as object), content: 'changed' } };

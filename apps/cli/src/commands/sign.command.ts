@@ -40,7 +40,7 @@ export function signedRequest(options: SignOptions): { body: Record<string, unkn
   const body: Record<string, unknown> = { client: options.client, timestamp: options.nowS, message_info: info };
   if (options.sendUrl !== undefined) body['send_url'] = options.sendUrl;
   body['signature'] = signRequestBody(body, options.secret, options.scheme as SignatureScheme);
-  return { body, curl: `curl -s ${shellQuoted(`${options.url}/custom-im/chat-messages`)} -H 'Content-Type: application/json' -d ${shellQuoted(JSON.stringify(body))}` };
+  return { body, curl: `curl -s ${shellQuoted(`${options.url.replace(/\/+$/, '')}/custom-im/chat-messages`)} -H 'Content-Type: application/json' -d ${shellQuoted(JSON.stringify(body))}` };
 }
 
 /** One shell word, whatever it holds: single-quoted, each ' written as '\''. */
