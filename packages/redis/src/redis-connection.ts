@@ -25,6 +25,10 @@ export interface RedisConnectionOptions {
   autoPipelining?: boolean;
 }
 
+/** Connections no command blocks: the worker's auto-pipelined one and pub/sub (not the API's, which fail fast). */
+const neverBlocks = (role: ConnectionRole, options: RedisConnectionOptions): boolean =>
+  role === 'subscriber' || (role === 'worker' && options.autoPipelining === true);
+
 const retryStrategy = (times: number): number => Math.min(50 * 2 ** Math.min(times, 6), 2000);
 
 function roleOptions(role: ConnectionRole, options: RedisConnectionOptions): RedisOptions {
@@ -82,7 +86,11 @@ export function createRedis(config: Pick<RedisConfig, 'target' | 'password' | 't
         enableReadyCheck: role !== 'request',
         ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
         ...(enableAutoPipelining ? { enableAutoPipelining: true } : {}),
-        ...(role === 'request' ? {} : { maxRedirections: 64 }),
+        // Connections that never block ride out a failover's CLUSTERDOWN longer (64 tries, ~6 s). BullMQ's
+        // blocking connection keeps ioredis's 16 (~2 s): its BZPOPMIN must fail before BullMQ's own
+        // watchdog (the block time + 1 s) abandons it, or BullMQ resets the cluster connection in a way
+        // that never comes back and the replica stops taking jobs (docs/scaling.md).
+        ...(neverBlocks(role, options) ? { maxRedirections: 64 } : {}),
       };
       return new Cluster(target.nodes.map((n) => ({ host: n.host, port: n.port })), clusterOptions);
     }

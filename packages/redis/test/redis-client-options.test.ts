@@ -55,6 +55,19 @@ describe('redis client options', () => {
     expect(options.sentinelTLS).to.equal(undefined);
   });
 
+  it('lets a cluster command BullMQ blocks on fail within 16 redirections, and never-blocking ones retry longer', () => {
+    const redirectionsOf = (role: ConnectionRole, autoPipelining?: boolean): number | undefined => {
+      const cluster = createRedis(readRedisConfig({ REDIS_CLUSTER_NODES: closed }), role, { name: 'options-test', ...(autoPipelining ? { autoPipelining } : {}) }) as Cluster;
+      cluster.on('error', () => undefined);
+      opened.push(cluster);
+      return cluster.options.maxRedirections;
+    };
+    expect(redirectionsOf('worker'), 'BullMQ\'s connection').to.equal(16);
+    expect(redirectionsOf('request'), 'the API\'s').to.equal(16);
+    expect(redirectionsOf('worker', true), 'the worker\'s commands').to.equal(64);
+    expect(redirectionsOf('subscriber'), 'pub/sub').to.equal(64);
+  });
+
   it('gives every node of a cluster the password and TLS, for each role', () => {
     for (const role of ['request', 'worker', 'subscriber'] as const) {
       const cluster = open({ REDIS_CLUSTER_NODES: closed, ...secure }, role);
