@@ -120,5 +120,25 @@ describe('Redis faults under a running worker', function () {
       expectAnsweredOnceInOrder(receiver.requests, acknowledged);
       expect(system.workers[0]!.child.exitCode).to.equal(null);
     });
+
+    it('answers every message acknowledged after a master stalled (SIGSTOP) longer than a worker\'s blocking wait', async () => {
+      const acknowledged: string[] = [];
+      const send = sender(system, 'st', acknowledged);
+      await send(6);
+      await waitUntil(allAnswered(receiver, acknowledged), 30_000);
+      const stalled = cluster.servers[2]!;
+      stalled.pause();
+      try {
+        // The fault itself is a length of time: BullMQ blocks 5 s at most and gives up on a blocked
+        // command 1 s after; the stall outlasts both.
+        await new Promise((resolve) => setTimeout(resolve, 8000));
+      } finally {
+        stalled.resume();
+      }
+      await waitUntil(async () => (await send(1))[0] === 202, 30_000);
+      await send(12);
+      await waitUntil(allAnswered(receiver, acknowledged), 60_000).catch(() => undefined);
+      expectAnsweredOnceInOrder(receiver.requests, acknowledged);
+    });
   });
 });

@@ -25,9 +25,8 @@ export interface RedisConnectionOptions {
   autoPipelining?: boolean;
 }
 
-/** Connections no command blocks: the worker's auto-pipelined one and pub/sub (not the API's, which fail fast). */
-const neverBlocks = (role: ConnectionRole, options: RedisConnectionOptions): boolean =>
-  role === 'subscriber' || (role === 'worker' && options.autoPipelining === true);
+/** The worker connection BullMQ takes (and duplicates for its blocking commands): the one without auto-pipelining. */
+const isBullConnection = (role: ConnectionRole, options: RedisConnectionOptions): boolean => role === 'worker' && options.autoPipelining !== true;
 
 const retryStrategy = (times: number): number => Math.min(50 * 2 ** Math.min(times, 6), 2000);
 
@@ -82,15 +81,14 @@ export function createRedis(config: Pick<RedisConfig, 'target' | 'password' | 't
         clusterRetryStrategy: retryStrategy,
         // A request connection is usable as soon as the slots are known: with the ready check, BullMQ
         // (which treats a cluster's 'connect' as ready) would send its first commands into the gap and
-        // fail them for good, as the offline queue is off.
-        enableReadyCheck: role !== 'request',
+        // fail them for good, as the offline queue is off. BullMQ's own connection goes without it too:
+        // ioredis's connect() never settles when the ready check fails (the cluster is still down), and
+        // BullMQ awaits connect() when it resets its blocking connection after a BZPOPMIN hung (a master
+        // killed or stalled): the replica would stop taking jobs for good (docs/scaling.md).
+        enableReadyCheck: role !== 'request' && !isBullConnection(role, options),
         ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
         ...(enableAutoPipelining ? { enableAutoPipelining: true } : {}),
-        // Connections that never block ride out a failover's CLUSTERDOWN longer (64 tries, ~6 s). BullMQ's
-        // blocking connection keeps ioredis's 16 (~2 s): its BZPOPMIN must fail before BullMQ's own
-        // watchdog (the block time + 1 s) abandons it, or BullMQ resets the cluster connection in a way
-        // that never comes back and the replica stops taking jobs (docs/scaling.md).
-        ...(neverBlocks(role, options) ? { maxRedirections: 64 } : {}),
+        ...(role === 'request' ? {} : { maxRedirections: 64 }),
       };
       return new Cluster(target.nodes.map((n) => ({ host: n.host, port: n.port })), clusterOptions);
     }

@@ -55,17 +55,17 @@ describe('redis client options', () => {
     expect(options.sentinelTLS).to.equal(undefined);
   });
 
-  it('lets a cluster command BullMQ blocks on fail within 16 redirections, and never-blocking ones retry longer', () => {
-    const redirectionsOf = (role: ConnectionRole, autoPipelining?: boolean): number | undefined => {
+  it('opens the cluster connection BullMQ takes without the ready check, whose failure leaves connect() unsettled', () => {
+    const readyCheckOf = (role: ConnectionRole, autoPipelining?: boolean): boolean | undefined => {
       const cluster = createRedis(readRedisConfig({ REDIS_CLUSTER_NODES: closed }), role, { name: 'options-test', ...(autoPipelining ? { autoPipelining } : {}) }) as Cluster;
       cluster.on('error', () => undefined);
       opened.push(cluster);
-      return cluster.options.maxRedirections;
+      return cluster.options.enableReadyCheck;
     };
-    expect(redirectionsOf('worker'), 'BullMQ\'s connection').to.equal(16);
-    expect(redirectionsOf('request'), 'the API\'s').to.equal(16);
-    expect(redirectionsOf('worker', true), 'the worker\'s commands').to.equal(64);
-    expect(redirectionsOf('subscriber'), 'pub/sub').to.equal(64);
+    expect(readyCheckOf('worker'), 'BullMQ\'s connection').to.equal(false);
+    expect(readyCheckOf('request'), 'the API\'s').to.equal(false);
+    expect(readyCheckOf('worker', true), 'the worker\'s commands').to.equal(true);
+    expect(readyCheckOf('subscriber'), 'pub/sub').to.equal(true);
   });
 
   it('gives every node of a cluster the password and TLS, for each role', () => {
