@@ -25,6 +25,9 @@ export interface RedisConnectionOptions {
   autoPipelining?: boolean;
 }
 
+/** The worker connection BullMQ takes (and duplicates for its blocking commands): the one without auto-pipelining. */
+const isBullConnection = (role: ConnectionRole, options: RedisConnectionOptions): boolean => role === 'worker' && options.autoPipelining !== true;
+
 const retryStrategy = (times: number): number => Math.min(50 * 2 ** Math.min(times, 6), 2000);
 
 function roleOptions(role: ConnectionRole, options: RedisConnectionOptions): RedisOptions {
@@ -78,8 +81,11 @@ export function createRedis(config: Pick<RedisConfig, 'target' | 'password' | 't
         clusterRetryStrategy: retryStrategy,
         // A request connection is usable as soon as the slots are known: with the ready check, BullMQ
         // (which treats a cluster's 'connect' as ready) would send its first commands into the gap and
-        // fail them for good, as the offline queue is off.
-        enableReadyCheck: role !== 'request',
+        // fail them for good, as the offline queue is off. BullMQ's own connection goes without it too:
+        // ioredis's connect() never settles when the ready check fails (the cluster is still down), and
+        // BullMQ awaits connect() when it resets its blocking connection after a BZPOPMIN hung (a master
+        // killed or stalled): the replica would stop taking jobs for good (docs/scaling.md).
+        enableReadyCheck: role !== 'request' && !isBullConnection(role, options),
         ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
         ...(enableAutoPipelining ? { enableAutoPipelining: true } : {}),
         ...(role === 'request' ? {} : { maxRedirections: 64 }),

@@ -55,6 +55,19 @@ describe('redis client options', () => {
     expect(options.sentinelTLS).to.equal(undefined);
   });
 
+  it('opens the cluster connection BullMQ takes without the ready check, whose failure leaves connect() unsettled', () => {
+    const readyCheckOf = (role: ConnectionRole, autoPipelining?: boolean): boolean | undefined => {
+      const cluster = createRedis(readRedisConfig({ REDIS_CLUSTER_NODES: closed }), role, { name: 'options-test', ...(autoPipelining ? { autoPipelining } : {}) }) as Cluster;
+      cluster.on('error', () => undefined);
+      opened.push(cluster);
+      return cluster.options.enableReadyCheck;
+    };
+    expect(readyCheckOf('worker'), 'BullMQ\'s connection').to.equal(false);
+    expect(readyCheckOf('request'), 'the API\'s').to.equal(false);
+    expect(readyCheckOf('worker', true), 'the worker\'s commands').to.equal(true);
+    expect(readyCheckOf('subscriber'), 'pub/sub').to.equal(true);
+  });
+
   it('gives every node of a cluster the password and TLS, for each role', () => {
     for (const role of ['request', 'worker', 'subscriber'] as const) {
       const cluster = open({ REDIS_CLUSTER_NODES: closed, ...secure }, role);

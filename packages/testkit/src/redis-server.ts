@@ -15,6 +15,10 @@ export interface RedisServerHandle {
   start(): Promise<void>;
   /** Kills it at once (SIGKILL), as a crash would. */
   kill(): Promise<void>;
+  /** Stalls it (SIGSTOP): connections stay open and nothing answers, as a hung host would. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
   /** Stops it for good and removes its folder. */
   dispose(): Promise<void>;
 }
@@ -81,6 +85,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     stop,
     start,
     kill: () => halt('SIGKILL'),
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     dispose: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });
