@@ -11,6 +11,8 @@ export interface ClientOptions {
   client: string;
   secret: string;
   scheme?: SignatureScheme;
+  /** Gives up on a request, the answer's body included, after this long (a retryable network_error); default 30000. */
+  timeoutMs?: number;
   /** Replaces the global fetch (proxies, tests). */
   fetch?: typeof fetch;
   /** Unix seconds used for `timestamp` and the default create_timestamp. */
@@ -32,24 +34,28 @@ export interface DialogRelayClient {
 
 /** Relative, so that a baseUrl behind a path prefix (https://gw.example.com/relay) keeps its prefix. */
 const PATH = 'custom-im/chat-messages';
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** A typed client of the Conversation Message API: signs each request and turns error answers into DialogRelayError. */
 export function createClient(options: ClientOptions): DialogRelayClient {
   const doFetch = options.fetch ?? fetch;
   const now = options.nowS ?? ((): number => Math.floor(Date.now() / 1000));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const url = new URL(PATH, options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`).toString();
 
   async function send<T>(eventType: EventType, info: Record<string, unknown>, top: Record<string, unknown> = {}): Promise<Answer<T>> {
     const timestamp = now();
+    const signal = AbortSignal.timeout(timeoutMs);
     const body = withSignature(
       { client: options.client, timestamp, ...top, message_info: { message_type: 1, create_timestamp: timestamp, ...info, event_type: eventType } },
       { secret: options.secret, scheme: options.scheme ?? 'hmac-sha256' },
     );
     let response: Response;
     try {
-      response = await doFetch(url, { method: 'POST', headers: { ...options.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      response = await doFetch(url, { method: 'POST', headers: { ...options.headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
     } catch (error) {
-      throw new DialogRelayError('network_error', `No answer from ${url}: ${error instanceof Error ? error.message : String(error)}`, undefined, {}, { cause: error });
+      const reason = signal.aborted ? `nothing within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
+      throw new DialogRelayError('network_error', `No answer from ${url}: ${reason}`, undefined, {}, { cause: error });
     }
     return readAnswer<T>(response);
   }

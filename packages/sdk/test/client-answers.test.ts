@@ -13,10 +13,10 @@ async function fakeApi(reply: (res: ServerResponse) => void): Promise<{ url: str
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-async function failureOf(reply: (res: ServerResponse) => void): Promise<unknown> {
+async function failureOf(reply: (res: ServerResponse) => void, options: { timeoutMs?: number } = {}): Promise<unknown> {
   const { url, server } = await fakeApi(reply);
   try {
-    await createClient({ baseUrl: url, client: 'shop', secret: 'shop-secret-0001' }).website({ from_user_id: 'a', to_user_id: 'b', content: 'hi' });
+    await createClient({ baseUrl: url, client: 'shop', secret: 'shop-secret-0001', ...options }).website({ from_user_id: 'a', to_user_id: 'b', content: 'hi' });
   } catch (error) {
     return error;
   } finally {
@@ -54,6 +54,30 @@ describe('sdk: client error typing for answers that are not the API envelope', (
     });
     expect(error).to.be.instanceOf(DialogRelayError);
     expect(error).to.include({ code: 'unexpected_response', status: 502 });
+    // A proxy's 502, 503 or 504 page is as worth retrying as the API's own 503.
+    expect((error as DialogRelayError).retryable).to.equal(true);
+  });
+
+  it('does not retry an unexpected answer of another status', async () => {
+    const error = await failureOf((res) => res.writeHead(400, { 'content-type': 'text/html' }).end('<html>nope</html>'));
+    expect(error).to.include({ code: 'unexpected_response', status: 400 });
+    expect((error as DialogRelayError).retryable).to.equal(false);
+  });
+
+  it('gives up on an API that does not answer within timeoutMs, as a retryable network_error', async () => {
+    const error = await failureOf(() => undefined, { timeoutMs: 200 });
+    expect(error).to.be.instanceOf(DialogRelayError);
+    expect(error).to.include({ code: 'network_error' });
+    expect((error as DialogRelayError).message).to.include('200 ms');
+    expect((error as DialogRelayError).retryable).to.equal(true);
+  });
+
+  it('gives up on an answer whose body stops arriving within timeoutMs', async () => {
+    const error = await failureOf((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+      res.write('{"code":200,');
+    }, { timeoutMs: 200 });
+    expect(error).to.include({ code: 'network_error', status: 200 });
   });
 });
 
