@@ -21,3 +21,10 @@ export function summarizeMessage(message: ContextMessage): string {
 export function copyParts(parts: readonly ReplyPart[]): ReplyPart[] {
   return parts.map((part) => ({ type: part.type, content: part.content }));
 }
+
+/** The first `maxChars` UTF-16 units of `text`, without the high half of a surrogate pair the cut would split. */
+export function cutText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const last = text.charCodeAt(maxChars - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? maxChars - 1 : maxChars);
+}

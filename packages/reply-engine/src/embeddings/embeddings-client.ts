@@ -1,4 +1,5 @@
 import { got } from 'got';
+import { capDownload } from '../http/capped-download.js';
 
 export interface EmbeddingsClientOptions {
   /** API root including the version, e.g. http://127.0.0.1:1234/v1 (trailing slashes are ignored). */
@@ -53,16 +54,11 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions): Embedd
       retry: { limit: 0 },
       ...(signal ? { signal } : {}),
     });
-    let tooLarge = false;
-    void call.on('downloadProgress', ({ transferred, total }) => {
-      if (tooLarge || (transferred <= maxBytes && (total ?? 0) <= maxBytes)) return;
-      tooLarge = true;
-      call.cancel();
-    });
+    const tooLarge = capDownload(call, maxBytes);
     try {
       return readVectors((await call).body, input.length);
     } catch (error) {
-      if (tooLarge) throw new Error(`embeddings answer larger than ${maxBytes} bytes`);
+      if (tooLarge()) throw new Error(`embeddings answer larger than ${maxBytes} bytes`);
       throw error;
     }
   };

@@ -1,7 +1,7 @@
 import type { ReplyPart } from '@dialog-relay/contracts';
 import { detectLanguage } from '../language/detect-language.js';
 import { pickLocalized } from '../language/localized.js';
-import { copyParts } from '../message-text.js';
+import { copyParts, cutText } from '../message-text.js';
 import { tokenize } from '../text/tokenize.js';
 import { confidentEntry } from './confidence.js';
 import type { KnowledgeBase, KnowledgeEntry } from './knowledge-base.js';
@@ -38,13 +38,8 @@ export interface KnowledgeResponder {
  */
 export const RANKED_TEXT_MAX_CHARS = 2000;
 
-/** The first RANKED_TEXT_MAX_CHARS characters, without the high half of a cut surrogate pair. */
-export function rankedPart(text: string): string {
-  if (text.length <= RANKED_TEXT_MAX_CHARS) return text;
-  const cut = text.slice(0, RANKED_TEXT_MAX_CHARS);
-  const last = cut.charCodeAt(cut.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
-}
+/** The first RANKED_TEXT_MAX_CHARS characters of a text: what the engine reads of it. */
+export const rankedPart = (text: string): string => cutText(text, RANKED_TEXT_MAX_CHARS);
 
 export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder {
   const index = createKnowledgeIndex(kb.entries);

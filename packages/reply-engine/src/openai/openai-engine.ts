@@ -1,6 +1,7 @@
 import type { ReplyPart } from '@dialog-relay/contracts';
 import { got, HTTPError, RequestError } from 'got';
-import { copyParts } from '../message-text.js';
+import { capDownload } from '../http/capped-download.js';
+import { copyParts, cutText } from '../message-text.js';
 import type { EngineLogger, ReplyEngine } from '../reply-engine.js';
 import { buildChatMessages, readCompletionText } from './chat-messages.js';
 import { retryDelay } from './retry-delay.js';
@@ -30,13 +31,6 @@ export const OPENAI_REPLY_MAX_CHARS = 10_000;
 /** Keys this long are secrets, never found in a reply by chance; shorter ones are placeholders. */
 const ECHOED_KEY_MIN_CHARS = 16;
 const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504, 521, 522, 524];
-
-/** The text cut to OPENAI_REPLY_MAX_CHARS UTF-16 units, never inside a surrogate pair. */
-function cutReply(text: string): string {
-  if (text.length <= OPENAI_REPLY_MAX_CHARS) return text;
-  const last = text.charCodeAt(OPENAI_REPLY_MAX_CHARS - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? OPENAI_REPLY_MAX_CHARS - 1 : OPENAI_REPLY_MAX_CHARS);
-}
 
 function describeFailure(error: unknown): Record<string, unknown> {
   if (error instanceof HTTPError) {
@@ -70,7 +64,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
       signal?.throwIfAborted();
       const messages = buildChatMessages(options.systemPrompt, request.context, request.message, historyMessages);
       let body: string;
-      let tooLarge = false;
+      let tooLarge = (): boolean => false;
       try {
         const call = got.post(url, {
           json: { model, messages },
@@ -88,23 +82,18 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
           },
           ...(signal ? { signal } : {}),
         });
-        // Memory per call stays bounded, whatever the server sends (a huge answer, an endless stream).
-        void call.on('downloadProgress', ({ transferred, total }) => {
-          if (tooLarge || (transferred <= OPENAI_RESPONSE_MAX_BYTES && (total ?? 0) <= OPENAI_RESPONSE_MAX_BYTES)) return;
-          tooLarge = true;
-          call.cancel();
-        });
+        tooLarge = capDownload(call, OPENAI_RESPONSE_MAX_BYTES);
         body = (await call).body;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        return fail(tooLarge ? { reason: `response larger than ${OPENAI_RESPONSE_MAX_BYTES} bytes` } : describeFailure(error));
+        return fail(tooLarge() ? { reason: `response larger than ${OPENAI_RESPONSE_MAX_BYTES} bytes` } : describeFailure(error));
       }
       const completion = readCompletionText(body);
       if ('problem' in completion) return fail({ reason: completion.problem });
       // A proxy or server that echoes the request's headers must not hand the key to a customer. A
       // short key is a placeholder (local servers need none) that ordinary text may contain.
       if (options.apiKey.length >= ECHOED_KEY_MIN_CHARS && completion.text.includes(options.apiKey)) return fail({ reason: 'answer contains the API key' });
-      const text = cutReply(completion.text);
+      const text = cutText(completion.text, OPENAI_REPLY_MAX_CHARS);
       if (text !== completion.text) {
         logger.warn('openai engine: answer cut to the reply limit', { engine: 'openai', model, chars: completion.text.length, limit: OPENAI_REPLY_MAX_CHARS });
       }
