@@ -1,27 +1,9 @@
 import type { JobPayloads } from '@dialog-relay/queue';
 import { finishTurn } from './process-turn.js';
-import type { TurnBatch } from './reply.types.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 const detailOf = (error: Error): string => `${error.name}: ${error.message}`.slice(0, 500);
-
-/** What the dead letter reads of each message: a batch whose messages lack it is corrupt. */
-const isDueMessage = (m: unknown): boolean => {
-  const fields = (m ?? {}) as { msgId?: unknown; client?: unknown; sendUrl?: unknown };
-  return typeof m === 'object' && typeof fields.msgId === 'string' && typeof fields.client === 'string' && typeof fields.sendUrl === 'string';
-};
-
-function parseBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
-  if (raw === null) return undefined;
-  try {
-    const parsed = JSON.parse(raw) as { delivery_id?: unknown; generation?: unknown; messages?: unknown } | null;
-    if (typeof parsed?.delivery_id !== 'string' || typeof parsed.generation !== 'number' || !Array.isArray(parsed.messages) || !parsed.messages.every(isDueMessage)) return 'corrupt';
-    return { deliveryId: parsed.delivery_id, generation: parsed.generation, messages: parsed.messages as TurnBatch['messages'] };
-  } catch {
-    return 'corrupt';
-  }
-}
 
 /**
  * A turn job failed its last allowed run (a Redis error that lasted, a corrupt record, a bug)
@@ -32,7 +14,7 @@ function parseBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
 export async function turnFailedForGood(deps: WorkerDeps, payload: JobPayloads['conversation-turn'], error: Error): Promise<void> {
   const { conversationId, generation } = payload;
   const log = deps.logger.child({ conversation_id: conversationId });
-  const batch = parseBatch(await deps.turns.rawBatch(conversationId));
+  const batch = await deps.turns.checkedBatch(conversationId);
   if (batch === 'corrupt' || (batch !== undefined && batch.generation === generation)) {
     const known = batch === 'corrupt' ? undefined : batch;
     const deliveryId = known?.deliveryId ?? deps.newDeliveryId(conversationId);

@@ -38,8 +38,8 @@ export interface TurnStore {
   /** null generation: a redelivery, not bound to the conversation's current turn. */
   beginAttempt(conversationId: string, generation: number | null, deliveryId: string): Promise<boolean>;
   endAttempt(conversationId: string, deliveryId: string): Promise<void>;
-  /** The raw batch JSON of the live turn (for a job that failed for good: it may be corrupt). */
-  rawBatch(conversationId: string): Promise<string | null>;
+  /** The live turn's batch, checked (for a job that failed for good: it may be corrupt); undefined when none. */
+  checkedBatch(conversationId: string): Promise<TurnBatch | 'corrupt' | undefined>;
   /**
    * The safety net (docs/reply-protocol.md): conversations of one shard whose messages have waited
    * unchecked longer than olderThanMs; each is marked checked now.
@@ -60,10 +60,29 @@ export interface TurnTimings {
   attemptMarkerTtlMs: number;
 }
 
+/** A batch as the scripts stored it (trusted: the hot path). */
 const parseBatch = (json: string): TurnBatch => {
   const raw = JSON.parse(json) as { delivery_id: string; generation: number; messages: StoredDueMessage[] };
   return { deliveryId: raw.delivery_id, generation: raw.generation, messages: raw.messages };
 };
+
+/** What a dead letter reads of each message: a batch whose messages lack it is corrupt. */
+const isDueMessage = (m: unknown): boolean => {
+  const fields = (m ?? {}) as { msgId?: unknown; client?: unknown; sendUrl?: unknown };
+  return typeof m === 'object' && typeof fields.msgId === 'string' && typeof fields.client === 'string' && typeof fields.sendUrl === 'string';
+};
+
+/** A stored batch checked field by field, for a turn that failed for good (docs/service-rules.md §15). */
+function checkBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
+  if (raw === null) return undefined;
+  try {
+    const parsed = JSON.parse(raw) as { delivery_id?: unknown; generation?: unknown; messages?: unknown } | null;
+    if (typeof parsed?.delivery_id !== 'string' || typeof parsed.generation !== 'number' || !Array.isArray(parsed.messages) || !parsed.messages.every(isDueMessage)) return 'corrupt';
+    return { deliveryId: parsed.delivery_id, generation: parsed.generation, messages: parsed.messages as StoredDueMessage[] };
+  } catch {
+    return 'corrupt';
+  }
+}
 
 /**
  * A due message is stored with its content only up to this many characters of JSON (any text
@@ -138,7 +157,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     async endAttempt(c, deliveryId) {
       await runScript(redis, END_ATTEMPT, turnKeys(c), { deliveryId });
     },
-    rawBatch: (c) => redis.get(keys.replyBatch(c)),
+    checkedBatch: async (c) => checkBatch(await redis.get(keys.replyBatch(c))),
     async claimOverdue(shard, olderThanMs, limit) {
       return (await runScript(redis, CLAIM_OVERDUE, { waiting: keys.waitingConversations(shard) }, { olderThanMs, limit })) as string[];
     },
