@@ -131,18 +131,14 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
   const reloadKnowledge = (): void => void engine.reload();
   process.on('SIGHUP', reloadKnowledge);
   const limits = { ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars };
-  // docs/decisions.md "Replay key": a timestamp is accepted while |floor(now) - timestamp| <= tolerance,
-  // up to 2 x tolerance + 1 seconds; the key must outlive that from the first acceptance. A msg_id's
-  // answer stands in for that key (it is answered, not refused), so it is kept at least as long.
-  const replayTtlMs = (2 * config.timestampToleranceS + 1) * 1000;
   const chat = createChatService({
     validate: createRequestValidator(limits),
     findClient: (id) => clients.get(id),
     admission: createAdmission({
       redis,
       keys,
-      replayTtlMs,
-      idempotencyTtlMs: Math.max(config.idempotencyTtlS * 1000, replayTtlMs),
+      replayTtlMs: config.admission.replayTtlMs,
+      idempotencyTtlMs: config.admission.idempotencyTtlMs,
       pendingTtlMs: 30_000,
     }),
     checkSendUrl: (raw, client) => checkSendUrl(raw, { allowPrivate: config.allowPrivateSendUrls || client.allowPrivateSendUrls }),

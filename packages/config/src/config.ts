@@ -32,6 +32,12 @@ export interface Config {
   readonly defaultRateLimitPerS: number;
   readonly timestampToleranceS: number;
   readonly idempotencyTtlS: number;
+  /**
+   * Derived (docs/decisions.md "Replay key"): a timestamp is accepted while |floor(now) - timestamp|
+   * <= tolerance, for up to 2 x tolerance + 1 seconds, so a request's replay key lives that long from
+   * its first acceptance; a msg_id's first answer stands in for that key, so it lives at least as long.
+   */
+  readonly admission: { readonly replayTtlMs: number; readonly idempotencyTtlMs: number };
   readonly limits: { readonly bodyBytes: number; readonly contentMaxChars: number; readonly filesMax: number; readonly atListMax: number };
   readonly context: { readonly maxMessages: number; readonly ttlS: number };
   /**
@@ -137,6 +143,9 @@ function readClients(env: Env, defaults: { defaultRateLimitPerS: number; allowPr
 /** Parses the environment. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env): Config {
   const defaultRateLimitPerS = readInt(env, 'RATE_LIMIT_PER_S', 50, 1, MAX_RATE_LIMIT_PER_S);
+  const timestampToleranceS = readInt(env, 'TIMESTAMP_TOLERANCE_S', 300, 1, 86_400);
+  const idempotencyTtlS = readInt(env, 'IDEMPOTENCY_TTL_S', 86_400, 60, 30 * 86_400);
+  const replayTtlMs = (2 * timestampToleranceS + 1) * 1000;
   const allowPrivateSendUrls = readBool(env, 'ALLOW_PRIVATE_SEND_URLS', false);
   const redisPrefix = readString(env, 'REDIS_PREFIX', 'dr:');
   if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'use 1-64 characters of A-Z a-z 0-9 : _ . -');
@@ -164,8 +173,9 @@ export function loadConfig(env: Env): Config {
     clients: readClients(env, { defaultRateLimitPerS, allowPrivateSendUrls }),
     clientCacheMs: readInt(env, 'CLIENT_CACHE_MS', 5000, 0, 3_600_000),
     defaultRateLimitPerS,
-    timestampToleranceS: readInt(env, 'TIMESTAMP_TOLERANCE_S', 300, 1, 86_400),
-    idempotencyTtlS: readInt(env, 'IDEMPOTENCY_TTL_S', 86_400, 60, 30 * 86_400),
+    timestampToleranceS,
+    idempotencyTtlS,
+    admission: Object.freeze({ replayTtlMs, idempotencyTtlMs: Math.max(idempotencyTtlS * 1000, replayTtlMs) }),
     limits: Object.freeze({
       bodyBytes: readInt(env, 'BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
       contentMaxChars: readInt(env, 'CONTENT_MAX_CHARS', 10_000, 1, 1_000_000),

@@ -55,6 +55,11 @@ describe('config', () => {
     expect(loadConfig({ AUTO_REPLY_DEBOUNCE_MS: '9000' }).autoReplyMaxWaitMs).to.equal(9000);
   });
 
+  it('keeps a replay key for the whole timestamp window, and a msg_id\'s answer at least as long', () => {
+    expect(loadConfig({}).admission).to.deep.equal({ replayTtlMs: 601_000, idempotencyTtlMs: 86_400_000 });
+    expect(loadConfig({ TIMESTAMP_TOLERANCE_S: '3600', IDEMPOTENCY_TTL_S: '60' }).admission).to.deep.equal({ replayTtlMs: 7_201_000, idempotencyTtlMs: 7_201_000 });
+  });
+
   it('refuses a debounce ceiling below the debounce window, naming AUTO_REPLY_MAX_WAIT_MS', () => {
     expect(() => loadConfig({ AUTO_REPLY_DEBOUNCE_MS: '3000', AUTO_REPLY_MAX_WAIT_MS: '2000' })).to.throw(ConfigError, /^AUTO_REPLY_MAX_WAIT_MS: must be at least AUTO_REPLY_DEBOUNCE_MS/);
   });
