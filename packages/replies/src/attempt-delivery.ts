@@ -106,7 +106,9 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
 export async function settleAttempt(deps: WorkerDeps, result: AttemptEnd, endTurn: boolean): Promise<Settled> {
   const { settlement, next, outcome } = result;
   const metrics = deps.metrics ?? NO_REPLY_METRICS;
-  const log = deps.logger.child({ conversation_id: settlement.conversationId, delivery_id: settlement.deliveryId });
+  // Only the rare outcomes log: no child logger per reply.
+  const ids = { conversation_id: settlement.conversationId, delivery_id: settlement.deliveryId };
+  const log = deps.logger;
   const settled = await deps.attemptStore.settle({ ...settlement, endTurn });
   if (outcome && next.kind !== 'refused' && next.kind !== 'none') metrics.attempt(next.kind, statusClassOf(outcome.status), outcome.latencyMs / 1000);
   if (result.aborted) {
@@ -118,18 +120,18 @@ export async function settleAttempt(deps: WorkerDeps, result: AttemptEnd, endTur
     case 'delivered':
       if (settled.moved === 'delivered') {
         metrics.delivered(Math.max(0, deps.nowMs() - (result.deadlineMs - deps.settings.replyMaxAgeMs)) / 1000);
-      } else log.info('the receiver accepted a reply cancelled during its attempt: kept cancelled, not recorded in the context', { status: outcome?.status });
+      } else log.info('the receiver accepted a reply cancelled during its attempt: kept cancelled, not recorded in the context', { ...ids, status: outcome?.status });
       break;
     case 'dead':
       if (settled.moved === 'dead') {
-        log.warn('reply dead-lettered', { reason: next.reason, detail: next.detail });
+        log.warn('reply dead-lettered', { ...ids, reason: next.reason, detail: next.detail });
         metrics.deadLetter(next.reason);
-      } else log.info('reply not dead-lettered: it was cancelled meanwhile', { reason: next.reason });
+      } else log.info('reply not dead-lettered: it was cancelled meanwhile', { ...ids, reason: next.reason });
       break;
     case 'refused':
       // Counted by whoever moved the record to cancelled: here, or the stop or human message at the ingress.
       if (settled.moved === 'cancelled') metrics.cancelled('before_attempt');
-      log.info('delivery cancelled: auto reply stopped or a human answered');
+      log.info('delivery cancelled: auto reply stopped or a human answered', ids);
       break;
     case 'retry':
     case 'cancelled':
