@@ -31,7 +31,8 @@ export interface DeliveryStore {
   latestForConversation(conversationId: string, limit: number): Promise<DeliveryView[]>;
 }
 
-const KEEP_PER_CONVERSATION = 20;
+/** Delivery ids kept per conversation (auto_reply_status shows the latest). */
+export const KEEP_PER_CONVERSATION = 20;
 /** Index entries checked per round trip when dropping those whose record has expired. */
 const PRUNE_BATCH = 500;
 /** How much earlier than its score + ttlS a dead letter's record may have expired (records of earlier versions). */
@@ -47,7 +48,8 @@ const readReason = (raw: string | undefined): DeadReason | '' => {
   return LEGACY_REASONS[raw] ?? 'failed';
 };
 
-function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
+/** A record as stored (HGETALL); undefined when there is none. */
+export function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
   if (hash['delivery_id'] === undefined) return undefined;
   let inReplyTo: string[] = [];
   try {
@@ -72,6 +74,10 @@ function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
     attempt_base: Number(hash['attempt_base'] ?? 0),
   };
 }
+
+/** A record's hash fields, as field, value pairs. */
+export const recordFields = (record: DeliveryRecord): string[] =>
+  Object.entries({ ...record, in_reply_to: JSON.stringify(record.in_reply_to) }).flatMap(([field, value]) => [field, String(value)]);
 
 const positiveInteger = (name: string, value: number): number => {
   if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${value}`);
@@ -131,7 +137,7 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
   };
   return {
     async create(record) {
-      const fields = Object.entries({ ...record, in_reply_to: JSON.stringify(record.in_reply_to) }).flatMap(([field, value]) => [field, String(value)]);
+      const fields = recordFields(record);
       const created = await runScript(redis, CREATE, { delivery: keys.delivery(record.delivery_id), conversationDeliveries: keys.conversationDeliveries(record.conversation_id) },
         { ttlS, keep: KEEP_PER_CONVERSATION, deliveryId: record.delivery_id }, fields);
       return created === 1 ? record : ((await get(record.delivery_id)) ?? record);

@@ -1,5 +1,5 @@
 import type { JobPayloads } from '@dialog-relay/queue';
-import { finishTurn } from './process-turn.js';
+import { endTurn } from './process-turn.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
 
@@ -44,7 +44,7 @@ export async function turnFailedForGood(deps: WorkerDeps, payload: JobPayloads['
   } else {
     log.error('turn failed for good before taking its messages: the next turn takes them', { error: error.message });
   }
-  await finishTurn(deps, conversationId, generation);
+  await endTurn(deps, conversationId, generation);
 }
 
 /** An operator's redelivery failed its last allowed run: it goes back to the dead letters, reason `failed`. */

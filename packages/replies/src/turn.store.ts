@@ -1,4 +1,5 @@
 import type { Config } from '@dialog-relay/config';
+import type { ContextMessage } from '@dialog-relay/contracts';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, END_ATTEMPT, FINISH, SCHEDULE, TAKE, WAITING_TURN } from './turns.lua.js';
@@ -8,7 +9,11 @@ export type TakeResult =
   | { kind: 'stopped' }
   | { kind: 'empty' }
   | { kind: 'wait'; ms: number }
-  | { kind: 'batch'; batch: TurnBatch };
+  /**
+   * opened: the batch was taken by this call, its attempt marked in flight and the context read
+   * (TAKE); undefined for a batch taken before (a retry, a re-run), whose attempt is not open yet.
+   */
+  | { kind: 'batch'; batch: TurnBatch; opened: { context: ContextMessage[] } | undefined };
 
 export interface CancelResult {
   /** Messages that lost their pending reply. */
@@ -27,8 +32,8 @@ export interface CancelResult {
 
 /** Typed calls of the per-conversation turn protocol (turns.lua.ts). */
 export interface TurnStore {
-  /** Whether a take may answer 'wait' (AUTO_REPLY_DEBOUNCE_MS > 0); without it a take of a due turn takes its batch. */
-  readonly debounces: boolean;
+  /** How long an attempt's in-flight marker lasts from its opening (config: longer than one attempt). */
+  readonly attemptMarkerTtlMs: number;
   schedule(message: DueMessage): Promise<{ kind: 'stopped' } | { kind: 'paused' } | { kind: 'queued'; generation: number }>;
   take(conversationId: string, generation: number, deliveryId: string): Promise<TakeResult>;
   finish(conversationId: string, generation: number): Promise<{ next: boolean; generation: number }>;
@@ -112,9 +117,11 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     attempts: keys.attemptsInFlight(c),
     legacyAttempt: keys.attemptInFlight(c),
     waiting: keys.waitingConversations(keys.shardOf(c)),
+    order: keys.contextOrder(c),
+    messages: keys.contextMessages(c),
   });
   return {
-    debounces: timings.debounceMs > 0,
+    attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
       const k = turnKeys(message.conversationId);
       const reply = (await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
@@ -124,14 +131,16 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     },
     async take(c, generation, deliveryId) {
       const reply = (await runScript(redis, TAKE, turnKeys(c),
-        { generation, debounceMs: timings.debounceMs, maxWaitMs: timings.maxWaitMs, ttlMs: timings.pendingTtlMs, deliveryId, conversationId: c })) as [string, string?];
+        { generation, debounceMs: timings.debounceMs, maxWaitMs: timings.maxWaitMs, ttlMs: timings.pendingTtlMs, deliveryId, conversationId: c, markerTtlMs: timings.attemptMarkerTtlMs })) as [string, string?, string[]?];
       switch (reply[0]) {
         case 'stale':
           return { kind: 'stale', current: Number(reply[1]) };
         case 'wait':
           return { kind: 'wait', ms: Number(reply[1]) };
         case 'batch':
-          return { kind: 'batch', batch: parseBatch(reply[1] ?? '') };
+          return { kind: 'batch', batch: parseBatch(reply[1] ?? ''), opened: undefined };
+        case 'taken':
+          return { kind: 'batch', batch: parseBatch(reply[1] ?? ''), opened: { context: (reply[2] ?? []).map((json) => JSON.parse(json) as ContextMessage) } };
         case 'stopped':
           return { kind: 'stopped' };
         default:

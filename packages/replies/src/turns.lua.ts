@@ -1,4 +1,5 @@
 import { defineLuaScript } from '@dialog-relay/redis';
+import { markAttemptLua, readContextLua } from './attempt.lua.js';
 
 /**
  * The per-conversation turn protocol (docs/reply-protocol.md). A conversation has a generation G
@@ -44,23 +45,30 @@ return {'queued', g}
 
 export const TAKE = defineLuaScript({
   name: 'take',
-  keys: ['pending', 'since', 'oldest', 'generation', 'batch', 'stop', 'waiting'],
-  args: ['generation', 'debounceMs', 'maxWaitMs', 'ttlMs', 'deliveryId', 'conversationId'],
+  keys: ['pending', 'since', 'oldest', 'generation', 'batch', 'stop', 'waiting', 'attempts', 'order', 'messages'],
+  args: ['generation', 'debounceMs', 'maxWaitMs', 'ttlMs', 'deliveryId', 'conversationId', 'markerTtlMs'],
   source: `
---[[ Job G starts (worker): take the due messages of this turn.
+--[[ Job G starts (worker): take the due messages of this turn, and open the reply's attempt.
   Input:  KEYS[1] pending     KEYS[2] since     KEYS[3] oldest     KEYS[4] generation
           KEYS[5] batch       JSON {delivery_id, generation, count, messages} of the live turn
                               (count: how many messages, in a fixed header CANCEL reads without
                               decoding the messages, which carry their content)
           KEYS[6] stop        KEYS[7] waiting  (the conversation leaves it once nothing waits)
+          KEYS[8] attempts    hash of the attempts in flight: delivery id -> until ms
+          KEYS[9] order       KEYS[10] messages  (the conversation's context)
           ARGV[1] generation  G of the job
           ARGV[2] debounceMs  0: one message per reply
           ARGV[3] maxWaitMs   the debounce ceiling, from the oldest unanswered message
           ARGV[4] ttlMs       expiry of the batch
           ARGV[5] deliveryId  the id the reply gets if this call takes a new batch
           ARGV[6] conversationId
+          ARGV[7] markerTtlMs  of the in-flight marker
   Output: {'stale', current} | {'stopped'} | {'empty'} | {'wait', ms} | {'batch', json}
-          A re-run (after a crash) finds the batch it took before, with its delivery id. ]]
+          | {'taken', json, context}: a batch taken now, its attempt marked in flight (the
+          generation and the stop checked in the same step, as OPEN_ATTEMPT does) and the
+          conversation's context read, so the reply is produced and sent without another call.
+          A re-run (after a crash) finds the batch it took before, with its delivery id ('batch'):
+          the caller opens its attempt with OPEN_ATTEMPT. ]]
 local current = tonumber(redis.call('GET', KEYS[4]) or '0')
 if current ~= tonumber(ARGV[1]) then return {'stale', tostring(current)} end
 local existing = redis.call('GET', KEYS[5])
@@ -72,9 +80,9 @@ if redis.call('LLEN', KEYS[1]) == 0 then
 end
 local debounce = tonumber(ARGV[2])
 local items
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
 if debounce > 0 then
-  local t = redis.call('TIME')
-  local now = t[1] * 1000 + math.floor(t[2] / 1000)
   local quiet = debounce - (now - tonumber(redis.call('GET', KEYS[2]) or '0'))
   local ceiling = tonumber(ARGV[3]) - (now - tonumber(redis.call('GET', KEYS[3]) or '0'))
   if quiet > 0 and ceiling > 0 then return {'wait', tostring(math.min(quiet, ceiling))} end
@@ -89,7 +97,10 @@ if redis.call('LLEN', KEYS[1]) == 0 then
 end
 local json = '{"delivery_id":' .. cjson.encode(ARGV[5]) .. ',"generation":' .. ARGV[1] .. ',"count":' .. #items .. ',"messages":[' .. table.concat(items, ',') .. ']}'
 redis.call('SET', KEYS[5], json, 'PX', ARGV[4])
-return {'batch', json}
+${markAttemptLua('KEYS[8]', 'ARGV[5]', 'now', 'tonumber(ARGV[7])')}
+local context = {}
+${readContextLua('KEYS[9]', 'KEYS[10]', 'context')}
+return {'taken', json, context}
 `,
 });
 
