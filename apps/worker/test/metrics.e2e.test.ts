@@ -8,27 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { WorkerRuntime } from '../src/index.js';
 import { startInProcess, type InProcess } from './support/in-process.js';
+import { exposedNames, namesIn, PROMETHEUS_SERIES } from './support/metric-names.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 const TOKEN = 'metrics-token-0123456789';
 const OPS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'ops');
-/** Series Prometheus itself provides for every scrape target. */
-const PROMETHEUS_SERIES = new Set(['up']);
-
-/** Every series name a scrape can show: counters and gauges as typed, histograms with _bucket, _sum and _count. */
-function exposedNames(text: string): Set<string> {
-  const names = new Set<string>();
-  for (const match of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
-    const [, name, type] = match as unknown as [string, string, string];
-    if (type === 'histogram' || type === 'summary') for (const suffix of ['_bucket', '_sum', '_count']) names.add(`${name}${suffix}`);
-    names.add(name);
-  }
-  return names;
-}
-
-/** The metric names a PromQL expression uses (ours start with dialog_relay_; `up` is Prometheus's own). */
-const namesIn = (expr: string): string[] => [...expr.matchAll(/\b(dialog_relay_[a-z0-9_]+|up)\b(?!\s*\()/g)].map((m) => m[1]!);
-
 interface Dashboard { panels: { type: string; title: string; targets?: { expr: string }[] }[] }
 interface RuleFile { groups: { rules: { alert: string; expr: string }[] }[] }
 
