@@ -7,9 +7,10 @@
 // with the worker's own options (loadConfig of this environment: REDIS_URL or rediss://, REDIS_TLS,
 // REDIS_PASSWORD, Sentinel or Cluster). Exit 1 otherwise, with one line saying why (never a secret).
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { root } from './checkout-prefix.mjs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const fail = (why) => {
   process.stdout.write(`${why}\n`);
