@@ -88,6 +88,11 @@ export interface Config {
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
   /**
+   * SHUTDOWN_DELAY_MS: after SIGTERM the API answers /readyz 503 at once but goes on serving requests
+   * this long (an orchestrator removes the endpoint meanwhile), then drains as usual. 0: drain at once.
+   */
+  readonly shutdownDelayMs: number;
+  /**
    * WORKER_HEARTBEAT_FILE: a file each worker touches every intervalMs while its event loop turns and
    * its queue workers run; the container's liveness check (scripts/worker-health.mjs) reads its age.
    * undefined: no heartbeat.
@@ -216,6 +221,7 @@ export function loadConfig(env: Env): Config {
     metricsPort: env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === '' ? undefined : readInt(env, 'METRICS_PORT', 0, 0, 65535),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    shutdownDelayMs: readInt(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
     workerHeartbeat: Object.freeze({
       file: readOptionalString(env, 'WORKER_HEARTBEAT_FILE'),
       intervalMs: readInt(env, 'WORKER_HEARTBEAT_INTERVAL_MS', 5000, 100, 600_000),
