@@ -1,0 +1,199 @@
+import { defineLuaScript, runScript, type LuaScript } from './lua-script.js';
+import type { Redis } from './redis-connection.js';
+
+/**
+ * Steps of a request that may share one script (docs/lua-scripts.md "Composed scripts"). A part is
+ * a Lua body with named keys and arguments, written against placeholders (`k.pending` is `KEYS[3]`
+ * once composed); the package that owns the data defines its parts, and the caller that runs several
+ * of them in one round trip composes them. On one Redis or behind Sentinel the parts run as one
+ * script; on a cluster the parts of one slot run as one script and the slots one after the other,
+ * because a script may touch one slot only.
+ *
+ * Parts run in order and see a table `shared` the earlier parts may have filled (a part that must
+ * tell a later one something writes it there, never to a key). A part listed in `haltOn` ends the
+ * script when its result's first element is one of them: the later parts do not run.
+ */
+export interface LuaPart<K extends string = string, A extends string = string> {
+  readonly name: string;
+  /** One line for the composed script's header. */
+  readonly does: string;
+  readonly keys: readonly K[];
+  readonly args: readonly A[];
+  /** What the part returns (for the header). */
+  readonly output: string;
+  /** The hash tag its keys carry: parts of one slot may share a script on a cluster. */
+  readonly slot: 'client' | 'conversation';
+  readonly haltOn?: readonly string[];
+  /** Keys the part reads that it learns inside (named in the header; same slot as its declared keys). */
+  readonly derivedKeys?: string;
+  readonly lua: (k: Readonly<Record<K, string>>, a: Readonly<Record<A, string>>) => string;
+}
+
+export function defineLuaPart<const K extends string, const A extends string>(part: LuaPart<K, A>): LuaPart<K, A> {
+  return Object.freeze(part);
+}
+
+type AnyPart = LuaPart<string, string>;
+
+/** One part in a step: the part, and the keys and arguments of this call. */
+export interface StepCall {
+  readonly part: AnyPart;
+  readonly keys: Readonly<Record<string, string>>;
+  readonly args: Readonly<Record<string, string | number>>;
+}
+
+/** A part with the values it runs with (the keys and arguments are checked against the part when composed). */
+export function stepCall<K extends string, A extends string>(part: LuaPart<K, A>, keys: Readonly<Record<K, string>>, args: Readonly<Record<A, string | number>>): StepCall {
+  return { part: part as unknown as AnyPart, keys, args };
+}
+
+interface Composed {
+  readonly script: LuaScript;
+  /** For each part, where its key and argument names landed. */
+  readonly parts: readonly AnyPart[];
+  readonly keyNames: readonly { part: number; name: string }[];
+  readonly argNames: readonly { part: number; name: string }[];
+}
+
+/** `shared` in: the first argument of a script that continues a composed one on a cluster. */
+const SHARED_ARG = 'shared';
+
+/**
+ * Composes parts into one script. Each part's keys and arguments get their own positions (two parts
+ * naming the same key get two; the values passed decide what they are). `continued` (a cluster's
+ * script for one slot): the script takes `shared` as JSON in ARGV[1] and returns it encoded after
+ * the parts' results, then 1 when a part halted.
+ */
+export function composeParts(name: string, parts: readonly AnyPart[], continued = false): Composed {
+  const keyNames: { part: number; name: string }[] = [];
+  const argNames: { part: number; name: string }[] = continued ? [{ part: -1, name: SHARED_ARG }] : [];
+  const bodies: string[] = [];
+  const headerKeys: string[] = [];
+  const headerArgs: string[] = continued ? [`ARGV[1] ${SHARED_ARG}  what the earlier slots' parts left in \`shared\` (JSON)`] : [];
+  parts.forEach((part, index) => {
+    const k: Record<string, string> = {};
+    for (const key of part.keys) {
+      keyNames.push({ part: index, name: key });
+      k[key] = `KEYS[${keyNames.length}]`;
+      headerKeys.push(`KEYS[${keyNames.length}] ${partKey(index, key)}  (${part.name})`);
+    }
+    const a: Record<string, string> = {};
+    for (const arg of part.args) {
+      argNames.push({ part: index, name: arg });
+      a[arg] = `ARGV[${argNames.length}]`;
+      headerArgs.push(`ARGV[${argNames.length}] ${partKey(index, arg)}  (${part.name})`);
+    }
+    const halt = part.haltOn && part.haltOn.length > 0
+      ? `\nif type(r) == 'table' and (${part.haltOn.map((h) => `r[1] == '${h}'`).join(' or ')}) then return finish(true) end`
+      : '';
+    bodies.push(`r = (function()\n${part.lua(k, a).trim()}\nend)()\nout[${index + 1}] = r or false${halt}`);
+  });
+  const header = [
+    `--[[ ${name}: ${parts.map((p) => p.does).join('; ')}.`,
+    `  Input:  ${[...headerKeys, ...headerArgs].join('\n          ')}`,
+    ...parts.filter((p) => p.derivedKeys).map((p) => `  Derived keys (${p.name}): ${p.derivedKeys ?? ''}`),
+    `  Output: {${parts.map((p) => `${p.name}: ${p.output}`).join(', ')}${continued ? ', shared (JSON), 1 when a part halted' : ''}}`,
+    `          (a part that did not run: nil) ]]`,
+  ].join('\n');
+  const source = [
+    header,
+    continued ? `local shared = cjson.decode(ARGV[1])` : `local shared = {}`,
+    `local out = {}`,
+    `local function finish(halted)`,
+    `  for i = #out + 1, ${parts.length} do out[i] = false end`,
+    continued ? `  out[${parts.length + 1}] = cjson.encode(shared)\n  out[${parts.length + 2}] = halted and 1 or 0` : '',
+    `  return out`,
+    `end`,
+    `local r`,
+    ...bodies,
+    `return finish(false)`,
+  ].join('\n');
+  const script = defineLuaScript({ name, keys: keyNames.map((k) => partKey(k.part, k.name)), args: argNames.map((a) => a.part < 0 ? a.name : partKey(a.part, a.name)), source });
+  return { script, parts, keyNames, argNames };
+}
+
+const partKey = (part: number, name: string): string => `p${part + 1}_${name}`;
+
+function argumentsOf(composed: Composed, calls: readonly StepCall[], shared: string | undefined): { keys: Record<string, string>; args: Record<string, string | number> } {
+  const keys: Record<string, string> = {};
+  for (const { part, name } of composed.keyNames) {
+    const value = calls[part]?.keys[name];
+    if (value === undefined) throw new Error(`${composed.script.name}: no key ${name} for ${composed.parts[part]?.name ?? '?'}`);
+    keys[partKey(part, name)] = value;
+  }
+  const args: Record<string, string | number> = {};
+  for (const { part, name } of composed.argNames) {
+    if (part < 0) {
+      args[name] = shared ?? '{}';
+      continue;
+    }
+    const value = calls[part]?.args[name];
+    if (value === undefined) throw new Error(`${composed.script.name}: no argument ${name} for ${composed.parts[part]?.name ?? '?'}`);
+    args[partKey(part, name)] = value;
+  }
+  return { keys, args };
+}
+
+interface Plan {
+  whole: Composed;
+  /** On a cluster: consecutive parts of one slot, in order. */
+  slots: { from: number; composed: Composed }[];
+}
+
+const plans = new Map<string, Plan>();
+
+function planOf(parts: readonly AnyPart[]): Plan {
+  const id = parts.map((p) => p.name).join('+');
+  let plan = plans.get(id);
+  if (plan) return plan;
+  const slots: Plan['slots'] = [];
+  let from = 0;
+  for (let i = 1; i <= parts.length; i += 1) {
+    if (i === parts.length || parts[i]!.slot !== parts[from]!.slot) {
+      slots.push({ from, composed: composeParts(`${id} [${parts[from]!.slot}]`, parts.slice(from, i), true) });
+      from = i;
+    }
+  }
+  plan = { whole: composeParts(id, parts), slots };
+  plans.set(id, plan);
+  return plan;
+}
+
+/** The script that runs these parts on one Redis (for the convention tests and the docs). */
+export const composedScript = (parts: readonly AnyPart[]): LuaScript => planOf(parts).whole.script;
+/** The scripts that run these parts on a cluster, one per run of parts in one slot. */
+export const composedClusterScripts = (parts: readonly AnyPart[]): LuaScript[] => planOf(parts).slots.map((s) => s.composed.script);
+
+const isCluster = (redis: Redis): boolean => (redis as { isCluster?: boolean }).isCluster === true;
+
+/**
+ * Runs the calls' parts, in order, in one script (one Redis, Sentinel) or one script per slot in
+ * turn (a cluster). Resolves with each part's result (undefined for a part after a halt).
+ */
+export async function runSteps(redis: Redis, calls: readonly StepCall[]): Promise<unknown[]> {
+  const plan = planOf(calls.map((c) => c.part));
+  if (!isCluster(redis) || plan.slots.length === 1) {
+    const { keys, args } = argumentsOf(plan.whole, calls, undefined);
+    const reply = (await runScript(redis, plan.whole.script, keys, args)) as unknown[];
+    return calls.map((_, i) => reply[i] ?? undefined);
+  }
+  const results: unknown[] = [];
+  let shared = '{}';
+  for (const slot of plan.slots) {
+    const slotCalls = calls.slice(slot.from, slot.from + slot.composed.parts.length);
+    const { keys, args } = argumentsOf(slot.composed, slotCalls, shared);
+    const reply = (await runScript(redis, slot.composed.script, keys, args)) as unknown[];
+    const count = slot.composed.parts.length;
+    for (let i = 0; i < count; i += 1) results.push(reply[i] ?? undefined);
+    shared = typeof reply[count] === 'string' ? reply[count] : shared;
+    if (reply[count + 1] === 1) break;
+  }
+  while (results.length < calls.length) results.push(undefined);
+  return results;
+}
+
+/** A part to run in a request's script, and what its caller does with the part's result afterwards. */
+export interface Step<T> {
+  readonly call: StepCall;
+  settle(reply: unknown): Promise<T>;
+}
