@@ -43,7 +43,8 @@ export interface ChatOutcome {
 
 export interface ChatService {
   /** Runs the whole pipeline for one parsed body; throws AppError for every refusal. */
-  handle(body: Readonly<Record<string, unknown>>, context: { requestId: string; logger: Logger; sourceAddress?: string }): Promise<ChatOutcome>;
+  /** `shapeChecked`: the raw bytes were held to the body-shape limits before parsing (the validator does not walk the body again). */
+  handle(body: Readonly<Record<string, unknown>>, context: { requestId: string; logger: Logger; sourceAddress?: string; shapeChecked?: boolean }): Promise<ChatOutcome>;
 }
 
 const SCENARIOS: Record<EventType, Scenario> = {
@@ -69,7 +70,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   return {
     async handle(body, context) {
-      const validation = deps.validate(body);
+      const validation = deps.validate(body, { shapeChecked: context.shapeChecked === true });
       if (!validation.ok) {
         const code = leadingErrorCode(validation.errors);
         const first = validation.errors.find((e) => e.code === code) ?? validation.errors[0];
