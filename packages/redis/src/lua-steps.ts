@@ -1,4 +1,4 @@
-import { defineLuaScript, runScript, type LuaScript } from './lua-script.js';
+import { defineLuaScript, type LuaScript } from './lua-script.js';
 import type { Redis } from './redis-connection.js';
 
 /**
@@ -114,24 +114,33 @@ export function composeParts(name: string, parts: readonly AnyPart[], continued 
 
 const partKey = (part: number, name: string): string => `p${part + 1}_${name}`;
 
-function argumentsOf(composed: Composed, calls: readonly StepCall[], shared: string | undefined): { keys: Record<string, string>; args: Record<string, string | number> } {
-  const keys: Record<string, string> = {};
-  for (const { part, name } of composed.keyNames) {
+/** The KEYS and ARGV of a composed script for these calls, in its order. */
+function listsOf(composed: Composed, calls: readonly StepCall[], shared: string | undefined): { keys: string[]; args: (string | number)[] } {
+  const keys: string[] = new Array<string>(composed.keyNames.length);
+  for (let i = 0; i < composed.keyNames.length; i += 1) {
+    const { part, name } = composed.keyNames[i]!;
     const value = calls[part]?.keys[name];
     if (value === undefined) throw new Error(`${composed.script.name}: no key ${name} for ${composed.parts[part]?.name ?? '?'}`);
-    keys[partKey(part, name)] = value;
+    keys[i] = value;
   }
-  const args: Record<string, string | number> = {};
-  for (const { part, name } of composed.argNames) {
-    if (part < 0) {
-      args[name] = shared ?? '{}';
-      continue;
-    }
-    const value = calls[part]?.args[name];
+  const args: (string | number)[] = new Array<string | number>(composed.argNames.length);
+  for (let i = 0; i < composed.argNames.length; i += 1) {
+    const { part, name } = composed.argNames[i]!;
+    const value = part < 0 ? shared ?? '{}' : calls[part]?.args[name];
     if (value === undefined) throw new Error(`${composed.script.name}: no argument ${name} for ${composed.parts[part]?.name ?? '?'}`);
-    args[partKey(part, name)] = value;
+    args[i] = value;
   }
   return { keys, args };
+}
+
+/** EVALSHA, and EVAL once when the server lacks the script (runScript's fallback, with the lists ready). */
+async function evalLists(redis: Redis, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  try {
+    return await redis.evalsha(script.sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return redis.eval(script.source, keys.length, ...keys, ...args);
+    throw error;
+  }
 }
 
 interface Plan {
@@ -140,12 +149,25 @@ interface Plan {
   slots: { from: number; composed: Composed }[];
 }
 
-const plans = new Map<string, Plan>();
+/** The plans, found by walking the parts (no string built per request). */
+interface PlanNode {
+  next: Map<AnyPart, PlanNode>;
+  plan?: Plan;
+}
+const plans: PlanNode = { next: new Map() };
 
 function planOf(parts: readonly AnyPart[]): Plan {
+  let node = plans;
+  for (const part of parts) {
+    let next = node.next.get(part);
+    if (!next) {
+      next = { next: new Map() };
+      node.next.set(part, next);
+    }
+    node = next;
+  }
+  if (node.plan) return node.plan;
   const id = parts.map((p) => p.name).join('+');
-  let plan = plans.get(id);
-  if (plan) return plan;
   const slots: Plan['slots'] = [];
   let from = 0;
   for (let i = 1; i <= parts.length; i += 1) {
@@ -154,9 +176,8 @@ function planOf(parts: readonly AnyPart[]): Plan {
       from = i;
     }
   }
-  plan = { whole: composeParts(id, parts), slots };
-  plans.set(id, plan);
-  return plan;
+  node.plan = { whole: composeParts(id, parts), slots };
+  return node.plan;
 }
 
 /** The script that runs these parts on one Redis (for the convention tests and the docs). */
@@ -173,16 +194,15 @@ const isCluster = (redis: Redis): boolean => (redis as { isCluster?: boolean }).
 export async function runSteps(redis: Redis, calls: readonly StepCall[]): Promise<unknown[]> {
   const plan = planOf(calls.map((c) => c.part));
   if (!isCluster(redis) || plan.slots.length === 1) {
-    const { keys, args } = argumentsOf(plan.whole, calls, undefined);
-    const reply = (await runScript(redis, plan.whole.script, keys, args)) as unknown[];
-    return calls.map((_, i) => reply[i] ?? undefined);
+    const { keys, args } = listsOf(plan.whole, calls, undefined);
+    return (await evalLists(redis, plan.whole.script, keys, args)) as unknown[];
   }
   const results: unknown[] = [];
   let shared = '{}';
   for (const slot of plan.slots) {
     const slotCalls = calls.slice(slot.from, slot.from + slot.composed.parts.length);
-    const { keys, args } = argumentsOf(slot.composed, slotCalls, shared);
-    const reply = (await runScript(redis, slot.composed.script, keys, args)) as unknown[];
+    const { keys, args } = listsOf(slot.composed, slotCalls, shared);
+    const reply = (await evalLists(redis, slot.composed.script, keys, args)) as unknown[];
     const count = slot.composed.parts.length;
     for (let i = 0; i < count; i += 1) results.push(reply[i] ?? undefined);
     shared = typeof reply[count] === 'string' ? reply[count] : shared;
