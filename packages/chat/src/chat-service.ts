@@ -115,7 +115,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         let data = result.data;
         if (result.writes.length > 0 || idempotency) {
           const replicated = result.replicated ? deps.replication?.begin() : undefined;
-          const replies = await deps.runParts([...result.writes, deps.admission.completeStep(client.id, idempotency, answer, result.outcome)]);
+          const calls = idempotency ? [...result.writes, deps.admission.completeStep(client.id, idempotency, answer, result.outcome)] : result.writes;
+          const replies = await deps.runParts(calls);
           data = await result.settle(replies);
           await replicated?.confirm();
         }
