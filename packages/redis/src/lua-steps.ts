@@ -44,7 +44,7 @@ export interface StepCall {
 
 /** A part with the values it runs with (the keys and arguments are checked against the part when composed). */
 export function stepCall<K extends string, A extends string>(part: LuaPart<K, A>, keys: Readonly<Record<K, string>>, args: Readonly<Record<A, string | number>>): StepCall {
-  return { part: part as unknown as AnyPart, keys, args };
+  return { part, keys, args };
 }
 
 interface Composed {
