@@ -40,14 +40,15 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     afterCancel(conversationId, await turns.cancel(conversationId, options), cause, options.waitMs);
 
   /**
-   * What follows a cancel script: its record, its waiting job (only when messages were waiting: a
-   * job exists only then, and an older one can no longer deliver, its generation is gone) and every
+   * What follows a cancel script: its record, its waiting job (only when messages were waiting or a
+   * turn had taken some, waiting to retry: a job exists only then; an older one can no longer
+   * deliver, its generation is gone) and every
    * attempt in flight (aborted, awaited up to waitMs). Counts the replies cancelled here that were
    * not in flight: the waiting messages (one reply) and a produced reply whose record this moved to cancelled.
    */
   const afterCancel = async (conversationId: string, result: CancelResult, cause: CancelCause, waitMs: number): Promise<number> => {
     const [, recordCancelled] = await Promise.all([
-      result.waiting > 0 ? jobs.removeTurn(conversationId, result.generation) : undefined,
+      result.waiting > 0 || result.batchDeliveryId !== '' ? jobs.removeTurn(conversationId, result.generation) : undefined,
       result.batchDeliveryId === '' ? false : deliveries.cancel(result.batchDeliveryId),
       Promise.all(result.inFlightDeliveryIds.map((deliveryId) => aborts.abort(conversationId, deliveryId, waitMs))),
     ]);
