@@ -84,12 +84,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         throw new AppError('rate_limited', 'Too many failed authentications from this address; wait before retrying.', { retryAfterS: waitS });
       }
       const client = await deps.findClient(request.client);
-      const replayDigest = await authenticateCounted(deps.authThrottle, attempt, () => authenticate({ body, request, client, nowMs: deps.nowMs(), toleranceS: deps.timestampToleranceS }));
+      const hasMsgId = info.msg_id !== undefined && info.msg_id !== '';
+      const replayDigest = await authenticateCounted(deps.authThrottle, attempt, () =>
+        authenticate({ body, request, client, nowMs: deps.nowMs(), toleranceS: deps.timestampToleranceS, replayDigest: !hasMsgId }));
       if (!client) throw new AppError('invalid_signature', 'The signature does not match this client and body.');
       enforceMd5Reach(client, info.event_type, validation.sendUrl);
       const sendUrl = info.event_type === 'auto_dialog' ? await resolveSendUrl(validation.sendUrl, client, deps.checkSendUrl) : undefined;
 
-      const callerMsgId = info.msg_id !== undefined && info.msg_id !== '' ? info.msg_id : undefined;
+      const callerMsgId = hasMsgId ? info.msg_id : undefined;
       const idempotency = callerMsgId === undefined ? undefined : { client: client.id, eventType: info.event_type, msgId: callerMsgId };
       const logger = context.logger.child({ client: client.id, event_type: info.event_type });
       const msgId = callerMsgId ?? deps.newId();

@@ -9,6 +9,8 @@ export interface Logger {
   debug(message: string, meta?: Record<string, unknown>): void;
   /** A logger that adds these fields (request_id, conversation_id, delivery_id ...) to every line. */
   child(fields: Record<string, unknown>): Logger;
+  /** Whether a line at this level would be written: a caller that builds a line per request asks first. */
+  enabled(level: 'error' | 'warn' | 'info' | 'debug'): boolean;
 }
 
 const redactFormat = winston.format((info) => {
@@ -59,6 +61,10 @@ class GuardedLogger implements Logger {
 
   child(fields: Record<string, unknown>): Logger {
     return new GuardedLogger(this.root, fields, this);
+  }
+
+  enabled(level: 'error' | 'warn' | 'info' | 'debug'): boolean {
+    return this.root.isLevelEnabled(level);
   }
 
   private write(level: 'error' | 'warn' | 'info' | 'debug', message: string, meta: Record<string, unknown> | undefined): void {
