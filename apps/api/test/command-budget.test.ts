@@ -1,4 +1,4 @@
-import { createRedis, type Redis } from '@dialog-relay/redis';
+import { composedScripts, createRedis, scriptConventionProblems, type Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { bodyFor, msgId, post, sign, startTestApi, type Body, type TestApi } from './support/test-api.js';
@@ -107,5 +107,11 @@ describe('Redis command budget of each synchronous path', () => {
       expect(answer.status).to.equal(401);
     });
     expect(failed).to.deep.equal([]);
+  });
+
+  it('every composed script the paths ran follows the script conventions (docs/lua-scripts.md), on one Redis and per cluster slot', () => {
+    const scripts = composedScripts();
+    expect(scripts.length).to.be.above(5);
+    expect(scripts.flatMap(scriptConventionProblems)).to.deep.equal([]);
   });
 });

@@ -180,10 +180,16 @@ function planOf(parts: readonly AnyPart[]): Plan {
   return node.plan;
 }
 
-/** The script that runs these parts on one Redis (for the convention tests and the docs). */
-export const composedScript = (parts: readonly AnyPart[]): LuaScript => planOf(parts).whole.script;
-/** The scripts that run these parts on a cluster, one per run of parts in one slot. */
-export const composedClusterScripts = (parts: readonly AnyPart[]): LuaScript[] => planOf(parts).slots.map((s) => s.composed.script);
+/** Every script composed so far in this process, whole and per slot (for the convention tests). */
+export function composedScripts(): LuaScript[] {
+  const found: LuaScript[] = [];
+  const walk = (node: PlanNode): void => {
+    if (node.plan) found.push(node.plan.whole.script, ...node.plan.slots.map((s) => s.composed.script));
+    for (const next of node.next.values()) walk(next);
+  };
+  walk(plans);
+  return found;
+}
 
 const isCluster = (redis: Redis): boolean => (redis as { isCluster?: boolean }).isCluster === true;
 
