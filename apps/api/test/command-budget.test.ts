@@ -47,7 +47,6 @@ describe('Redis command budget of each synchronous path', () => {
     const shown = new Promise<void>((resolve) => waiters.push({ token, resolve }));
     await marker.echo(token);
     await shown;
-    if (process.env['BUDGET_DEBUG']) console.log(seen.map((a) => a.slice(0, 4).join(' ').slice(0, 200)));
     return seen.map((args) => (args[0] ?? '').toUpperCase());
   };
   const expectOk = async (body: Body, status: number): Promise<void> => {
