@@ -7,7 +7,7 @@ import { createContextStore, createMessageIndex } from '@dialog-relay/conversati
 import type { Logger } from '@dialog-relay/logger';
 import { checkSendUrl } from '@dialog-relay/net-guard';
 import { createJobProducer, createReplyQueues, dueJobCount, oldestDueJobAgeMs } from '@dialog-relay/queue';
-import { checkShardCount, createRedis, createRedisKeys, createReplicaConfirmation, ShardCountMismatchError, waitForRedis } from '@dialog-relay/redis';
+import { checkShardCount, createRedis, createRedisKeys, createReplicaConfirmation, runSteps, ShardCountMismatchError, waitForRedis, type StepCall } from '@dialog-relay/redis';
 import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
 import { createEngineFromConfig } from '@dialog-relay/reply-engine';
 import { signRequestBody } from '@dialog-relay/signing';
@@ -106,6 +106,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     deliveries,
     jobs: createJobProducer(queues, keys),
     aborts,
+    steps: { keys, timings: turnTimingsOf(config) },
     settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: config.humanPauseMs, abortWaitMs: config.replies.abortWaitMs },
   });
   // Behind Sentinel: an accepted auto_dialog message is on a replica before the 202 (docs/scaling.md).
@@ -156,6 +157,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     autoReplies,
     ...(replication === undefined ? {} : { replication }),
     ready: shardsReady,
+    runParts: (calls) => runSteps(redis, calls as readonly StepCall[]),
     newId: () => `m_${randomUUID().replaceAll('-', '')}`,
     nowMs: Date.now,
   });

@@ -51,6 +51,8 @@ export interface Config {
   readonly autoReplyMaxWaitMs: number;
   /** How long a human's message pauses auto replies (0: it only cancels the unsent reply). */
   readonly humanPauseMs: number;
+  /** PENDING_MESSAGES_MAX: unanswered auto_dialog messages a conversation may hold waiting; past it the API answers 429 pending_limit. */
+  readonly pendingMessagesMax: number;
   readonly replyMaxAgeMs: number;
   readonly delivery: { readonly maxAttempts: number; readonly backoffMs: number; readonly maxBackoffMs: number; readonly timeoutMs: number };
   readonly allowPrivateSendUrls: boolean;
@@ -195,6 +197,7 @@ export function loadConfig(env: Env): Config {
     autoReplyDebounceMs,
     autoReplyMaxWaitMs,
     humanPauseMs: readInt(env, 'HUMAN_PAUSE_S', 0, 0, 30 * 86_400) * 1000,
+    pendingMessagesMax: readInt(env, 'PENDING_MESSAGES_MAX', 200, 1, 100_000),
     replyMaxAgeMs,
     delivery: Object.freeze({
       maxAttempts: readInt(env, 'DELIVERY_MAX_ATTEMPTS', 8, 1, 100),

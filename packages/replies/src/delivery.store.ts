@@ -48,6 +48,20 @@ const readReason = (raw: string | undefined): DeadReason | '' => {
   return LEGACY_REASONS[raw] ?? 'failed';
 };
 
+/** What auto_reply_status shows of a delivery (none when its record is gone). */
+export function deliveryViewOf(id: string, record: DeliveryRecord | undefined, attempts: readonly DeliveryAttempt[]): DeliveryView | undefined {
+  if (!record) return undefined;
+  const shown = attempts.map(({ attempt, at, status, latency_ms, error }) => ({ attempt, at, status, latency_ms, error }));
+  return { delivery_id: id, state: record.state, in_reply_to: record.in_reply_to, ...(record.dead_reason ? { dead_reason: record.dead_reason } : {}), attempts: shown };
+}
+
+/** A delivery record as HGETALL in a script returns it (field, value, field, value ...). */
+export function recordOfFields(fields: readonly string[]): DeliveryRecord | undefined {
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) hash[fields[i]!] = fields[i + 1]!;
+  return parseRecord(hash);
+}
+
 /** A record as stored (HGETALL); undefined when there is none. */
 export function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
   if (hash['delivery_id'] === undefined) return undefined;
@@ -176,9 +190,7 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
       const ids = await redis.lrange(keys.conversationDeliveries(conversationId), 0, limit - 1);
       const views = await Promise.all(ids.map(async (id): Promise<DeliveryView | undefined> => {
         const [record, attempts] = await Promise.all([get(id), attemptsOf(id)]);
-        if (!record) return undefined;
-        const shown = attempts.map(({ attempt, at, status, latency_ms, error }) => ({ attempt, at, status, latency_ms, error }));
-        return { delivery_id: id, state: record.state, in_reply_to: record.in_reply_to, ...(record.dead_reason ? { dead_reason: record.dead_reason } : {}), attempts: shown };
+        return deliveryViewOf(id, record, attempts);
       }));
       return views.filter((v): v is DeliveryView => v !== undefined);
     },

@@ -30,11 +30,28 @@ export interface CancelResult {
   waiting: number;
 }
 
+/** What queuing a due message did: 'full' when the conversation already holds `maxPending` waiting messages (nothing queued). */
+export type ScheduleResult = { kind: 'stopped' } | { kind: 'paused' } | { kind: 'full'; max: number } | { kind: 'queued'; generation: number };
+
+/** SCHEDULE's reply, read. */
+export const scheduleResultOf = (raw: unknown): ScheduleResult => {
+  const reply = raw as [string, (string | number)?];
+  if (reply[0] === 'stopped' || reply[0] === 'paused') return { kind: reply[0] };
+  if (reply[0] === 'full') return { kind: 'full', max: Number(reply[1]) };
+  return { kind: 'queued', generation: Number(reply[1]) };
+};
+
+/** CANCEL's reply, read. */
+export const cancelResultOf = (raw: unknown): CancelResult => {
+  const [cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation, waiting] = raw as [number, string, string[], number, string, number];
+  return { cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation: Number(generation), waiting };
+};
+
 /** Typed calls of the per-conversation turn protocol (turns.lua.ts). */
 export interface TurnStore {
   /** How long an attempt's in-flight marker lasts from its opening (config: longer than one attempt). */
   readonly attemptMarkerTtlMs: number;
-  schedule(message: DueMessage): Promise<{ kind: 'stopped' } | { kind: 'paused' } | { kind: 'queued'; generation: number }>;
+  schedule(message: DueMessage): Promise<ScheduleResult>;
   take(conversationId: string, generation: number, deliveryId: string): Promise<TakeResult>;
   finish(conversationId: string, generation: number): Promise<{ next: boolean; generation: number }>;
   /** stop_auto_reply (setStop) or a human's message (pauseMs, possibly 0). */
@@ -63,10 +80,12 @@ export interface TurnTimings {
   pendingTtlMs: number;
   /** Expiry of the in-flight marker (config: longer than one attempt). */
   attemptMarkerTtlMs: number;
+  /** PENDING_MESSAGES_MAX: waiting messages a conversation may hold (none: no cap). */
+  maxPending?: number;
 }
 
 /** A batch as the scripts stored it (trusted: the hot path). */
-const parseBatch = (json: string): TurnBatch => {
+export const parseBatch = (json: string): TurnBatch => {
   const raw = JSON.parse(json) as { delivery_id: string; generation: number; messages: StoredDueMessage[] };
   return { deliveryId: raw.delivery_id, generation: raw.generation, messages: raw.messages };
 };
@@ -99,7 +118,7 @@ function checkBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
 const DUE_MESSAGE_MAX_CHARS = 65_536;
 
 /** The stored form of a due message: without its content when that would make it larger than DUE_MESSAGE_MAX_CHARS. */
-function dueJson(message: DueMessage): string {
+export function dueJson(message: DueMessage): string {
   const json = JSON.stringify(message);
   return json.length <= DUE_MESSAGE_MAX_CHARS ? json : JSON.stringify({ ...message, content: undefined });
 }
@@ -124,10 +143,8 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
       const k = turnKeys(message.conversationId);
-      const reply = (await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
-        { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId })) as [string, string?];
-      if (reply[0] === 'stopped' || reply[0] === 'paused') return { kind: reply[0] };
-      return { kind: 'queued', generation: Number(reply[1]) };
+      return scheduleResultOf(await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
+        { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId, maxPending: timings.maxPending ?? 0 }));
     },
     async take(c, generation, deliveryId) {
       const reply = (await runScript(redis, TAKE, turnKeys(c),
@@ -152,9 +169,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
       return { next: reply[0] === 'next', generation: Number(reply[1]) };
     },
     async cancel(c, options) {
-      const [cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation, waiting] = (await runScript(redis, CANCEL, turnKeys(c),
-        { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c })) as [number, string, string[], number, string, number];
-      return { cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation: Number(generation), waiting };
+      return cancelResultOf(await runScript(redis, CANCEL, turnKeys(c), { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c }));
     },
     async resume(c) {
       await redis.del(keys.autoReplyStopped(c));
@@ -188,7 +203,8 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
 }
 
 /** The turn timings of a configuration (computed once in config). */
-export const turnTimingsOf = (config: Pick<Config, 'autoReplyDebounceMs' | 'autoReplyMaxWaitMs' | 'replies'>): TurnTimings => ({
+export const turnTimingsOf = (config: Pick<Config, 'autoReplyDebounceMs' | 'autoReplyMaxWaitMs' | 'replies' | 'pendingMessagesMax'>): TurnTimings => ({
+  maxPending: config.pendingMessagesMax,
   debounceMs: config.autoReplyDebounceMs,
   maxWaitMs: config.autoReplyMaxWaitMs,
   pendingTtlMs: config.replies.pendingTtlMs,

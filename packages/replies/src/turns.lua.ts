@@ -1,5 +1,8 @@
 import { defineLuaScript } from '@dialog-relay/redis';
 import { markAttemptLua, readContextLua } from './attempt.lua.js';
+import { CANCEL, SCHEDULE } from './ingress.lua.js';
+
+export { CANCEL, SCHEDULE };
 
 /**
  * The per-conversation turn protocol (docs/reply-protocol.md). A conversation has a generation G
@@ -7,41 +10,6 @@ import { markAttemptLua, readContextLua } from './attempt.lua.js';
  * takes them as a batch, delivers one reply, then advances G; if messages arrived meanwhile, job G+1
  * follows. Every step is one atomic script, so any number of API and worker replicas keep one order.
  */
-
-export const SCHEDULE = defineLuaScript({
-  name: 'schedule',
-  keys: ['pending', 'since', 'oldest', 'generation', 'stop', 'paused', 'scheduled', 'waiting'],
-  args: ['message', 'ttlMs', 'conversationId'],
-  source: `
---[[ Queue one due message (API).
-  Input:  KEYS[1] pending     list of JSON due messages
-          KEYS[2] since       server ms of the latest due message (debounce)
-          KEYS[3] oldest      server ms of the oldest unanswered message (debounce ceiling)
-          KEYS[4] generation  the conversation's turn number
-          KEYS[5] stop        set while auto reply is stopped
-          KEYS[6] paused      set while a human's message pauses auto replies
-          KEYS[7] scheduled   marker of this msg_id, so a retried request is never queued twice
-          KEYS[8] waiting     the shard's sorted set of conversations with messages waiting
-          ARGV[1] message     JSON due message
-          ARGV[2] ttlMs       expiry of the pending keys
-          ARGV[3] conversationId  (its member in KEYS[8], scored by the time it started waiting)
-  Output: {'stopped'} | {'paused'} | {'queued', G} (G also when the msg_id was queued before, so
-          the caller makes sure job G exists) ]]
-if redis.call('EXISTS', KEYS[5]) == 1 then return {'stopped'} end
-if redis.call('EXISTS', KEYS[6]) == 1 then return {'paused'} end
-local g = redis.call('GET', KEYS[4])
-if not g then g = '0'; redis.call('SET', KEYS[4], g) end
-if not redis.call('SET', KEYS[7], '1', 'NX', 'PX', ARGV[2]) then return {'queued', g} end
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
-redis.call('SET', KEYS[2], now, 'PX', ARGV[2])
-redis.call('SET', KEYS[3], now, 'NX', 'PX', ARGV[2])
-redis.call('ZADD', KEYS[8], 'NX', now, ARGV[3])
-return {'queued', g}
-`,
-});
 
 export const TAKE = defineLuaScript({
   name: 'take',
@@ -120,66 +88,6 @@ if current == tonumber(ARGV[1]) then
 end
 if redis.call('LLEN', KEYS[3]) > 0 and redis.call('EXISTS', KEYS[4]) == 0 then return {'next', tostring(current)} end
 return {'idle', tostring(current)}
-`,
-});
-
-export const CANCEL = defineLuaScript({
-  name: 'cancel',
-  keys: ['stop', 'paused', 'pending', 'oldest', 'generation', 'batch', 'attempts', 'waiting', 'legacyAttempt'],
-  args: ['stop', 'pauseMs', 'conversationId'],
-  source: `
---[[ Cancel the conversation's unsent reply: stop_auto_reply, or a human's message (API).
-  Input:  KEYS[1] stop  KEYS[2] paused  KEYS[3] pending  KEYS[4] oldest  KEYS[5] generation
-          KEYS[6] batch  KEYS[7] attempts  (hash of the attempts in flight: delivery id -> until ms)
-          KEYS[8] waiting  (the conversation leaves it: nothing waits any more)
-          KEYS[9] legacyAttempt  (an attempt in flight as earlier versions marked it: its delivery id)
-          ARGV[1] stop     '1' sets the stop flag (stop_auto_reply), '0' does not (a human's message)
-          ARGV[2] pauseMs  > 0: pause auto replies this long (HUMAN_PAUSE_S)
-          ARGV[3] conversationId
-  Output: {cancelled messages, batch delivery id or '', {delivery ids of the attempts in flight},
-           paused until ms or 0, the generation that was live, messages that were still waiting
-           for their turn (not taken)}
-          G advances, so a job of the old generation, whatever its state, can no longer deliver. ]]
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
-if ARGV[1] == '1' then redis.call('SET', KEYS[1], '1') end
-local until_ms = 0
-if tonumber(ARGV[2]) > 0 then
-  until_ms = now + tonumber(ARGV[2])
-  redis.call('SET', KEYS[2], until_ms, 'PX', ARGV[2])
-end
-local waiting = redis.call('LLEN', KEYS[3])
-local cancelled = waiting
-redis.call('DEL', KEYS[3], KEYS[4])
-redis.call('ZREM', KEYS[8], ARGV[3])
-local deliveryId = ''
--- The batch's header names its delivery id and size: read only that, not the messages' content.
-local head = redis.call('GETRANGE', KEYS[6], 0, 299)
-if head ~= '' then
-  local id, count = string.match(head, '^{"delivery_id":"([%w_%-]*)","generation":%d+,"count":(%d+),')
-  if id then
-    cancelled = cancelled + tonumber(count)
-    deliveryId = id
-  else
-    -- A batch taken before the header had its count (ids only, small), or a corrupt one.
-    local ok, decoded = pcall(cjson.decode, redis.call('GET', KEYS[6]))
-    if ok and type(decoded) == 'table' then
-      cancelled = cancelled + #(decoded['messages'] or {})
-      deliveryId = decoded['delivery_id'] or ''
-    end
-  end
-  redis.call('DEL', KEYS[6])
-end
-local live = redis.call('GET', KEYS[5]) or '0'
-redis.call('INCR', KEYS[5])
-local inFlight = {}
-local marked = redis.call('HGETALL', KEYS[7])
-for i = 1, #marked, 2 do
-  if tonumber(marked[i + 1]) > now then inFlight[#inFlight + 1] = marked[i] end
-end
-local legacy = redis.call('GET', KEYS[9])
-if legacy then inFlight[#inFlight + 1] = legacy end
-return {cancelled, deliveryId, inFlight, until_ms, live, waiting}
 `,
 });
 
