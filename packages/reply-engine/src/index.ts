@@ -10,6 +10,7 @@ export * from './knowledge/knowledge-index.js';
 export * from './knowledge/confidence.js';
 export * from './knowledge/knowledge-responder.js';
 export * from './knowledge/knowledge-engine.js';
+export * from './knowledge/retrieve-entries.js';
 export * from './knowledge/knowledge-registry.js';
 export * from './openai/openai-engine.js';
 export * from './embeddings/embeddings-client.js';
