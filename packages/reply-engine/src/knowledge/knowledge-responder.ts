@@ -21,8 +21,8 @@ export interface KnowledgeResponder {
   readonly kb: KnowledgeBase;
   /** `history`: the customer's earlier texts, oldest first, tried when the message alone is not enough. */
   decide(text: string, history: readonly string[]): KnowledgeDecision;
-  /** Every entry that matches a text at all, best first (no confidence rule, the text read whole: callers cut it). */
-  rank(text: string): KnowledgeRanking;
+  /** The best `depth` entries for a text (knowledge-index.ts; no confidence rule, the text read whole: callers cut it). */
+  rank(text: string, depth?: number): KnowledgeRanking;
   /** The reply parts of a decision (copies), in the customer's language when the entry has it. */
   partsOf(decision: Pick<KnowledgeDecision, 'entry' | 'language'>): ReplyPart[];
 }
@@ -50,7 +50,7 @@ export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder 
     decide(fullText, fullHistory) {
       const text = rankedPart(fullText);
       const history = fullHistory.map(rankedPart);
-      const ranking = index.rank(text);
+      const ranking = index.rank(text, 2);
       const language = detectLanguage(text, kb.languages) ?? (history.length > 0 ? detectLanguage(history.join('\n'), kb.languages) : undefined);
       // Files only, or only stop words ("thanks!"): nothing to search for, and the history would
       // just repeat the answer to an earlier question.
@@ -59,12 +59,12 @@ export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder 
       if (direct || history.length === 0) return { entry: direct, language, ranking };
       // newest first: a follow-up usually continues the question just before it
       for (let i = history.length - 1; i >= 0; i--) {
-        const withEarlier = confidentEntry(index.rank(`${text}\n${history[i] ?? ''}`), kb.thresholds);
+        const withEarlier = confidentEntry(index.rank(`${text}\n${history[i] ?? ''}`, 2), kb.thresholds);
         if (withEarlier) return { entry: withEarlier, language, ranking };
       }
       return { entry: undefined, language, ranking };
     },
-    rank: (text) => index.rank(text),
+    rank: (text, depth) => index.rank(text, depth),
     partsOf({ entry, language }) {
       return copyParts(pickLocalized(entry ? entry.answer : kb.fallback, language, kb.defaultLanguage));
     },

@@ -66,8 +66,8 @@ export function retrieveEntries(
       if (score > (best.get(match.entry) ?? 0)) best.set(match.entry, score);
     }
   };
-  note(responder.rank(text).matches, 1);
-  if (text.trim() !== '') for (const past of earlier) note(responder.rank(`${text}\n${past}`).matches, HISTORY_SHARE);
+  note(responder.rank(text, limit).matches, 1);
+  if (text.trim() !== '') for (const past of earlier) note(responder.rank(`${text}\n${past}`, limit).matches, HISTORY_SHARE);
   const entries = [...best]
     .sort((a, b) => b[1] - a[1])
     .slice(0, limit)
