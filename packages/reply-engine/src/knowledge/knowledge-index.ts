@@ -151,20 +151,23 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
       bestOfDoc.fill(0, 0, count);
       bestOwnOfDoc.fill(0, 0, count);
       let matched = false;
-      term.postings.forEach((postings, r) => {
+      const { postings: list, gains, factor: queryFactor, own: ownTerm } = term;
+      for (let r = 0; r < list.length; r++) {
+        const postings = list[r] as TermPostings;
         const k = find(postings.entries, e);
-        if (k < 0) return;
+        if (k < 0) continue;
         matched = true;
-        const distinct = term.gains[r] ?? 0;
-        const end = postings.docStart[k + 1] ?? 0;
-        for (let j = postings.docStart[k] ?? 0; j < end; j++) {
-          const d = (postings.docs[j] ?? 0) - first;
-          const factor = postings.docFactors[j] ?? 0;
-          const gain = distinct * Math.min(term.factor, factor);
+        const distinct = gains[r] ?? 0;
+        const { docs, docFactors, docStart } = postings;
+        const end = docStart[k + 1] ?? 0;
+        for (let j = docStart[k] ?? 0; j < end; j++) {
+          const d = (docs[j] ?? 0) - first;
+          const factor = docFactors[j] ?? 0;
+          const gain = distinct * (queryFactor < factor ? queryFactor : factor);
           if (gain > (bestOfDoc[d] ?? 0)) bestOfDoc[d] = gain;
-          if (term.own && factor >= MIN_OWN_FACTOR && gain > (bestOwnOfDoc[d] ?? 0)) bestOwnOfDoc[d] = gain;
+          if (ownTerm && factor >= MIN_OWN_FACTOR && gain > (bestOwnOfDoc[d] ?? 0)) bestOwnOfDoc[d] = gain;
         }
-      });
+      }
       if (!matched) continue;
       for (let d = 0; d < count; d++) {
         raw[d] = (raw[d] ?? 0) + (bestOfDoc[d] ?? 0);
@@ -205,19 +208,22 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
         if (own) ownTerms.push([factor, related.terms]);
         const gains: number[] = [];
         let termWeight = 0;
-        related.postings.forEach((postings, r) => {
-          const distinct = postings.weight * (related.relations[r] ?? 0);
+        const { postings: list, relations } = related;
+        for (let r = 0; r < list.length; r++) {
+          const postings = list[r] as TermPostings;
+          const distinct = postings.weight * (relations[r] ?? 0);
           gains.push(distinct);
           if (distinct > termWeight) termWeight = distinct;
           const { entries: having, entryFactors } = postings;
           for (let k = 0; k < having.length; k++) {
             const e = having[k] ?? 0;
-            const gain = distinct * Math.min(factor, entryFactors[k] ?? 0);
+            const entryFactor = entryFactors[k] ?? 0;
+            const gain = distinct * (factor < entryFactor ? factor : entryFactor);
             const previous = bestOfEntry[e] ?? 0;
             if (previous === 0) touched.push(e);
             if (gain > previous) bestOfEntry[e] = gain;
           }
-        });
+        }
         if (own) weight += factor * termWeight;
         for (const e of touched) {
           entryTotals[e] = (entryTotals[e] ?? 0) + (bestOfEntry[e] ?? 0);
@@ -228,19 +234,27 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
       }
       if (ownTerms.length > 1) pairs.score(ownTerms, conceptSiblings(messageTerms.keys()), pairTotals);
       // bounds: the best document scores between 0 and the entry's term sum
-      const candidates: number[] = [];
+      let candidates = 0;
       for (let e = 0; e < entryCount; e++) {
         const total = entryTotals[e] ?? 0;
-        if (total <= 0) continue;
-        upper[e] = (1 - PHRASING_SHARE) * (total + PAIR_FACTOR * (pairTotals[e] ?? 0)) + PHRASING_SHARE * total;
-        candidates.push(e);
+        upper[e] = total > 0 ? (1 - PHRASING_SHARE) * (total + PAIR_FACTOR * (pairTotals[e] ?? 0)) + PHRASING_SHARE * total : -1;
+        if (total > 0) candidates += 1;
       }
-      candidates.sort((a, b) => (upper[b] ?? 0) - (upper[a] ?? 0) || a - b);
       const wanted = Math.max(1, Math.floor(depth));
       const scored: { match: KnowledgeMatch; e: number }[] = [];
       let floor = Number.NEGATIVE_INFINITY;
-      for (const e of candidates) {
-        if ((upper[e] ?? 0) < floor) break;
+      // best bound first (a linear pick: a few entries are scored, far fewer than a sort would compare)
+      for (; candidates > 0; candidates--) {
+        let e = -1;
+        let bound = -1;
+        for (let i = 0; i < entryCount; i++) {
+          if ((upper[i] ?? -1) > bound) {
+            bound = upper[i] ?? -1;
+            e = i;
+          }
+        }
+        if (bound < floor) break;
+        upper[e] = -1;
         const match = exactScore(e, query, weight);
         if (match.score > 0) scored.push({ match, e });
         if (scored.length >= wanted) {
