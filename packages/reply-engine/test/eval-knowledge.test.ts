@@ -5,6 +5,7 @@ import { calibrateThresholds } from '../src/eval/calibrate-thresholds.js';
 import { parseEvalCases, type EvalCase } from '../src/eval/eval-cases.js';
 import { evaluateKnowledge, measureMicrosPerReply } from '../src/eval/evaluate-knowledge.js';
 import { formatEvalReport } from '../src/eval/format-eval-report.js';
+import { formatRecallReport, measureRecall } from '../src/eval/measure-recall.js';
 import { createKnowledgeResponder, EXAMPLE_KNOWLEDGE_FILE, loadKnowledgeBase, parseKnowledgeBase } from '../src/index.js';
 
 const SMALL_FAQ = parseKnowledgeBase(
@@ -91,6 +92,16 @@ describe('knowledge evaluation', () => {
       const report = evaluateKnowledge(responder, [caseOf('can I buy a voucher', ['wrap', 'voucher'], 1)]);
       expect(report.total.correct).to.equal(1);
       expect(report.confusions).to.deep.equal([]);
+    });
+
+    it('counts, per language, how often a right entry is among the K retrieved, leaving out-of-scope and unknown-id cases out', () => {
+      const atOne = measureRecall(responder, cases, 1);
+      expect(atOne.byLanguage).to.deep.equal({ en: { answerable: 3, found: 2 }, zh: { answerable: 1, found: 1 } });
+      expect(atOne.recall).to.equal(3 / 4);
+      const atTwo = measureRecall(responder, cases, 2);
+      // the wrap entry has no word of "can I buy a voucher": no K finds it
+      expect(atTwo.total).to.deep.equal({ answerable: 4, found: 3 });
+      expect(formatRecallReport(atOne)).to.include('among the first 1 retrieved').and.match(/en\s+3\s+2\s+66\.7 %/);
     });
 
     it('calibrates thresholds that answer the answerable cases and fall back on the out-of-scope one', () => {
