@@ -1,3 +1,4 @@
+import type { Lexicon } from '../text/synonyms.js';
 import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
 
@@ -44,8 +45,8 @@ export interface IndexPostings {
   phrasingTerms: { entry: number; terms: Map<string, number> }[];
 }
 
-function termsWithScale(text: string, scale: number, into: Map<string, number>): void {
-  for (const [term, factor] of termsOf(text)) if ((into.get(term) ?? 0) < factor * scale) into.set(term, factor * scale);
+function termsWithScale(text: string, scale: number, into: Map<string, number>, lexicon: Lexicon): void {
+  for (const [term, factor] of termsOf(text, lexicon)) if ((into.get(term) ?? 0) < factor * scale) into.set(term, factor * scale);
 }
 
 interface Building {
@@ -61,7 +62,7 @@ interface Building {
  * words at ANSWER_FACTOR). A term's weight is its distinctiveness over the entries, an entry that
  * has it only in its answer counting ANSWER_SPREAD (answers use common words freely).
  */
-export function buildIndexPostings(entries: readonly KnowledgeEntry[]): IndexPostings {
+export function buildIndexPostings(entries: readonly KnowledgeEntry[], lexicon: Lexicon): IndexPostings {
   const building = new Map<string, Building>();
   const docEntry: number[] = [];
   const docTerms: Map<string, number>[] = [];
@@ -84,12 +85,12 @@ export function buildIndexPostings(entries: readonly KnowledgeEntry[]): IndexPos
   entries.forEach((entry, index) => {
     for (const question of entry.questions) {
       const terms = new Map<string, number>();
-      termsWithScale(question, 1, terms);
+      termsWithScale(question, 1, terms, lexicon);
       addDoc(index, terms, false);
       phrasingTerms.push({ entry: index, terms });
     }
     const answerTerms = new Map<string, number>();
-    for (const parts of Object.values(entry.answer)) for (const part of parts) if (part.type === 'text') termsWithScale(part.content, ANSWER_FACTOR, answerTerms);
+    for (const parts of Object.values(entry.answer)) for (const part of parts) if (part.type === 'text') termsWithScale(part.content, ANSWER_FACTOR, answerTerms, lexicon);
     addDoc(index, answerTerms, true);
   });
   const terms = new Map<string, TermPostings>();

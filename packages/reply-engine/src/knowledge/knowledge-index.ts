@@ -1,3 +1,4 @@
+import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
 import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
 import { buildIndexPostings, distinctiveness, type TermPostings } from './index-postings.js';
@@ -86,13 +87,13 @@ function find(entries: Int32Array, entry: number): number {
  * of its score (the best document scores between 0 and the term sum); the phrasings are then read
  * only for the entries that can still reach the first `depth`, best bound first.
  */
-export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): KnowledgeIndex {
-  const index = buildIndexPostings(entries);
+export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon: Lexicon = defaultLexicon()): KnowledgeIndex {
+  const index = buildIndexPostings(entries, lexicon);
   const { terms, docEntry, docWeights } = index;
   const entryCount = entries.length;
-  const pairsBuilder = createTermPairsBuilder();
+  const pairsBuilder = createTermPairsBuilder(lexicon);
   for (const { entry, terms: phrasing } of index.phrasingTerms) {
-    pairsBuilder.add(entry, [...phrasing].filter(([, factor]) => factor >= MIN_OWN_FACTOR).map(([term]) => term), conceptSiblings(phrasing.keys()));
+    pairsBuilder.add(entry, [...phrasing].filter(([, factor]) => factor >= MIN_OWN_FACTOR).map(([term]) => term), conceptSiblings(phrasing.keys(), lexicon));
   }
   index.phrasingTerms.length = 0;
   const pairs = pairsBuilder.build((entriesWithPair) => distinctiveness(entriesWithPair, entryCount));
@@ -197,7 +198,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
       const query: QueryTerm[] = [];
       const ownTerms: (readonly [number, ReadonlyArray<readonly [string, number]>])[] = [];
       let weight = 0;
-      const messageTerms = termsOf(text);
+      const messageTerms = termsOf(text, lexicon);
       for (const [term, factor] of messageTerms) {
         const related = relatedOf(term);
         const own = factor >= MIN_OWN_FACTOR;
@@ -232,7 +233,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): Knowle
         touched.length = 0;
         query.push({ factor, own, postings: related.postings, gains });
       }
-      if (ownTerms.length > 1) pairs.score(ownTerms, conceptSiblings(messageTerms.keys()), pairTotals);
+      if (ownTerms.length > 1) pairs.score(ownTerms, conceptSiblings(messageTerms.keys(), lexicon), pairTotals);
       // bounds: the best document scores between 0 and the entry's term sum
       let candidates = 0;
       for (let e = 0; e < entryCount; e++) {

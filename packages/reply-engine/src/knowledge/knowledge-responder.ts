@@ -2,6 +2,7 @@ import type { ReplyPart } from '@dialog-relay/contracts';
 import { detectLanguage } from '../language/detect-language.js';
 import { pickLocalized } from '../language/localized.js';
 import { copyParts, cutText } from '../message-text.js';
+import { defaultLexicon } from '../text/synonyms.js';
 import { tokenize } from '../text/tokenize.js';
 import { confidentEntry } from './confidence.js';
 import type { KnowledgeBase, KnowledgeEntry } from './knowledge-base.js';
@@ -44,7 +45,8 @@ export const RANKED_TEXT_MAX_CHARS = 2000;
 export const rankedPart = (text: string): string => cutText(text, RANKED_TEXT_MAX_CHARS);
 
 export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder {
-  const index = createKnowledgeIndex(kb.entries);
+  const lexicon = kb.lexicon ?? defaultLexicon();
+  const index = createKnowledgeIndex(kb.entries, lexicon);
   return {
     kb,
     decide(fullText, fullHistory) {
@@ -54,7 +56,7 @@ export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder 
       const language = detectLanguage(text, kb.languages) ?? (history.length > 0 ? detectLanguage(history.join('\n'), kb.languages) : undefined);
       // Files only, or only stop words ("thanks!"): nothing to search for, and the history would
       // just repeat the answer to an earlier question.
-      if (ranking.weight === 0 && tokenize(text).length === 0) return { entry: undefined, language, ranking };
+      if (ranking.weight === 0 && tokenize(text, lexicon).length === 0) return { entry: undefined, language, ranking };
       const direct = confidentEntry(ranking, kb.thresholds);
       if (direct || history.length === 0) return { entry: direct, language, ranking };
       // newest first: a follow-up usually continues the question just before it

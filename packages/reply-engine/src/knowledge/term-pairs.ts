@@ -1,4 +1,4 @@
-import { conceptsOf } from '../text/synonyms.js';
+import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
 
 /**
  * Pairs of words that occur together in one phrasing ("delivery" + "cost", "coupon" + "not",
@@ -34,8 +34,8 @@ function pairKey(a: number, b: number): number {
 }
 
 /** A word and a concept it yields are one piece of evidence, not a pair ("refund" and "~refund"). */
-function sameWord(a: string, b: string): boolean {
-  return conceptsOf(a).includes(b) || conceptsOf(b).includes(a);
+function sameWord(a: string, b: string, lexicon: Lexicon): boolean {
+  return lexicon.conceptsOf(a).includes(b) || lexicon.conceptsOf(b).includes(a);
 }
 
 function siblingKey(a: string, b: string): string {
@@ -46,10 +46,10 @@ function siblingKey(a: string, b: string): string {
  * The pairs of concepts that one word of a text yields together (快递 → ~deliver and ~parcel): one
  * piece of evidence, not a pair. Keys for `score` and `add`.
  */
-export function conceptSiblings(terms: Iterable<string>): Set<string> {
+export function conceptSiblings(terms: Iterable<string>, lexicon: Lexicon = defaultLexicon()): Set<string> {
   const siblings = new Set<string>();
   for (const term of terms) {
-    const concepts = conceptsOf(term);
+    const concepts = lexicon.conceptsOf(term);
     for (let i = 0; i < concepts.length; i++) for (let j = i + 1; j < concepts.length; j++) siblings.add(siblingKey(concepts[i] ?? '', concepts[j] ?? ''));
   }
   return siblings;
@@ -60,7 +60,7 @@ interface WeightedPair {
   entries: number[];
 }
 
-export function createTermPairsBuilder(): TermPairsBuilder {
+export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): TermPairsBuilder {
   const entriesOf = new Map<number, Set<number>>();
   const ids = new Map<string, number>();
   const idOf = (term: string): number => {
@@ -77,7 +77,7 @@ export function createTermPairsBuilder(): TermPairsBuilder {
         for (let j = i + 1; j < terms.length; j++) {
           const a = terms[i] ?? '';
           const b = terms[j] ?? '';
-          if (a === b || sameWord(a, b) || siblings.has(siblingKey(a, b)) || ids.size >= ID_SPAN - 2) continue;
+          if (a === b || sameWord(a, b, lexicon) || siblings.has(siblingKey(a, b)) || ids.size >= ID_SPAN - 2) continue;
           const key = pairKey(idOf(a), idOf(b));
           const set = entriesOf.get(key);
           if (set) set.add(entry);
