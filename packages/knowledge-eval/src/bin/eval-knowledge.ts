@@ -1,13 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { calibrateThresholds } from '../eval/calibrate-thresholds.js';
-import { parseEvalCases } from '../eval/eval-cases.js';
-import { evaluateKnowledge, measureMicrosPerReply } from '../eval/evaluate-knowledge.js';
-import { formatCalibration, formatEvalReport } from '../eval/format-eval-report.js';
-import { formatRecallReport, measureRecall } from '../eval/measure-recall.js';
-import { EXAMPLE_KNOWLEDGE_FILE } from '../example-knowledge-file.js';
-import { createKnowledgeResponder } from '../knowledge/knowledge-responder.js';
-import { loadKnowledgeBase } from '../knowledge/load-knowledge-base.js';
+import { createKnowledgeResponder, EXAMPLE_KNOWLEDGE_FILE, loadKnowledgeBase } from '@dialog-relay/reply-engine';
+import { calibrateThresholds } from '../calibrate-thresholds.js';
+import { parseEvalCases } from '../eval-cases.js';
+import { evaluateKnowledge, measureMicrosPerReply } from '../evaluate-knowledge.js';
+import { formatCalibration, formatEvalReport } from '../format-eval-report.js';
+import { formatRecallReport, measureRecall } from '../measure-recall.js';
 
 const print = (text: string): void => void process.stdout.write(`${text}\n`);
 const printError = (text: string): void => void process.stderr.write(`${text}\n`);

@@ -1,6 +1,4 @@
-import { detectLanguage } from '../language/detect-language.js';
-import type { KnowledgeResponder } from '../knowledge/knowledge-responder.js';
-import { retrieveEntries } from '../knowledge/retrieve-entries.js';
+import { detectLanguage, retrieveEntries, type KnowledgeResponder } from '@dialog-relay/reply-engine';
 import { ratio } from './evaluate-knowledge.js';
 import type { EvalCase } from './eval-cases.js';
 
