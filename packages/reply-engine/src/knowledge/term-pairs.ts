@@ -89,7 +89,11 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
       const pairs = new Map<number, WeightedPair>();
       for (const [key, set] of entriesOf) pairs.set(key, { weight: distinctiveness(set.size), entries: [...set] });
       entriesOf.clear();
-      const best = new Map<number, number>();
+      let entryCount = 0;
+      for (const pair of pairs.values()) for (const entry of pair.entries) entryCount = Math.max(entryCount, entry + 1);
+      // the best gain per entry of one pair of message terms, and the entries it was set for
+      const best = new Float64Array(entryCount);
+      const touched: number[] = [];
       return {
         score(terms, siblings, into) {
           for (let i = 0; i < terms.length; i++) {
@@ -97,7 +101,6 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
             for (let j = i + 1; j < terms.length; j++) {
               const [factorJ, relatedJ] = terms[j] ?? [0, []];
               const factor = Math.min(factorI, factorJ);
-              best.clear();
               // each pair of message terms counts once per entry, through its best-matching index pair
               for (const [a, relationA] of relatedI) {
                 const idA = ids.get(a);
@@ -109,10 +112,18 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
                   // the index holds no pair of a word and its own concept (add skips them); siblings depend on the message
                   if (!pair || (siblings.size > 0 && siblings.has(siblingKey(a, b)))) continue;
                   const gain = pair.weight * relationA * relationB * factor;
-                  for (const entry of pair.entries) if (gain > (best.get(entry) ?? 0)) best.set(entry, gain);
+                  for (const entry of pair.entries) {
+                    const previous = best[entry] ?? 0;
+                    if (previous === 0) touched.push(entry);
+                    if (gain > previous) best[entry] = gain;
+                  }
                 }
               }
-              for (const [entry, gain] of best) into[entry] = (into[entry] ?? 0) + gain;
+              for (const entry of touched) {
+                into[entry] = (into[entry] ?? 0) + (best[entry] ?? 0);
+                best[entry] = 0;
+              }
+              touched.length = 0;
             }
           }
         },

@@ -158,8 +158,10 @@ export function shippedLexicon(names: readonly string[]): Lexicon {
 }
 
 /** The default lexicon (DEFAULT_LEXICONS), for callers that have no knowledge file's choice. */
+let defaultCompiled: Lexicon | undefined;
 export function defaultLexicon(): Lexicon {
-  return shippedLexicon(DEFAULT_LEXICONS);
+  defaultCompiled ??= shippedLexicon(DEFAULT_LEXICONS);
+  return defaultCompiled;
 }
 
 /** The default lexicon's English phrase rewrite (see Lexicon). */
