@@ -50,7 +50,7 @@ ${ENTRIES}`;
   it('refuses an unknown lexicon, naming the ones there are, and malformed synonyms, naming the field', () => {
     expect(() => parseKnowledgeBase(`lexicons: [bakery]\n${ENTRIES}`, 'yaml')).to.throw(/lexicons\[0\] "bakery" is not shipped with the engine \(there are: .*shop/);
     expect(() => parseKnowledgeBase(`lexicons: shop\n${ENTRIES}`, 'yaml')).to.throw(/lexicons must be a list/);
-    expect(() => parseKnowledgeBase(`synonyms: {Hours: [open]}\n${ENTRIES}`, 'yaml')).to.throw(/synonyms\.Hours has a name that is not lowercase/);
+    expect(() => parseKnowledgeBase(`synonyms: {Hours: [open]}\n${ENTRIES}`, 'yaml')).to.throw(/^KNOWLEDGE_FILE: synonyms\.Hours has a name that is not lowercase/);
     expect(() => parseKnowledgeBase(`synonyms: {hours: {fr: [ouvert]}}\n${ENTRIES}`, 'yaml')).to.throw(/synonyms\.hours has unknown language "fr"/);
     expect(() => parseKnowledgeBase(`synonyms: {hours: []}\n${ENTRIES}`, 'yaml')).to.throw(/synonyms\.hours must be a non-empty list of words/);
   });

@@ -1,8 +1,7 @@
 import { FILE_TYPES, type ReplyPart, type ReplyPartType } from '@dialog-relay/contracts';
 import type { Localized } from '../language/localized.js';
-import { readSynonyms } from '../text/lexicon-data.js';
+import { loadShippedLexicon, readSynonyms } from '../text/lexicon-data.js';
 import { compileLexicon, DEFAULT_LEXICONS, shippedLexicon, type Lexicon } from '../text/synonyms.js';
-import { loadShippedLexicon } from '../text/lexicon-data.js';
 import { tokenize } from '../text/tokenize.js';
 import type { ConfidenceThresholds, KnowledgeBase, KnowledgeEntry } from './knowledge-base.js';
 
@@ -131,7 +130,7 @@ function readLexicons(namesRaw: unknown, synonymsRaw: unknown): { names: string[
   try {
     own = readSynonyms(synonymsRaw, 'synonyms');
   } catch (error) {
-    return fail('', (error as Error).message);
+    throw new Error(`KNOWLEDGE_FILE: ${(error as Error).message}`);
   }
   return { names, lexicon: compileLexicon([...data, { synonyms: own, englishPhrases: [] }]) };
 }
