@@ -148,9 +148,8 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
     const count = (firstDoc[e + 1] ?? 0) - first;
     raw.fill(0, 0, count);
     own.fill(0, 0, count);
+    // bestOfDoc and bestOwnOfDoc are all 0 between terms: each term's loop below resets what it set
     for (const term of query) {
-      bestOfDoc.fill(0, 0, count);
-      bestOwnOfDoc.fill(0, 0, count);
       let matched = false;
       const { postings: list, gains, factor: queryFactor, own: ownTerm } = term;
       for (let r = 0; r < list.length; r++) {
@@ -173,6 +172,8 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
       for (let d = 0; d < count; d++) {
         raw[d] = (raw[d] ?? 0) + (bestOfDoc[d] ?? 0);
         own[d] = (own[d] ?? 0) + (bestOwnOfDoc[d] ?? 0);
+        bestOfDoc[d] = 0;
+        bestOwnOfDoc[d] = 0;
       }
     }
     let bestDoc = 0;
@@ -257,13 +258,13 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
         if (bound < floor) break;
         upper[e] = -1;
         const match = exactScore(e, query, weight);
-        if (match.score > 0) scored.push({ match, e });
-        if (scored.length >= wanted) {
-          scored.sort((a, b) => b.match.score - a.match.score || a.e - b.e);
-          floor = scored[wanted - 1]?.match.score ?? floor;
-        }
+        if (match.score <= 0) continue;
+        // kept in order (score, then entry) by insertion: a handful of entries
+        let at = scored.length;
+        while (at > 0 && ((scored[at - 1]?.match.score ?? 0) < match.score || ((scored[at - 1]?.match.score ?? 0) === match.score && (scored[at - 1]?.e ?? 0) > e))) at--;
+        scored.splice(at, 0, { match, e });
+        if (scored.length >= wanted) floor = scored[wanted - 1]?.match.score ?? floor;
       }
-      scored.sort((a, b) => b.match.score - a.match.score || a.e - b.e);
       const matches = scored.slice(0, wanted).map((item) => item.match);
       const said = verbatim.get(verbatimKey(text));
       return { matches, weight, verbatim: said === undefined || said < 0 ? undefined : entries[said] };
