@@ -1,6 +1,8 @@
 export * from './reply-engine.js';
 export * from './text/tokenize.js';
 export * from './text/stop-words.js';
+export * from './text/lexicon-data.js';
+export * from './text/synonyms.js';
 export * from './language/detect-language.js';
 export * from './language/localized.js';
 export * from './example-knowledge-file.js';
@@ -10,6 +12,7 @@ export * from './knowledge/knowledge-index.js';
 export * from './knowledge/confidence.js';
 export * from './knowledge/knowledge-responder.js';
 export * from './knowledge/knowledge-engine.js';
+export * from './knowledge/retrieve-entries.js';
 export * from './knowledge/knowledge-registry.js';
 export * from './openai/openai-engine.js';
 export * from './embeddings/embeddings-client.js';

@@ -1,6 +1,4 @@
-import { confidenceFeatures, isConfident, type ConfidenceFeatures } from '../knowledge/confidence.js';
-import type { ConfidenceThresholds } from '../knowledge/knowledge-base.js';
-import type { KnowledgeResponder } from '../knowledge/knowledge-responder.js';
+import { confidenceFeatures, isConfident, type ConfidenceFeatures, type ConfidenceThresholds, type KnowledgeResponder } from '@dialog-relay/reply-engine';
 import type { EvalCase } from './eval-cases.js';
 
 export interface Calibration {

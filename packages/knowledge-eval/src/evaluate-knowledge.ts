@@ -1,5 +1,4 @@
-import { detectLanguage } from '../language/detect-language.js';
-import type { KnowledgeResponder } from '../knowledge/knowledge-responder.js';
+import { detectLanguage, type KnowledgeResponder } from '@dialog-relay/reply-engine';
 import type { EvalCase } from './eval-cases.js';
 
 export interface LanguageCounts {

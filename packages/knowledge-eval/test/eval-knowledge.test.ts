@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { calibrateThresholds } from '../src/eval/calibrate-thresholds.js';
-import { parseEvalCases, type EvalCase } from '../src/eval/eval-cases.js';
-import { evaluateKnowledge, measureMicrosPerReply } from '../src/eval/evaluate-knowledge.js';
-import { formatEvalReport } from '../src/eval/format-eval-report.js';
-import { createKnowledgeResponder, EXAMPLE_KNOWLEDGE_FILE, loadKnowledgeBase, parseKnowledgeBase } from '../src/index.js';
+import { createKnowledgeResponder, EXAMPLE_KNOWLEDGE_FILE, loadKnowledgeBase, parseKnowledgeBase } from '@dialog-relay/reply-engine';
+import { calibrateThresholds } from '../src/calibrate-thresholds.js';
+import { parseEvalCases, type EvalCase } from '../src/eval-cases.js';
+import { EVAL_CASES_DIR } from '../src/eval-sets.js';
+import { evaluateKnowledge, measureMicrosPerReply } from '../src/evaluate-knowledge.js';
+import { formatEvalReport } from '../src/format-eval-report.js';
+import { formatRecallReport, measureRecall } from '../src/measure-recall.js';
 
 const SMALL_FAQ = parseKnowledgeBase(
   `
@@ -93,6 +94,16 @@ describe('knowledge evaluation', () => {
       expect(report.confusions).to.deep.equal([]);
     });
 
+    it('counts, per language, how often a right entry is among the K retrieved, leaving out-of-scope and unknown-id cases out', () => {
+      const atOne = measureRecall(responder, cases, 1);
+      expect(atOne.byLanguage).to.deep.equal({ en: { answerable: 3, found: 2 }, zh: { answerable: 1, found: 1 } });
+      expect(atOne.recall).to.equal(3 / 4);
+      const atTwo = measureRecall(responder, cases, 2);
+      // the wrap entry has no word of "can I buy a voucher": no K finds it
+      expect(atTwo.total).to.deep.equal({ answerable: 4, found: 3 });
+      expect(formatRecallReport(atOne)).to.include('among the first 1 retrieved').and.match(/en\s+3\s+2\s+66\.7 %/);
+    });
+
     it('calibrates thresholds that answer the answerable cases and fall back on the out-of-scope one', () => {
       const calibration = calibrateThresholds(responder, cases.slice(0, 3).concat(cases[4]!));
       expect(calibration.correct).to.equal(3);
@@ -101,7 +112,7 @@ describe('knowledge evaluation', () => {
   });
 
   describe('the bundled evaluation set', () => {
-    const setFile = (part: string): string => fileURLToPath(new URL(`../../knowledge/eval/example-faq.${part}.jsonl`, import.meta.url));
+    const setFile = (part: string): string => `${EVAL_CASES_DIR}example-faq.${part}.jsonl`;
 
     it('has over 300 messages in English, Chinese and Japanese, with out-of-scope ones, split into calibration and test', async () => {
       const kb = await loadKnowledgeBase(EXAMPLE_KNOWLEDGE_FILE);
@@ -127,7 +138,7 @@ describe('knowledge evaluation', () => {
   });
 
   describe('the independent evaluation FAQs', () => {
-    const fileOf = (name: string): string => fileURLToPath(new URL(`../../knowledge/eval/independent/${name}`, import.meta.url));
+    const fileOf = (name: string): string => `${EVAL_CASES_DIR}independent/${name}`;
 
     for (const shop of ['harbor-pine', 'maple-thread', 'copper-kettle', 'birch-lane']) {
       it(`${shop}: a 60-entry FAQ of another shop with 400+ messages whose ids all exist, none copying a phrasing`, async () => {

@@ -1,0 +1,6 @@
+export * from './eval-cases.js';
+export * from './evaluate-knowledge.js';
+export * from './calibrate-thresholds.js';
+export * from './measure-recall.js';
+export * from './format-eval-report.js';
+export * from './eval-sets.js';
