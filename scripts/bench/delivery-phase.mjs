@@ -12,7 +12,7 @@ export const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 50);
 
 /** Raw BullMQ: `count` jobs added up front, then the worker starts. Returns deliveries/s. */
 export async function rawDeliveries({ root, redis, receiver, messages }, count) {
-  const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  const connection = new Redis(redis.url, { maxRetriesPerRequest: null, protocol: 2 });
   const prefix = `bench-raw-${randomUUID().slice(0, 6)}`;
   const queue = new Queue('raw', { connection, prefix });
   await queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: 'deliver', data: { key: `raw-${i}`, text: messages[i % messages.length].text }, opts: { removeOnComplete: true } })));
