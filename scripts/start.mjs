@@ -11,9 +11,12 @@ import { mkdirSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { checkoutPrefix, root } from './checkout-prefix.mjs';
+import { ensureNode } from './node-runtime.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
 const say = (line) => process.stdout.write(`[dialog-relay] ${line}\n`);
+// On a Node older than 22, everything below runs under Node 24 instead (scripts/node-runtime.mjs).
+await ensureNode('supported', say);
 const children = [];
 /** The private redis-server, when npm start runs one. */
 let redisProcess;

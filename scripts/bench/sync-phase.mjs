@@ -1,25 +1,16 @@
 // 1. The synchronous path: each scenario's requests/s against a bare Express + express.json
 // endpoint measured in the same run (before and after, averaged: the machine is shared).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { processCpuUs } from './cpu.mjs';
 import { failures, load, pool } from './load.mjs';
 import { forkReady, freePort, serviceEnv, startApi, stop } from './processes.mjs';
 
-/** CPU time (user + system, µs) a process has used so far, from /proc (Linux); NaN elsewhere. */
-const cpuUsOf = (pid) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000; // clock ticks of 10 ms
-  } catch {
-    return Number.NaN;
-  }
-};
 /** Runs the load and adds the server's CPU µs per answered request (less sensitive to a loaded machine than requests/s). */
 const measured = async (pid, run) => {
-  const before = cpuUsOf(pid);
+  const before = processCpuUs(pid) ?? Number.NaN;
   const result = await run();
-  result.cpuUsPerRequest = (cpuUsOf(pid) - before) / Math.max(1, result.requests.total);
+  result.cpuUsPerRequest = ((processCpuUs(pid) ?? Number.NaN) - before) / Math.max(1, result.requests.total);
   return result;
 };
 
@@ -65,8 +56,14 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
     p50_ms: results[id].latency.p50, p99_ms: results[id].latency.p99, non2xx: results[id].non2xx,
     // The same ratio from CPU time: bare Express's server µs per request over ours.
     cpu_us_per_request: results[id].cpuUsPerRequest, cpu_ratio: bareCpu / results[id].cpuUsPerRequest });
+  const answered = Object.values(results).reduce((sum, r) => sum + r.requests.total, 0);
+  const cpuUs = {
+    request: Object.values(results).reduce((sum, r) => sum + r.cpuUsPerRequest * r.requests.total, 0) / Math.max(1, answered),
+    by_scenario: Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.cpuUsPerRequest])),
+  };
   return {
     errors,
+    cpuUs,
     rows: [
       row('assist', 'assist_dialog requests/s', 0.6),
       row('website', 'website_dialog requests/s', 0.6),
