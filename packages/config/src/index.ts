@@ -4,3 +4,6 @@ export * from './client-settings.js';
 export { ConfigError, type Env } from './env-readers.js';
 export * from './ingress-config.js';
 export * from './redis-config.js';
+export * from './otel-config.js';
+export { SECRET_FILE_VARIABLES } from './secret-files.js';
+export { SERVICE_VERSION } from './service-version.js';
