@@ -51,9 +51,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestIdMiddleware);
   const tracing = deps.tracing;
   if (tracing !== undefined) {
-    // The request's span is active for everything the request does, the queued job's add included.
+    // The request's span is active for everything the request does, the queued job's add included;
+    // a caller's traceparent header makes it part of the caller's trace.
     app.use((req: Request, res: Response, next: NextFunction) => {
-      void tracing.inSpan(`${req.method} ${routeLabel(req.path)}`, 'server', { 'http.request.method': req.method, 'http.route': routeLabel(req.path) }, (span) =>
+      void tracing.inIncomingSpan(`${req.method} ${routeLabel(req.path)}`, req.headers, { 'http.request.method': req.method, 'http.route': routeLabel(req.path) }, (span) =>
         new Promise<void>((resolve) => {
           res.on('finish', () => span.setAttribute('http.response.status_code', res.statusCode));
           res.on('close', () => resolve());

@@ -1,7 +1,7 @@
 import { createAdmission } from '@dialog-relay/admission';
 import { createChatService } from '@dialog-relay/chat';
 import { createClientRegistry, createClientStore } from '@dialog-relay/clients';
-import type { Config } from '@dialog-relay/config';
+import { SERVICE_VERSION, type Config } from '@dialog-relay/config';
 import { AppError, buildOpenApiDocument, createRequestValidator, DEFAULT_LIMITS } from '@dialog-relay/contracts';
 import { createContextStore, createMessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
@@ -19,8 +19,6 @@ import { createAuthThrottle } from './http/auth-throttle.js';
 import { createApiMetrics } from './http/metrics.js';
 import { queueDashboard } from './http/queue-dashboard.js';
 
-/** The version named in the OpenAPI document. */
-export const SERVICE_VERSION = '0.1.0';
 /** The README's test-vector secret: the document's request examples are signed with it. */
 export const EXAMPLE_SECRET = 'demo-secret';
 

@@ -1,7 +1,7 @@
-import { ConfigError, describeRedisTarget, loadConfig } from '@dialog-relay/config';
+import { ConfigError, describeRedisTarget, loadConfig, SERVICE_VERSION } from '@dialog-relay/config';
 import { ShardCountMismatchError } from '@dialog-relay/redis';
 import { createLogger } from '@dialog-relay/logger';
-import { buildApi, SERVICE_VERSION } from './build-api.js';
+import { buildApi } from './build-api.js';
 import { createApiServer } from './http/api-server.js';
 
 /** Process wiring of the API: config, listen, and a graceful drain on SIGTERM / SIGINT. */
@@ -9,9 +9,12 @@ async function main(): Promise<void> {
   // a bad variable throws ConfigError: one line, exit 78 (below)
   const config = loadConfig(process.env);
   const logger = createLogger({ level: config.logLevel, service: 'api' });
+  for (const warning of config.warnings) logger.warn('configuration', { warning });
   // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
   const tracing = config.otelEndpoint === undefined ? undefined
-    : (await import('@dialog-relay/tracing')).startTracing({ serviceName: 'dialog-relay-api', version: SERVICE_VERSION, endpoint: config.otelEndpoint });
+    : (await import('@dialog-relay/tracing')).startTracing({
+      serviceName: config.otelResource.serviceName ?? 'dialog-relay-api', attributes: config.otelResource.attributes, version: SERVICE_VERSION, endpoint: config.otelEndpoint,
+    });
   // A QUEUE_SHARDS mismatch found at start or later (Redis away at start) stops the process.
   const onShardMismatch = (error: ShardCountMismatchError): void => {
     process.stderr.write(`dialog-relay api: ${error.message}\n`);

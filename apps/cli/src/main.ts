@@ -1,5 +1,6 @@
+#!/usr/bin/env node
 import { createClientStore } from '@dialog-relay/clients';
-import { ConfigError, loadConfig, type Config } from '@dialog-relay/config';
+import { ConfigError, loadConfig, SERVICE_VERSION, type Config } from '@dialog-relay/config';
 import { createJobProducer, createReplyQueues } from '@dialog-relay/queue';
 import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
 import { checkShardCount, createRedis, createRedisKeys, ShardCountMismatchError, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
@@ -14,7 +15,7 @@ import { signOutput } from './commands/sign.command.js';
 import { output, UsageError, type Output, type Printer } from './output.js';
 import { asksForHelp, integerOption, parseArgs } from './parse-args.js';
 
-const USAGE = `dialog-relay CLI (add --json to any command for JSON output; --help prints this; exit code 0 only on success, 2 on a usage error)
+const USAGE = `dialog-relay CLI (--version prints the release's version; add --json to any command for JSON output; --help prints this; exit code 0 only on success, 2 on a usage error)
   sign --client ID --secret S [--scheme hmac-sha256|md5] [--event assist_dialog] [--content TEXT] [--send-url URL]
        [--from ID] [--to ID] [--msg-id ID] [--group ID] [--url http://127.0.0.1:8080]
   listen --secret WHSEC [--port 9999] [--host 127.0.0.1] [--count N] [--tolerance 300]
@@ -29,6 +30,7 @@ REDIS_CLUSTER_NODES or REDIS_SENTINELS, REDIS_PREFIX, QUEUE_SHARDS). Exit code 7
 or QUEUE_SHARDS differs from the count the data in Redis was written with.`;
 
 async function run(argv: string[], print: Printer): Promise<Output> {
+  if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') return output(SERVICE_VERSION, { version: SERVICE_VERSION });
   if (asksForHelp(argv)) return output(USAGE, { usage: USAGE });
   const [group, ...rest] = argv;
   switch (group) {

@@ -1,5 +1,6 @@
 import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { runCli } from './support/run-cli.js';
 
 /** README "CLI for integrators": exit 0 only on success, 1 on a failure, 2 on a usage error; help is not an error. */
@@ -15,6 +16,22 @@ describe('cli help and usage errors', function () {
       expect(result.stderr).to.equal('');
     });
   }
+
+  it('prints the release\'s version (the root package.json\'s) for --version, -V and version, as JSON with --json', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const args of [['--version'], ['-V'], ['version']]) {
+      const result = await runCli(args, { REDIS_URL: 'redis://127.0.0.1:1' });
+      expect(result.code, result.stderr).to.equal(0);
+      expect(result.stdout).to.equal(`${version}\n`);
+    }
+    expect(JSON.parse((await runCli(['--version', '--json'])).stdout)).to.deep.equal({ version });
+  });
+
+  it('is installed as dialog-relay: package.json names a bin whose file starts with a shebang', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { bin?: Record<string, string> };
+    expect(manifest.bin).to.deep.equal({ 'dialog-relay': 'dist/src/main.js' });
+    expect(readFileSync(new URL('../../dist/src/main.js', import.meta.url), 'utf8')).to.match(/^#!\/usr\/bin\/env node\n/);
+  });
 
   it('prints the usage as one JSON value with --help --json', async () => {
     const result = await runCli(['--help', '--json']);

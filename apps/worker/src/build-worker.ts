@@ -1,5 +1,5 @@
 import { createClientRegistry, createClientStore } from '@dialog-relay/clients';
-import type { Config } from '@dialog-relay/config';
+import { SERVICE_VERSION, type Config } from '@dialog-relay/config';
 import { createContextStore } from '@dialog-relay/conversations';
 import { createDeliverer } from '@dialog-relay/delivery';
 import type { Logger } from '@dialog-relay/logger';
@@ -16,7 +16,7 @@ import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { createTakeLimit } from './take-limit.js';
 import { createWorkerMetrics } from './worker-metrics.js';
 
-export const SERVICE_VERSION = '0.1.0';
+/** The webhook POSTs' User-Agent: the release's version (the root package.json's). */
 export const USER_AGENT = `dialog-relay-webhooks/${SERVICE_VERSION}`;
 
 export interface WorkerRuntime {

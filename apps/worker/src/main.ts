@@ -1,7 +1,7 @@
-import { ConfigError, loadConfig, workerDrainBoundMs } from '@dialog-relay/config';
+import { ConfigError, loadConfig, SERVICE_VERSION, workerDrainBoundMs } from '@dialog-relay/config';
 import { createLogger } from '@dialog-relay/logger';
 import { ShardCountMismatchError } from '@dialog-relay/redis';
-import { buildWorker, SERVICE_VERSION } from './build-worker.js';
+import { buildWorker } from './build-worker.js';
 import { startHeartbeat } from './heartbeat.js';
 
 /** Process wiring of one worker replica: config, start, and a drain on SIGTERM / SIGINT. */
@@ -9,9 +9,12 @@ async function main(): Promise<void> {
   // a bad variable throws ConfigError: one line, exit 78 (below)
   const config = loadConfig(process.env);
   const logger = createLogger({ level: config.logLevel, service: 'worker' });
+  for (const warning of config.warnings) logger.warn('configuration', { warning });
   // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
   const tracing = config.otelEndpoint === undefined ? undefined
-    : (await import('@dialog-relay/tracing')).startTracing({ serviceName: 'dialog-relay-worker', version: SERVICE_VERSION, endpoint: config.otelEndpoint });
+    : (await import('@dialog-relay/tracing')).startTracing({
+      serviceName: config.otelResource.serviceName ?? 'dialog-relay-worker', attributes: config.otelResource.attributes, version: SERVICE_VERSION, endpoint: config.otelEndpoint,
+    });
   const runtime = await buildWorker(config, logger, { tracing });
   logger.info('worker started', { concurrency: config.workerConcurrency, pid: process.pid });
   const { file, intervalMs } = config.workerHeartbeat;

@@ -1,4 +1,4 @@
-import { loadConfig } from '@dialog-relay/config';
+import { loadConfig, SERVICE_VERSION } from '@dialog-relay/config';
 import { signRequestBody } from '@dialog-relay/signing';
 import { waitUntil } from '@dialog-relay/testkit';
 import { startTracing, type Tracing } from '@dialog-relay/tracing';
@@ -18,7 +18,8 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), with an in-memory exporter', () 
 
   before(async () => {
     exporter = new InMemorySpanExporter();
-    tracing = startTracing({ serviceName: 'dialog-relay-test', version: 'test', exporter })!;
+    const { otelResource } = loadConfig({ OTEL_SERVICE_NAME: 'relay-under-test', OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test,service.version=ignored' });
+    tracing = startTracing({ serviceName: otelResource.serviceName ?? 'unnamed', attributes: otelResource.attributes, version: SERVICE_VERSION, exporter })!;
     system = await startInProcess('traces', {}, tracing);
     ({ apiUrl } = system);
     receiver = await startReceiver();
@@ -39,7 +40,8 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), with an in-memory exporter', () 
     const response = await fetch(`${apiUrl}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(response.status).to.equal(202);
     await receiver.waitFor(1);
-    await waitUntil(() => Promise.resolve(exporter.getFinishedSpans().some((s) => s.name === 'POST send_url')), 10_000);
+    // The worker's job span ends after the delivery POST's, once the job is completed: wait for both.
+    await waitUntil(() => Promise.resolve(['POST send_url', 'process'].every((name) => exporter.getFinishedSpans().some((s) => s.name.startsWith(name)))), 10_000);
 
     const spans = exporter.getFinishedSpans();
     const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
@@ -57,6 +59,29 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), with an in-memory exporter', () 
     expect(chain.some((name) => name.startsWith('process'))).to.equal(true);
     expect(chain.some((name) => name.startsWith('add'))).to.equal(true);
     expect(spans.some((s) => s.name === 'reply engine' && s.spanContext().traceId === request!.spanContext().traceId)).to.equal(true);
+  });
+
+  it('continues the trace of an incoming traceparent header: the request span is the caller\'s span\'s child', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpanId = '00f067aa0ba902b7';
+    const response = await fetch(`${apiUrl}/healthz`, { headers: { traceparent: `00-${traceId}-${callerSpanId}-01`, tracestate: 'vendor=x' } });
+    expect(response.status).to.equal(200);
+    await waitUntil(() => Promise.resolve(exporter.getFinishedSpans().some((s) => s.name === 'GET /healthz')), 10_000);
+    const span = exporter.getFinishedSpans().find((s) => s.name === 'GET /healthz')!;
+    expect(span.spanContext().traceId).to.equal(traceId);
+    expect(parentOf(span)).to.equal(callerSpanId);
+    expect(span.spanContext().traceState?.get('vendor')).to.equal('x');
+    // Without the header, a request starts a trace of its own.
+    await fetch(`${apiUrl}/readyz`);
+    await waitUntil(() => Promise.resolve(exporter.getFinishedSpans().some((s) => s.name === 'GET /readyz')), 10_000);
+    const own = exporter.getFinishedSpans().find((s) => s.name === 'GET /readyz')!;
+    expect(own.spanContext().traceId).to.not.equal(traceId);
+    expect(parentOf(own)).to.equal(undefined);
+  });
+
+  it('names the service and its resource from OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, with the release\'s version', () => {
+    const span = exporter.getFinishedSpans()[0]!;
+    expect(span.resource.attributes).to.deep.include({ 'service.name': 'relay-under-test', 'deployment.environment.name': 'test', 'service.version': SERVICE_VERSION });
   });
 
   it('is off when no endpoint is set: startTracing makes nothing, and the config reads the variable', () => {

@@ -3,6 +3,8 @@ import { MAX_RATE_LIMIT_PER_S, MIN_SECRET_CHARS } from './client-checks.js';
 import { parseClientsJson, type ClientSettings } from './client-settings.js';
 import { readIngressConfig, type IngressConfig } from './ingress-config.js';
 import { ConfigError, readBool, readEnum, readInt, readOptionalString, readOptionalToken, readString, readUrl, type Env } from './env-readers.js';
+import { readOtelResource, type OtelResource } from './otel-config.js';
+import { withSecretFiles } from './secret-files.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
@@ -87,6 +89,8 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: where traces go (OTLP over HTTP); undefined: tracing off. */
   readonly otelEndpoint: string | undefined;
+  /** OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES: what the traces' resource says about this process. */
+  readonly otelResource: OtelResource;
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
   /**
@@ -102,6 +106,11 @@ export interface Config {
   readonly workerHeartbeat: { readonly file: string | undefined; readonly intervalMs: number };
   /** HTTP time-outs, failed-auth throttle and ADMIN_WRITE_TOKEN (ingress-config.ts). */
   readonly ingress: IngressConfig;
+  /**
+   * What start-up should warn about without refusing (a secret file others may read): each process
+   * logs these once its logger exists. Never a secret's value.
+   */
+  readonly warnings: readonly string[];
 }
 
 const DEFAULT_FALLBACK = 'Thanks for your message. A colleague will get back to you shortly.';
@@ -147,8 +156,12 @@ function readClients(env: Env, defaults: { defaultRateLimitPerS: number; allowPr
   }
 }
 
-/** Parses the environment. Throws ConfigError naming the first bad variable. */
-export function loadConfig(env: Env): Config {
+/**
+ * Parses the environment, reading the secrets given as files (`<NAME>_FILE`, secret-files.ts).
+ * Throws ConfigError naming the first bad variable.
+ */
+export function loadConfig(environment: Env): Config {
+  const { env, warnings } = withSecretFiles(environment);
   const defaultRateLimitPerS = readInt(env, 'RATE_LIMIT_PER_S', 50, 1, MAX_RATE_LIMIT_PER_S);
   const timestampToleranceS = readInt(env, 'TIMESTAMP_TOLERANCE_S', 300, 1, 86_400);
   const idempotencyTtlS = readInt(env, 'IDEMPOTENCY_TTL_S', 86_400, 60, 30 * 86_400);
@@ -220,6 +233,7 @@ export function loadConfig(env: Env): Config {
     replyEngine: readReplyEngine(env),
     replyFallback: env['REPLY_FALLBACK'] ?? DEFAULT_FALLBACK,
     adminToken: readOptionalToken(env, 'ADMIN_TOKEN', MIN_SECRET_CHARS),
+    otelResource: readOtelResource(env),
     otelEndpoint: env['OTEL_EXPORTER_OTLP_ENDPOINT'] === undefined || env['OTEL_EXPORTER_OTLP_ENDPOINT'] === '' ? undefined : readUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '', ['http:', 'https:']),
     metricsPort: env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === '' ? undefined : readInt(env, 'METRICS_PORT', 0, 0, 65535),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -230,6 +244,7 @@ export function loadConfig(env: Env): Config {
       intervalMs: readInt(env, 'WORKER_HEARTBEAT_INTERVAL_MS', 5000, 100, 600_000),
     }),
     ingress: readIngressConfig(env),
+    warnings: Object.freeze([...warnings]),
   };
   return Object.freeze(config);
 }

@@ -5,3 +5,6 @@ export { ConfigError, type Env } from './env-readers.js';
 export * from './ingress-config.js';
 export * from './redis-config.js';
 export * from './drain-bounds.js';
+export * from './otel-config.js';
+export { SECRET_FILE_VARIABLES } from './secret-files.js';
+export { SERVICE_VERSION } from './service-version.js';

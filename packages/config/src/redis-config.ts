@@ -61,9 +61,14 @@ export function readRedisConfig(env: Env): RedisConfig {
   if (target.mode === 'cluster' && waitReplicas > 0) {
     throw new ConfigError('REDIS_WAIT_REPLICAS', 'must be 0 with REDIS_CLUSTER_NODES: a cluster spreads one message\'s writes over several masters, and WAIT confirms only one (docs/scaling.md)');
   }
+  const password = readOptionalString(env, 'REDIS_PASSWORD');
+  // ioredis takes a password in REDIS_URL over its password option: the other would be ignored.
+  if (password !== undefined && target.mode === 'single' && new URL(target.url).password !== '') {
+    throw new ConfigError('REDIS_PASSWORD', 'REDIS_URL holds a password too, which Redis would be sent instead; give the password in one place');
+  }
   return Object.freeze({
     target: Object.freeze(target),
-    password: readOptionalString(env, 'REDIS_PASSWORD'),
+    password,
     tls: readBool(env, 'REDIS_TLS', false),
     shards: readInt(env, 'QUEUE_SHARDS', 16, 1, 1024),
     waitReplicas,

@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-node';
@@ -16,14 +16,31 @@ export interface Tracing {
   bullmq: BullMQOtel;
   /** Runs `work` in a new active span; ends it when `work` settles (an error marks it). */
   inSpan<T>(name: string, kind: 'server' | 'client' | 'internal', attributes: Record<string, string | number>, work: (span: Span) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a new active server span for an incoming request: a W3C `traceparent` (and
+   * `tracestate`) among its headers makes the span a child of the caller's, in the caller's trace.
+   */
+  inIncomingSpan<T>(name: string, headers: IncomingHeaders, attributes: Record<string, string | number>, work: (span: Span) => Promise<T>): Promise<T>;
   /** Exports what is left and unregisters the global provider. */
   shutdown(): Promise<void>;
 }
 
 const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL } as const;
 
+/** An incoming request's headers, as Node gives them. */
+export type IncomingHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** Reads `traceparent` / `tracestate` (the propagator provider.register() installs: W3C Trace Context and Baggage). */
+const headerGetter = {
+  keys: (carrier: IncomingHeaders): string[] => Object.keys(carrier),
+  get: (carrier: IncomingHeaders, key: string): string | string[] | undefined => carrier[key.toLowerCase()],
+};
+
 export interface TracingOptions {
+  /** The resource's service.name (OTEL_SERVICE_NAME, else the process's own). */
   serviceName: string;
+  /** Further resource attributes (OTEL_RESOURCE_ATTRIBUTES); service.name and service.version above win. */
+  attributes?: Readonly<Record<string, string>> | undefined;
   version: string;
   /** OTEL_EXPORTER_OTLP_ENDPOINT, e.g. http://127.0.0.1:4318 (spans go to <endpoint>/v1/traces). */
   endpoint?: string | undefined;
@@ -38,16 +55,14 @@ export function startTracing(options: TracingOptions): Tracing | undefined {
     ? new SimpleSpanProcessor(options.exporter)
     : new BatchSpanProcessor(new OTLPTraceExporter({ url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces` }));
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': options.serviceName, 'service.version': options.version }),
+    resource: resourceFromAttributes({ ...options.attributes, 'service.name': options.serviceName, 'service.version': options.version }),
     spanProcessors: [processor],
   });
   // Global: BullMQ's telemetry reads the global provider; the context manager carries spans across awaits.
   provider.register();
   const tracer = trace.getTracer('dialog-relay', options.version);
-  return {
-    tracer,
-    bullmq: new BullMQOtel({ tracerName: 'bullmq', version: options.version }),
-    inSpan: (name, kind, attributes, work) => tracer.startActiveSpan(name, { kind: KINDS[kind], attributes }, async (span) => {
+  const run = <T>(name: string, kind: SpanKind, attributes: Record<string, string | number>, parent: Context, work: (span: Span) => Promise<T>): Promise<T> =>
+    tracer.startActiveSpan(name, { kind, attributes }, parent, async (span) => {
       try {
         return await work(span);
       } catch (error) {
@@ -57,7 +72,12 @@ export function startTracing(options: TracingOptions): Tracing | undefined {
       } finally {
         span.end();
       }
-    }),
+    });
+  return {
+    tracer,
+    bullmq: new BullMQOtel({ tracerName: 'bullmq', version: options.version }),
+    inSpan: (name, kind, attributes, work) => run(name, KINDS[kind], attributes, context.active(), work),
+    inIncomingSpan: (name, headers, attributes, work) => run(name, SpanKind.SERVER, attributes, propagation.extract(ROOT_CONTEXT, headers, headerGetter), work),
     shutdown: async () => {
       await provider.shutdown();
       trace.disable();
