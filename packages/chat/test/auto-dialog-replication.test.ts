@@ -5,7 +5,7 @@ import { autoDialog } from '../src/scenarios/auto-dialog.js';
 import { expect } from 'chai';
 
 /**
- * docs/scaling.md "Replicas before the 202": the confirmation must begin before the request's first
+ * docs/design/scaling.md "Replicas before the 202": the confirmation must begin before the request's first
  * write, or a reconnect between a write and the fence (writes and fence on two masters) goes unseen.
  */
 describe('auto_dialog with replica confirmation', () => {

@@ -1,7 +1,7 @@
 import { defineLuaScript } from '@dialog-relay/redis';
 
 /**
- * Lua scripts of the context store (docs/lua-scripts.md). HDEL/HMGET arguments are sent in chunks
+ * Lua scripts of the context store (docs/design/lua-scripts.md). HDEL/HMGET arguments are sent in chunks
  * so that a large cap never hits Lua's unpack() limit.
  */
 

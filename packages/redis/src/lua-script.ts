@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from './redis-connection.js';
 
 /**
- * A Lua script with its keys and arguments named (docs/lua-scripts.md). Every key the script
+ * A Lua script with its keys and arguments named (docs/design/lua-scripts.md). Every key the script
  * touches is passed in KEYS, in the declared order, never built inside the script: Redis Cluster
  * refuses undeclared keys. The source opens with a header block naming KEYS, ARGV and the replies.
  */

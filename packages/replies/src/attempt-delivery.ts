@@ -106,7 +106,7 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
         log.info('the receiver accepted a reply cancelled during its attempt: kept cancelled, not recorded in the context', { status: outcome.status });
         return over();
       }
-      // The reply joins the context and the turn ends in one round trip (docs/performance.md). The
+      // The reply joins the context and the turn ends in one round trip (docs/design/performance.md). The
       // commands go out in this order, so the next turn's reply sees this one; only a context script
       // Redis must load first (NOSCRIPT, after a restart) lands a moment after the turn ends.
       const [, decision] = await Promise.all([deps.contexts.record(conversationId, [reply]), over()]);
@@ -117,7 +117,7 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
     case 'dead': {
       // The attempt is written first, then the record dies: dying gives the attempt log the dead
       // letter's longer expiry, which it could not if a script reload (NOSCRIPT after a restart)
-      // let the attempt's append land after it (docs/reply-protocol.md, "How long" under dead letters).
+      // let the attempt's append land after it (docs/design/reply-protocol.md, "How long" under dead letters).
       await recorded;
       return deadLetter(next.reason, next.detail);
     }
@@ -143,7 +143,7 @@ const cancelledBeforeSent = 'cancelled: aborted by stop_auto_reply or a human re
  * unless the attempt was aborted meanwhile. An attempt marked in flight ends in the caller's
  * endAttempt (the outcomes other than refused).
  *
- * "No attempt starts after the stop's answer" (docs/reply-protocol.md, Stop, resume, status): nothing
+ * "No attempt starts after the stop's answer" (docs/design/reply-protocol.md, Stop, resume, status): nothing
  * slow lies between the atomic check in BEGIN_ATTEMPT and the POST, and when an abort may have been
  * lost on the way (the worker's subscriber was away since the attempt registered), the check runs
  * again once the connection is open, right before the request is written.

@@ -28,7 +28,7 @@ async function runTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn
   const { conversationId, generation } = payload;
   const deliveryId = deps.newDeliveryId(conversationId);
   // Without a debounce a due turn's take takes its batch: the context the reply needs is read in the
-  // same round trip (docs/performance.md). With one, the first take usually waits, so it is not.
+  // same round trip (docs/design/performance.md). With one, the first take usually waits, so it is not.
   const context = deps.turns.debounces ? undefined : deps.contexts.read(conversationId);
   context?.catch(() => undefined); // awaited below when used; a take that answers otherwise leaves it
   const taken = await deps.turns.take(conversationId, generation, deliveryId);

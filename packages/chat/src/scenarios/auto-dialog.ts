@@ -9,7 +9,7 @@ import { noReads, nothingToCommit, type Scenario } from './scenario.js';
  * writing on the bound account or as staff, cancel the reply not sent yet. Answered 202 with status
  * queued | recorded | suppressed. The writes go out in one tick (one round trip), in order, so the
  * message is in the context before it is queued. Where the deployment asks for it, the 202 waits
- * until replicas hold all of it (docs/scaling.md); when they do not, the request fails (503) and
+ * until replicas hold all of it (docs/design/scaling.md); when they do not, the request fails (503) and
  * the caller's retry with the same msg_id finds the message already queued (SCHEDULE dedupes). The
  * confirmation begins before the writes, so that it can tell that they and its fence reached the same master.
  */
