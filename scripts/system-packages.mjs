@@ -1,6 +1,7 @@
 // The system programs the test suite needs: redis-server and redis-cli (private test servers and the
 // test cluster) and chromium (the browser tests; or the Chromium CHROMIUM_PATH names, which the
-// browser tests then use). When one is missing and this runs as root with apt-get, it installs
+// browser tests then use), and python3 (the Python signing snippet of docs/integrating.md is run
+// against the test vectors). When one is missing and this runs as root with apt-get, it installs
 // Debian's package (as .ci/run does); otherwise it says what to install.
 import { spawnSync } from 'node:child_process';
 
@@ -8,6 +9,7 @@ const NEEDED = [
   { command: 'redis-server', args: ['--version'], packages: ['redis-server'] },
   { command: 'redis-cli', args: ['--version'], packages: ['redis-tools'] },
   { command: 'chromium', args: ['--version'], packages: ['chromium'] },
+  { command: 'python3', args: ['--version'], packages: ['python3'] },
 ];
 
 const present = ({ command, args }) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;

@@ -1,4 +1,4 @@
-// Allocations per request on the synchronous path (docs/performance.md "Allocations per request"):
+// Allocations per request on the synchronous path (docs/design/performance.md "Allocations per request"):
 // the API runs with --trace-gc on a private Redis; after a warm-up, each scenario sends a fixed
 // number of requests and the memory the garbage collector freed meanwhile (the sum of "before ->
 // after" of every collection: in a steady state what is freed is what was allocated) is divided

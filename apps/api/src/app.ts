@@ -67,11 +67,11 @@ export function createApp(deps: AppDeps): Express {
     const stop = deps.metrics.duration.startTimer({ route });
     res.on('finish', () => {
       const seconds = stop();
-      // docs/decisions.md "Stop latency": an idempotent replay of a stop stops nothing.
+      // docs/design/decisions.md "Stop latency": an idempotent replay of a stop stops nothing.
       if (res.locals['command'] === 'stop_auto_reply' && res.statusCode === 200 && res.get('Idempotent-Replayed') === undefined) deps.metrics.stopLatency.observe(seconds);
       const eventType = typeof res.locals['eventType'] === 'string' ? res.locals['eventType'] : 'none';
       deps.metrics.requests.inc({ route, status: String(res.statusCode), event_type: eventType });
-      // The line's fields are built only when info is on (docs/performance.md: nothing per request for a level that is off).
+      // The line's fields are built only when info is on (docs/design/performance.md: nothing per request for a level that is off).
       if (!deps.logger.enabled('info')) return;
       deps.logger.info('request', {
         request_id: requestIdFrom(res), method: req.method, path: req.path, status: res.statusCode,

@@ -19,7 +19,7 @@ import { createAuthThrottle } from './http/auth-throttle.js';
 import { createApiMetrics } from './http/metrics.js';
 import { queueDashboard } from './http/queue-dashboard.js';
 
-/** The README's test-vector secret: the document's request examples are signed with it. */
+/** The test-vector secret of docs/integrating.md: the document's request examples are signed with it. */
 export const EXAMPLE_SECRET = 'demo-secret';
 
 export interface BuildApiOptions {
@@ -58,7 +58,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     redisDown = true;
   });
   // QUEUE_SHARDS must match the count the data in Redis was written with before any conversation key
-  // is touched (docs/scaling.md): checked at start, or as soon as Redis is reachable when it was away
+  // is touched (docs/design/scaling.md): checked at start, or as soon as Redis is reachable when it was away
   // then; chat requests wait for the check and answer 503 until it passes.
   let shardsChecked: Promise<void> | undefined;
   const checkShards = (): Promise<void> => (shardsChecked ??= checkShardCount(redis, keys.shardCount, keys.shards).catch((error: unknown) => {
@@ -107,7 +107,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     steps: { keys, timings: turnTimingsOf(config) },
     settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: config.humanPauseMs, abortWaitMs: config.replies.abortWaitMs },
   });
-  // Behind Sentinel: an accepted auto_dialog message is on a replica before the 202 (docs/scaling.md).
+  // Behind Sentinel: an accepted auto_dialog message is on a replica before the 202 (docs/design/scaling.md).
   // WAIT blocks its connection, so it runs on a pool of its own, never on the shared one.
   const replication = config.redis.waitReplicas === 0 ? undefined : createReplicaConfirmation({
     writer: redis,

@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { bodyFor, msgId, post, sign, startTestApi, type Body, type TestApi } from './support/test-api.js';
 
 /**
- * docs/performance.md "Command budgets": the Redis commands each synchronous path sends, counted
+ * docs/design/performance.md "Command budgets": the Redis commands each synchronous path sends, counted
  * from outside with MONITOR on the test's private Redis (top-level commands only; what a script runs
  * inside Redis is not counted). A change that adds a command to a path fails here. Single Redis only:
- * on a cluster a request whose client's and conversation's keys meet costs one more (docs/scaling.md).
+ * on a cluster a request whose client's and conversation's keys meet costs one more (docs/design/scaling.md).
  */
 describe('Redis command budget of each synchronous path', () => {
   let t: TestApi;
@@ -108,7 +108,7 @@ describe('Redis command budget of each synchronous path', () => {
     expect(failed).to.deep.equal([]);
   });
 
-  it('every composed script the paths ran follows the script conventions (docs/lua-scripts.md), on one Redis and per cluster slot', () => {
+  it('every composed script the paths ran follows the script conventions (docs/design/lua-scripts.md), on one Redis and per cluster slot', () => {
     const scripts = composedScripts();
     expect(scripts.length).to.be.above(5);
     expect(scripts.flatMap(scriptConventionProblems)).to.deep.equal([]);

@@ -8,7 +8,7 @@ import { startApiProcess, type ApiProcess } from './support/api-process.js';
 const READ = 'dashboard-loading-read-token-0001';
 
 /**
- * docs/performance.md (memory): bull-board and its React bundle's server side weigh about 18 MiB of
+ * docs/design/performance.md (memory): bull-board and its React bundle's server side weigh about 18 MiB of
  * RSS, so the API loads them when an admin first opens /admin/queues, not at start.
  */
 describe('the queue dashboard is loaded on first use', function () {

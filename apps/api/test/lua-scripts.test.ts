@@ -36,7 +36,7 @@ function recording(redis: Redis, executions: Execution[]): Redis {
 }
 
 /**
- * Every Lua script of the service (docs/lua-scripts.md). This file also runs in the cluster pass
+ * Every Lua script of the service (docs/design/lua-scripts.md). This file also runs in the cluster pass
  * (.mocharc.cluster.json), where each script is executed on a 3-master Redis Cluster: a script whose
  * keys did not share one slot would fail there with CROSSSLOT.
  */

@@ -282,9 +282,10 @@ describe('npm start', function () {
       expect(answer.status, await answer.text()).to.equal(202);
       await waitUntil(() => received.length > 0, 20_000);
 
-      // The README's verify snippet, run as an integrator would paste it.
-      const snippet = /```js\n((?:(?!```)[\s\S])*?function verifyDelivery[\s\S]*?)```/.exec(readme)?.[1];
-      expect(snippet, 'the README verify snippet').to.be.a('string');
+      // The verify snippet of docs/integrating.md, run as an integrator would paste it.
+      const guide = readFileSync(join(ROOT, 'docs', 'integrating.md'), 'utf8');
+      const snippet = /```js\n((?:(?!```)[\s\S])*?function verifyDelivery[\s\S]*?)```/.exec(guide)?.[1];
+      expect(snippet, 'the verify snippet of docs/integrating.md').to.be.a('string');
       const file = join(mkdtempSync(join(tmpdir(), 'readme-snippet-')), 'verify.mjs');
       writeFileSync(file, `${snippet ?? ''}\nexport { verifyDelivery };\n`);
       const { verifyDelivery } = (await import(file)) as { verifyDelivery: (raw: string, headers: IncomingHttpHeaders, secret: string) => boolean };

@@ -12,7 +12,7 @@ import { bodyFor, CLIENTS, post, sign } from './support/test-api.js';
 
 const MAIN = new URL('../src/main.js', import.meta.url).pathname;
 
-/** docs/scaling.md "Changing QUEUE_SHARDS": the count recorded in Redis is checked before any conversation key is touched. */
+/** docs/design/scaling.md "Changing QUEUE_SHARDS": the count recorded in Redis is checked before any conversation key is touched. */
 describe('QUEUE_SHARDS recorded in Redis (API)', function () {
   this.timeout(30_000);
 

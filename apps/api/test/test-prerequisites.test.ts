@@ -25,22 +25,28 @@ function checkPrerequisites(dir: string, env: Record<string, string> = {}): { ok
   return { ok: result.status === 0, said: `${result.stdout}${result.stderr}` };
 }
 
-describe('npm test prerequisites (README "Quick start")', () => {
+describe('npm test prerequisites (docs/development.md "Tests")', () => {
   it('takes the Chromium CHROMIUM_PATH names instead of asking for Debian\'s chromium', () => {
-    const dir = stubPrograms(['redis-server', 'redis-cli', 'my-chromium']);
+    const dir = stubPrograms(['redis-server', 'redis-cli', 'python3', 'my-chromium']);
     const { ok, said } = checkPrerequisites(dir, { CHROMIUM_PATH: join(dir, 'my-chromium') });
     expect(ok, said).to.equal(true);
     expect(said).to.not.include('missing');
   });
 
   it('names what is missing when neither chromium nor CHROMIUM_PATH is there', () => {
-    const { ok, said } = checkPrerequisites(stubPrograms(['redis-server', 'redis-cli']));
+    const { ok, said } = checkPrerequisites(stubPrograms(['redis-server', 'redis-cli', 'python3']));
     expect(ok).to.equal(false);
     expect(said).to.include('missing chromium');
   });
 
+  it('names python3 when it is missing (the documented Python signing snippet is run by the tests)', () => {
+    const { ok, said } = checkPrerequisites(stubPrograms(['redis-server', 'redis-cli', 'chromium']));
+    expect(ok).to.equal(false);
+    expect(said).to.include('missing python3');
+  });
+
   it('names CHROMIUM_PATH when the program it names does not run', () => {
-    const dir = stubPrograms(['redis-server', 'redis-cli', 'chromium']);
+    const dir = stubPrograms(['redis-server', 'redis-cli', 'python3', 'chromium']);
     const { ok, said } = checkPrerequisites(dir, { CHROMIUM_PATH: join(dir, 'no-such-browser') });
     expect(ok).to.equal(false);
     expect(said).to.include('CHROMIUM_PATH');

@@ -31,9 +31,9 @@ function workspaces(): Workspace[] {
   }));
 }
 
-/** The names in the first column of README's "Dependencies and why" table, without the dev rows. */
+/** The names in the first column of the "Dependencies and why" table (docs/development.md), without the dev rows. */
 function readmeRuntimeDependencies(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8');
   const start = readme.indexOf('\n## Dependencies and why');
   const next = readme.indexOf('\n## ', start + 1);
   const table = readme.slice(start, next < 0 ? undefined : next);
@@ -41,7 +41,7 @@ function readmeRuntimeDependencies(): string[] {
     .flatMap((cell) => [...cell.matchAll(/`([^`]+)`/g)].map((name) => name[1] ?? ''));
 }
 
-/** A README name covers a package: the same name, its name within its scope (`sdk-trace-node`), or `@scope/*`. */
+/** A listed name covers a package: the same name, its name within its scope (`sdk-trace-node`), or `@scope/*`. */
 const covers = (listed: string, dependency: string): boolean =>
   listed === dependency || dependency.endsWith(`/${listed}`) || (listed.endsWith('/*') && dependency.startsWith(listed.slice(0, -1)));
 
@@ -63,10 +63,10 @@ describe('workspace dependencies', () => {
     expect(mismatched).to.deep.equal([]);
   });
 
-  it('README "Dependencies and why" names every runtime dependency of every workspace, and none that no workspace has', () => {
+  it('docs/development.md "Dependencies and why" names every runtime dependency of every workspace, and none that no workspace has', () => {
     const listed = readmeRuntimeDependencies();
     const declared = [...new Set(workspaces().flatMap((w) => w.dependencies))];
-    expect(declared.filter((dependency) => !listed.some((name) => covers(name, dependency))), 'declared, not in README').to.deep.equal([]);
-    expect(listed.filter((name) => !declared.some((dependency) => covers(name, dependency))), 'in README, declared by no workspace').to.deep.equal([]);
+    expect(declared.filter((dependency) => !listed.some((name) => covers(name, dependency))), 'declared, not in docs/development.md').to.deep.equal([]);
+    expect(listed.filter((name) => !declared.some((dependency) => covers(name, dependency))), 'in docs/development.md, declared by no workspace').to.deep.equal([]);
   });
 });

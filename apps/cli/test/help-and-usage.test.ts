@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { runCli } from './support/run-cli.js';
 
-/** README "CLI for integrators": exit 0 only on success, 1 on a failure, 2 on a usage error; help is not an error. */
+/** docs/integrating.md "CLI for integrators": exit 0 only on success, 1 on a failure, 2 on a usage error; help is not an error. */
 describe('cli help and usage errors', function () {
   this.timeout(30_000);
 

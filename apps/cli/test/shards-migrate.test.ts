@@ -8,7 +8,7 @@ import { jsonLines, runCli } from './support/run-cli.js';
 const timings = { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: 600_000, attemptMarkerTtlMs: 10_000 };
 
 /**
- * docs/scaling.md "Changing QUEUE_SHARDS": a conversation's keys move with the shard count, so what
+ * docs/design/scaling.md "Changing QUEUE_SHARDS": a conversation's keys move with the shard count, so what
  * lasts (stop flags, contexts, delivery records, dead letters) must be moved, or a stopped
  * conversation would be answered again and the dead letters vanish from the CLI.
  */

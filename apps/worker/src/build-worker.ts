@@ -147,7 +147,7 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     worker.on('failed', (job, error) => void onFailedForGood(job, error));
     for (const event of ['active', 'completed', 'failed'] as const) worker.on(event, () => metrics.jobActivity());
   });
-  // The safety net for messages left waiting without a turn job (docs/reply-protocol.md).
+  // The safety net for messages left waiting without a turn job (docs/design/reply-protocol.md).
   const sweeper = startTurnSweeper({
     turns, jobs, shards: keys.shards, logger, settings: { rescueAfterMs: config.replies.rescueAfterMs, intervalMs: config.replies.sweepIntervalMs },
   });

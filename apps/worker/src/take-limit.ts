@@ -1,5 +1,5 @@
 /**
- * How many jobs one replica may hold at once over all its shard workers (docs/scaling.md).
+ * How many jobs one replica may hold at once over all its shard workers (docs/design/scaling.md).
  *
  * Every replica runs one BullMQ worker per shard, and WORKER_CONCURRENCY is the replica's total: a
  * limit around the dispatcher caps what runs. What a replica *takes* (moves to active and locks) is

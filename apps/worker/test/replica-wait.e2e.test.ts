@@ -5,7 +5,7 @@ import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
 
 /**
- * docs/scaling.md "Replicas before the 202": with REDIS_WAIT_REPLICAS=1 an auto_dialog message is
+ * docs/design/scaling.md "Replicas before the 202": with REDIS_WAIT_REPLICAS=1 an auto_dialog message is
  * acknowledged only once a replica holds it. A replica that cannot answer turns the 202 into a 503
  * with Retry-After (the msg_id stays free for the retry), and the waiting never holds up other requests.
  * The wait is long (6 s) so that "answered before the wait ended" is unambiguous.

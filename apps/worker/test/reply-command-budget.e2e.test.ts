@@ -6,7 +6,7 @@ import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
 
 /**
- * The round-trip budget of a delivered reply (docs/performance.md, "What was optimised"; docs/reply-protocol.md, "Round trips of a reply"): the top-level Redis
+ * The round-trip budget of a delivered reply (docs/design/performance.md, "What was optimised"; docs/design/reply-protocol.md, "Round trips of a reply"): the top-level Redis
  * commands the worker's connections send for one auto_dialog message, from the moment the API
  * queued it until the worker waits for the next job, counted with MONITOR on the test's own Redis.
  * What a script runs inside Redis is not counted. A feature that adds a round trip to the delivery

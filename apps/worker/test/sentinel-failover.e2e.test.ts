@@ -8,7 +8,7 @@ import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
 
 /**
- * docs/service-rules.md §13, docs/scaling.md: behind Sentinel, kill -9 the master while messages
+ * docs/service-rules.md §13, docs/design/scaling.md: behind Sentinel, kill -9 the master while messages
  * arrive. The API answers 503 during the failover, never 500, and every message it acknowledged with
  * 202 survives on the promoted replica (the API waits for a replica, WAIT 1, before the 202).
  *

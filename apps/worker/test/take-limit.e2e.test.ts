@@ -7,7 +7,7 @@ import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
 
 /**
- * WORKER_CONCURRENCY is a replica's total (docs/scaling.md): a replica runs at most that many jobs
+ * WORKER_CONCURRENCY is a replica's total (docs/design/scaling.md): a replica runs at most that many jobs
  * and takes (moves to active, locks) at most WORKER_CONCURRENCY + QUEUE_SHARDS − 1, so jobs it
  * cannot run yet stay free for the other replicas.
  */

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
 
-/** WORKER_CONCURRENCY is one replica's total over all shard queues (docs/scaling.md). */
+/** WORKER_CONCURRENCY is one replica's total over all shard queues (docs/design/scaling.md). */
 describe('one worker replica with WORKER_CONCURRENCY=2 over 16 shard queues', function () {
   let system: System;
   let receiver: Receiver;

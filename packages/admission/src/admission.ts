@@ -49,7 +49,7 @@ export interface Admission {
    * this request stored before it failed (`answer`, stored by completeStep in the same script as its writes).
    */
   release(key: IdempotencyKey, answer?: StoredAnswer): Promise<void>;
-  /** admit() as a part of a request's first script (docs/lua-scripts.md "Composed scripts"); read its result with admitted(). */
+  /** admit() as a part of a request's first script (docs/design/lua-scripts.md "Composed scripts"); read its result with admitted(). */
   admitStep(input: AdmitInput): StepCall;
   admitted(reply: unknown): AdmissionResult;
   /**

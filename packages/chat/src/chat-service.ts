@@ -24,7 +24,7 @@ export interface ChatServiceDeps extends ScenarioDeps {
   authThrottle?: AuthThrottle;
   /** Resolves once conversation keys may be touched (the shard count checked); rejects with the reason otherwise. */
   ready?: () => Promise<void>;
-  /** Runs the parts of one phase of a request as one script (docs/lua-scripts.md "Composed scripts"). */
+  /** Runs the parts of one phase of a request as one script (docs/design/lua-scripts.md "Composed scripts"). */
   runParts: RunScriptParts;
 }
 
@@ -96,7 +96,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const logger = context.logger.child({ client: client.id, event_type: info.event_type });
       const msgId = callerMsgId ?? deps.newId();
       await deps.ready?.();
-      // docs/performance.md "Command budgets": admission and the scenario's reads are one script; the
+      // docs/design/performance.md "Command budgets": admission and the scenario's reads are one script; the
       // scenario's writes and the idempotent answer one more (none when there is nothing to write).
       const started = SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger });
       const admitInput = { client: client.id, ratePerS: client.rateLimitPerS, nowMs: deps.nowMs(), replayDigest, idempotency };

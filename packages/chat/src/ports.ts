@@ -3,7 +3,7 @@ import type { ContextMessage, MessageInfo, ReplyPart } from '@dialog-relay/contr
 
 /**
  * A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands
- * it over: the replies package's DueMessage (docs/reply-protocol.md "What a due message holds"), kept
+ * it over: the replies package's DueMessage (docs/design/reply-protocol.md "What a due message holds"), kept
  * in step with it (a property, not a method, in AutoReplies below, so the compiler checks the wiring).
  */
 export interface AutoReplyRequest {
@@ -33,7 +33,7 @@ export interface AutoReplyStatus {
 }
 
 /**
- * One part of a request's script (packages/redis StepCall, docs/lua-scripts.md "Composed scripts"):
+ * One part of a request's script (packages/redis StepCall, docs/design/lua-scripts.md "Composed scripts"):
  * the stores make them, the service runs the parts of one phase together.
  */
 export interface ScriptCall {
@@ -73,7 +73,7 @@ export interface AutoReplies {
 }
 
 /**
- * Confirms that what a request wrote is on the replicas the deployment asks for (docs/scaling.md);
+ * Confirms that what a request wrote is on the replicas the deployment asks for (docs/design/scaling.md);
  * rejects (an unavailable-Redis error, answered 503) when fewer confirm in time.
  */
 export interface Replication {

@@ -5,7 +5,7 @@ import { autoDialog } from '../src/scenarios/auto-dialog.js';
 import { expect } from 'chai';
 
 /**
- * docs/scaling.md "Replicas before the 202": the accept script's writes are confirmed on the replicas
+ * docs/design/scaling.md "Replicas before the 202": the accept script's writes are confirmed on the replicas
  * before the 202 (the chat service begins the confirmation before that script and confirms after it),
  * and the message is queued first in that script, so a full conversation writes nothing.
  */

@@ -35,7 +35,7 @@ export interface Config {
   readonly timestampToleranceS: number;
   readonly idempotencyTtlS: number;
   /**
-   * Derived (docs/decisions.md "Replay key"): a timestamp is accepted while |floor(now) - timestamp|
+   * Derived (docs/design/decisions.md "Replay key"): a timestamp is accepted while |floor(now) - timestamp|
    * <= tolerance, for up to 2 x tolerance + 1 seconds, so a request's replay key lives that long from
    * its first acceptance; a msg_id's first answer stands in for that key, so it lives at least as long.
    */
@@ -74,7 +74,7 @@ export interface Config {
     /** How long stop_auto_reply waits at most for an aborted attempt to end: the answer comes within a second. */
     readonly abortWaitMs: number;
     /**
-     * The safety net (docs/reply-protocol.md): messages that have waited this long (a few debounce
+     * The safety net (docs/design/reply-protocol.md): messages that have waited this long (a few debounce
      * ceilings, at least 3 s) are checked for a turn job, which is added if it is missing.
      */
     readonly rescueAfterMs: number;

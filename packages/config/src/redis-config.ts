@@ -59,7 +59,7 @@ export function readRedisConfig(env: Env): RedisConfig {
   // WAIT confirms what one master has replicated; an accepted message is written on two masters of a
   // cluster (client keys and conversation keys carry different tags), so it would confirm half of it.
   if (target.mode === 'cluster' && waitReplicas > 0) {
-    throw new ConfigError('REDIS_WAIT_REPLICAS', 'must be 0 with REDIS_CLUSTER_NODES: a cluster spreads one message\'s writes over several masters, and WAIT confirms only one (docs/scaling.md)');
+    throw new ConfigError('REDIS_WAIT_REPLICAS', 'must be 0 with REDIS_CLUSTER_NODES: a cluster spreads one message\'s writes over several masters, and WAIT confirms only one (docs/design/scaling.md)');
   }
   const password = readOptionalString(env, 'REDIS_PASSWORD');
   // ioredis takes a password in REDIS_URL over its password option: the other would be ignored.

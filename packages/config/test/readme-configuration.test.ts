@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { loadConfig, type Env } from '../src/index.js';
 
-const README = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
-const CONFIGURATION = README.slice(README.indexOf('\n## Configuration'), README.indexOf('\n### Knowledge file'));
+/** The operators' guide holds the configuration table (section "Configuration", up to the next section). */
+const GUIDE = readFileSync(new URL('../../../../docs/operating.md', import.meta.url), 'utf8');
+const CONFIGURATION = GUIDE.slice(GUIDE.indexOf('\n## Configuration'), GUIDE.indexOf('\n## ', GUIDE.indexOf('\n## Configuration') + 1));
 
 /** Environments that between them make loadConfig read every variable (some are read only in one mode). */
 const BASES: Env[] = [
@@ -36,7 +37,7 @@ const refusal = (env: Env): string => {
   }
 };
 
-describe('README configuration table', () => {
+describe('configuration table (docs/operating.md)', () => {
   const read = variablesRead();
 
   it('documents every variable the configuration reads, and none it does not read', () => {

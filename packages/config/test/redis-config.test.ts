@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ConfigError, describeRedisTarget, loadConfig } from '../src/index.js';
 
-describe('Redis configuration (docs/scaling.md)', () => {
+describe('Redis configuration (docs/design/scaling.md)', () => {
   it('reads a cluster from REDIS_CLUSTER_NODES, IPv6 seeds included, and waits for no replica by default', () => {
     const { redis } = loadConfig({ REDIS_CLUSTER_NODES: ' 127.0.0.1:7001, [::1]:7002,redis-b:7003 ' });
     expect(redis.target).to.deep.equal({ mode: 'cluster', nodes: [{ host: '127.0.0.1', port: 7001 }, { host: '::1', port: 7002 }, { host: 'redis-b', port: 7003 }] });

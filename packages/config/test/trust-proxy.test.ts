@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../src/index.js';
 
-/** TRUST_PROXY (README configuration): `true`, a hop count, or addresses / subnets, as Express's `trust proxy` takes them. */
+/** TRUST_PROXY (docs/operating.md, Configuration): `true`, a hop count, or addresses / subnets, as Express's `trust proxy` takes them. */
 describe('TRUST_PROXY', () => {
   it('reads true and false (any case), a hop count, and a list of addresses, subnets and named ranges', () => {
     const trust = (value: string): unknown => loadConfig({ TRUST_PROXY: value }).ingress.trustProxy;

@@ -1,7 +1,7 @@
 import { defineLuaPart, defineLuaScript } from '@dialog-relay/redis';
 
 /**
- * Lua scripts of the context store (docs/lua-scripts.md). HDEL/HMGET arguments are sent in chunks
+ * Lua scripts of the context store (docs/design/lua-scripts.md). HDEL/HMGET arguments are sent in chunks
  * so that a large cap never hits Lua's unpack() limit.
  */
 
@@ -77,7 +77,7 @@ export const READ = defineLuaScript({
 ${readLua({ order: 'KEYS[1]', messages: 'KEYS[2]' }, { limit: 'ARGV[1]' })}`,
 });
 
-/** READ as a part of a request's first script (docs/lua-scripts.md "Composed scripts"). */
+/** READ as a part of a request's first script (docs/design/lua-scripts.md "Composed scripts"). */
 export const READ_PART = defineLuaPart({
   name: 'context-read',
   does: "read the conversation's latest messages (context-read)",

@@ -12,7 +12,7 @@ export interface ContextStore {
   record(conversationId: string, messages: readonly ContextMessage[]): Promise<number>;
   /** The last `limit` messages (default all), oldest first, in one round trip. */
   read(conversationId: string, limit?: number): Promise<ContextMessage[]>;
-  /** record() as a part of a request's write script (docs/lua-scripts.md "Composed scripts"). */
+  /** record() as a part of a request's write script (docs/design/lua-scripts.md "Composed scripts"). */
   recordStep(conversationId: string, messages: readonly ContextMessage[]): StepCall;
   /** read() as a part of a request's first script; its reply read with readReply(). */
   readStep(conversationId: string, limit: number): StepCall;

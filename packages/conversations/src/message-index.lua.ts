@@ -1,6 +1,6 @@
 import { defineLuaPart } from '@dialog-relay/redis';
 
-/** The msg_id index's lookup as a part of a request's first script (docs/lua-scripts.md "Composed scripts"). */
+/** The msg_id index's lookup as a part of a request's first script (docs/design/lua-scripts.md "Composed scripts"). */
 export const INDEX_LOOKUP_PART = defineLuaPart({
   name: 'index-lookup',
   does: 'the conversation an auto_dialog msg_id was recorded in (GET)',

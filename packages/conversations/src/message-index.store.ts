@@ -8,7 +8,7 @@ import { INDEX_LOOKUP_PART, INDEX_REMEMBER_PART } from './message-index.lua.js';
 export interface MessageIndex {
   remember(client: string, msgId: string, conversationId: string): Promise<void>;
   lookup(client: string, msgId: string): Promise<string | null>;
-  /** remember() and lookup() as parts of a request's scripts (docs/lua-scripts.md "Composed scripts"). */
+  /** remember() and lookup() as parts of a request's scripts (docs/design/lua-scripts.md "Composed scripts"). */
   rememberStep(client: string, msgId: string, conversationId: string): StepCall;
   lookupStep(client: string, msgId: string): StepCall;
 }

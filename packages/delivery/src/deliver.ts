@@ -30,7 +30,7 @@ export interface DeliveryRequest {
   /**
    * Asked once the connection to the receiver is open, right before the request is written; false
    * ends the attempt with nothing sent (a stop that came while the host resolved or the connection
-   * opened, docs/reply-protocol.md "Stop, resume, status"). A rejection ends it unsent too, retryable.
+   * opened, docs/design/reply-protocol.md "Stop, resume, status"). A rejection ends it unsent too, retryable.
    */
   beforeSend?: () => Promise<boolean>;
 }

@@ -15,7 +15,7 @@ export function whenConnected(socket: Socket): Promise<void> {
  * Holds the request's body in `gate` until the connection is open and `beforeSend` agrees, then
  * writes it; node sends the headers with the first body bytes, so until then the receiver sees at
  * most a connection. A refusal (heldBack is called) or a failing beforeSend destroys the request
- * unsent (docs/reply-protocol.md, Stop, resume, status: the check that closes the window of the DNS
+ * unsent (docs/design/reply-protocol.md, Stop, resume, status: the check that closes the window of the DNS
  * lookup and the connection).
  */
 export function sendWhenConnected(

@@ -27,7 +27,7 @@ async function startListener(): Promise<{ port: number; bytes: () => number; con
 }
 
 /**
- * beforeSend closes the window between the stop check and the request (docs/reply-protocol.md,
+ * beforeSend closes the window between the stop check and the request (docs/design/reply-protocol.md,
  * Stop, resume, status): it is asked once the connection is open, and nothing of the request is
  * written before it agrees. Host names resolve to loopback only.
  */

@@ -33,7 +33,7 @@ export function createReplyQueue(connection: Redis, bullPrefix: string, options:
 }
 
 /**
- * One reply queue per shard (docs/service-rules.md §13, docs/scaling.md): the same queue name under each shard's
+ * One reply queue per shard (docs/service-rules.md §13, docs/design/scaling.md): the same queue name under each shard's
  * hash-tagged prefix, so all of a queue's keys live in one slot, next to its conversations' keys.
  */
 export function createReplyQueues(connection: Redis, keys: RedisKeys, options: ReplyQueueOptions): Queue[] {

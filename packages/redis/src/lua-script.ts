@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from './redis-connection.js';
 
 /**
- * A Lua script with its keys and arguments named (docs/lua-scripts.md). Every key the script
+ * A Lua script with its keys and arguments named (docs/design/lua-scripts.md). Every key the script
  * touches is passed in KEYS, in the declared order, never built inside the script: Redis Cluster
  * refuses undeclared keys. The source opens with a header block naming KEYS, ARGV and the replies.
  */
@@ -70,7 +70,7 @@ export function scriptConventionProblems(script: LuaScript): string[] {
   });
   if (!/Output:/.test(header)) problems.push(`${script.name}: header does not describe the Output`);
   const body = script.source.slice(script.source.indexOf(']]') + 2);
-  // A composed part may read keys it learns inside when its header names them and why (docs/lua-scripts.md).
+  // A composed part may read keys it learns inside when its header names them and why (docs/design/lua-scripts.md).
   const derivedAllowed = /Derived keys/.test(header);
   const built = /KEYS\[\d+\]\s*\.\./.test(body) || /\.\.\s*KEYS\[\d+\]/.test(body) || /redis\.p?call\(\s*'[A-Za-z]+'\s*,\s*[^,)]*\.\./.test(body);
   if (built) problems.push(`${script.name}: a key is built inside the script`);

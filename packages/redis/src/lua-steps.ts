@@ -2,7 +2,7 @@ import { defineLuaScript, type LuaScript } from './lua-script.js';
 import type { Redis } from './redis-connection.js';
 
 /**
- * Steps of a request that may share one script (docs/lua-scripts.md "Composed scripts"). A part is
+ * Steps of a request that may share one script (docs/design/lua-scripts.md "Composed scripts"). A part is
  * a Lua body with named keys and arguments, written against placeholders (`k.pending` is `KEYS[3]`
  * once composed); the package that owns the data defines its parts, and the caller that runs several
  * of them in one round trip composes them. On one Redis or behind Sentinel the parts run as one

@@ -88,7 +88,7 @@ export function createRedis(config: Pick<RedisConfig, 'target' | 'password' | 't
         // fail them for good, as the offline queue is off. BullMQ's own connection goes without it too:
         // ioredis's connect() never settles when the ready check fails (the cluster is still down), and
         // BullMQ awaits connect() when it resets its blocking connection after a BZPOPMIN hung (a master
-        // killed or stalled): the replica would stop taking jobs for good (docs/scaling.md).
+        // killed or stalled): the replica would stop taking jobs for good (docs/design/scaling.md).
         enableReadyCheck: role !== 'request' && !isBullConnection(role, options),
         ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
         ...(enableAutoPipelining ? { enableAutoPipelining: true } : {}),

@@ -5,7 +5,7 @@ import { shardOfId, shardTags } from './shard-layout.js';
  * deployments or test runs can share a server. Parts that come from callers are URI-encoded so
  * that a ':' inside an id can never make two keys collide.
  *
- * Every key carries a Redis Cluster hash tag (docs/scaling.md): a conversation's keys, its delivery
+ * Every key carries a Redis Cluster hash tag (docs/design/scaling.md): a conversation's keys, its delivery
  * records, its shard's dead-letter index and its shard's BullMQ queue share the shard's tag, so each
  * Lua script touches one slot; client and admission keys share a tag per client.
  */
@@ -36,7 +36,7 @@ export function createRedisKeys(prefix: string, shards = 16) {
     shardOfDelivery,
     /** String: the QUEUE_SHARDS the data in Redis was written with (a different count refuses to start). */
     shardCount: key('meta', 'queue-shards'),
-    /** Counter each replica confirmation increments: the write its WAIT counts (docs/scaling.md). */
+    /** Counter each replica confirmation increments: the write its WAIT counts (docs/design/scaling.md). */
     replicationFence: key('meta', 'replication-fence'),
     /** Hash: client id -> JSON ClientRecord. Written by the admin CLI, read by the API (cached briefly). */
     clients: key('clients'),
@@ -71,7 +71,7 @@ export function createRedisKeys(prefix: string, shards = 16) {
     /**
      * Sorted set of one shard's conversations with messages waiting (member: conversation id; score:
      * Redis server ms since when, or of the last sweep that checked it): the safety net that finds
-     * waiting messages whose turn job was never added (docs/reply-protocol.md).
+     * waiting messages whose turn job was never added (docs/design/reply-protocol.md).
      */
     waitingConversations: (shard: number) => inShard(shard, 'waiting-conversations'),
     /**

@@ -57,7 +57,7 @@ interface Session {
 }
 
 /**
- * WAIT on connections of its own (docs/scaling.md "Replicas before the 202"). WAIT blocks its
+ * WAIT on connections of its own (docs/design/scaling.md "Replicas before the 202"). WAIT blocks its
  * connection and counts only the replication offset of that connection's own last write, so:
  * - it must not run on a shared connection (every other command would queue behind it), and
  * - a WAIT alone on a fresh connection confirms nothing (that connection wrote nothing).

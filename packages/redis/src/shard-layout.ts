@@ -6,7 +6,7 @@ export const CLUSTER_SLOTS = 16384;
 export const slotOf = (key: string): number => keySlot(key);
 
 /**
- * One hash tag per shard (docs/scaling.md), chosen so that shard k's slot lies in the k-th of
+ * One hash tag per shard (docs/design/scaling.md), chosen so that shard k's slot lies in the k-th of
  * `shards` equal slot ranges: shards spread evenly over slots, and so over the masters of a cluster
  * whose slots are split evenly. Deterministic: every process computes the same tags.
  */
@@ -30,7 +30,7 @@ export const shardOfId = (id: string, shards: number): number => slotOf(id) % sh
 export class ShardCountMismatchError extends Error {
   constructor(readonly recorded: number, readonly configured: number) {
     super(`QUEUE_SHARDS is ${configured} but the data in Redis was written with ${recorded} shards: conversations would move to other shards and their waiting replies be stranded. ` +
-      `Set QUEUE_SHARDS=${recorded}, or change the count as docs/scaling.md says (stop the API, let the workers drain the queues, run the CLI's "shards migrate" with the new count).`);
+      `Set QUEUE_SHARDS=${recorded}, or change the count as docs/design/scaling.md says (stop the API, let the workers drain the queues, run the CLI's "shards migrate" with the new count).`);
     this.name = 'ShardCountMismatchError';
   }
 }

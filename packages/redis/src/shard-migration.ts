@@ -1,7 +1,7 @@
 import type { RedisKeys } from './redis-keys.js';
 
 /**
- * Where the keys of one layout go in another (docs/scaling.md "Changing QUEUE_SHARDS"): a
+ * Where the keys of one layout go in another (docs/design/scaling.md "Changing QUEUE_SHARDS"): a
  * conversation's shard, so the hash tag of its keys, depends on QUEUE_SHARDS, and the layout before
  * hash tags (dialog-relay up to commit 24931eb) had none. What lasts is moved: stop and pause flags,
  * generations, contexts, delivery lists and records, the dead-letter index, the dedupe markers of

@@ -3,7 +3,7 @@ import { startRedisReplicaPair, startRedisServer, waitUntil, type RedisReplicaPa
 import { Redis as SingleRedis } from 'ioredis';
 import { createRedis, createReplicaConfirmation, isRedisUnavailableError, MasterChangedError, ReplicationLagError, waitForRedis, type Redis, type ReplicaConfirmation } from '../src/index.js';
 
-/** WAIT behind its own connections (docs/scaling.md "Replicas before the 202"): every way it can fail is "Redis unavailable" (503), never a bug (500). */
+/** WAIT behind its own connections (docs/design/scaling.md "Replicas before the 202"): every way it can fail is "Redis unavailable" (503), never a bug (500). */
 describe('replica confirmation (WAIT)', function () {
   this.timeout(20_000);
   let master: RedisServerHandle;
@@ -86,7 +86,7 @@ describe('replica confirmation (WAIT)', function () {
     }
   });
 
-  describe('the fence lands where the writes went (docs/scaling.md "Replicas before the 202")', () => {
+  describe('the fence lands where the writes went (docs/design/scaling.md "Replicas before the 202")', () => {
     let pair: RedisReplicaPairHandle;
     before(async () => {
       pair = await startRedisReplicaPair();

@@ -6,7 +6,7 @@ import { watchSubscription, type Redis, type RedisKeys } from '@dialog-relay/red
  * attempt to say it has ended. Pub/sub loses what is published while the worker's subscriber is
  * away, so the stop's guarantee does not rest on this signal alone: the worker's registry says
  * whether it heard every abort since an attempt registered, and an attempt that cannot be vouched
- * for checks the stop again in Redis before its POST (docs/reply-protocol.md, Stop, resume, status).
+ * for checks the stop again in Redis before its POST (docs/design/reply-protocol.md, Stop, resume, status).
  */
 interface AbortMessage {
   conversation_id: string;

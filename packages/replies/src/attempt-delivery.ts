@@ -159,7 +159,7 @@ const cancelledBeforeSent = 'cancelled: aborted by stop_auto_reply or a human re
 
 /**
  * POSTs, unless the attempt was aborted meanwhile. "No attempt starts after the stop's answer"
- * (docs/reply-protocol.md, Stop, resume, status): the attempt was marked in flight atomically with
+ * (docs/design/reply-protocol.md, Stop, resume, status): the attempt was marked in flight atomically with
  * the stop check (TAKE or OPEN_ATTEMPT), so a later stop finds the marker and publishes an abort.
  * When that abort may have been lost on the way (the worker's subscriber was away since the attempt
  * registered), or the marker may run out before the attempt ends (a slow engine), the check runs

@@ -1,7 +1,7 @@
 import { defineLuaScript } from '@dialog-relay/redis';
 
 /**
- * The worker's two other steps of a reply (docs/reply-protocol.md, "Round trips of a reply"): open
+ * The worker's two other steps of a reply (docs/design/reply-protocol.md, "Round trips of a reply"): open
  * an attempt on a reply taken before (a retry, a re-run, an operator's redelivery), and settle an
  * attempt (its record, its log, the context and the end of the turn in one step). TAKE opens the
  * attempt of a batch it takes (turns.lua.ts), so a reply delivered at its first attempt costs two
@@ -11,7 +11,7 @@ import { defineLuaScript } from '@dialog-relay/redis';
 /**
  * Lua shared by the scripts that mark an attempt in flight (TAKE, OPEN_ATTEMPT): drops the markers
  * whose time is up (a worker that died mid-attempt) and marks `id` until now + ttl. Written out with
- * the script's own KEYS[i] (docs/lua-scripts.md: every key a call takes is a KEYS[i] itself).
+ * the script's own KEYS[i] (docs/design/lua-scripts.md: every key a call takes is a KEYS[i] itself).
  */
 export const markAttemptLua = (attempts: string, id: string, now: string, ttl: string): string => `
 do
@@ -52,7 +52,7 @@ export const OPEN_ATTEMPT = defineLuaScript({
   Output: {go, record (HGETALL pairs, {} when none), attempts made, context ({} unless go and no
           record: the reply must be produced)}. go 1: marked in flight; 0: stopped, or the
           generation moved on (nothing is marked). Checking and marking in one step is what
-          makes "no attempt starts after the stop's answer" hold (docs/reply-protocol.md). ]]
+          makes "no attempt starts after the stop's answer" hold (docs/design/reply-protocol.md). ]]
 local record = redis.call('HGETALL', KEYS[4])
 local made = redis.call('LLEN', KEYS[5])
 if redis.call('EXISTS', KEYS[1]) == 1 then return {0, record, made, {}} end

@@ -15,7 +15,7 @@ export interface AutoRepliesDeps {
   aborts: AbortRequester;
   /** Replies cancelled before their attempt (the API's /metrics). */
   metrics?: AutoReplyMetrics;
-  /** What the steps a request's script carries need (docs/lua-scripts.md "Composed scripts"); the API passes it. */
+  /** What the steps a request's script carries need (docs/design/lua-scripts.md "Composed scripts"); the API passes it. */
   steps?: { keys: RedisKeys; timings: TurnTimings };
   settings: {
     debounceMs: number;

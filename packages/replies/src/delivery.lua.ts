@@ -1,6 +1,6 @@
 import { defineLuaScript } from '@dialog-relay/redis';
 
-/** The delivery records' state changes (docs/reply-protocol.md), each one atomic. */
+/** The delivery records' state changes (docs/design/reply-protocol.md), each one atomic. */
 
 export const CREATE = defineLuaScript({
   name: 'create-delivery',

@@ -126,7 +126,7 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
     (await runScript(redis, TRANSITION, recordKeys(id), { state, reason, detail, atMs, deadTtlS: deadLetterTtlS })) === 1;
   /**
    * Drops the entries of a shard's dead-letter index whose record has expired, so the count, the
-   * list and replay agree (docs/reply-protocol.md, "How long"). Two steps need no script: a record
+   * list and replay agree (docs/design/reply-protocol.md, "How long"). Two steps need no script: a record
    * that is gone never comes back (ids are never reused), and nothing puts an id back on the index
    * without its record (a replay that cannot be queued is buried right after REVIVE renewed its TTL).
    */

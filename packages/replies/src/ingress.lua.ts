@@ -1,9 +1,9 @@
 import { defineLuaPart, defineLuaScript } from '@dialog-relay/redis';
 
 /**
- * The reply protocol's scripts the API runs (docs/reply-protocol.md): queue a due message, cancel
+ * The reply protocol's scripts the API runs (docs/design/reply-protocol.md): queue a due message, cancel
  * the unsent reply (stop, a human's message), resume, show the status. Each is a standalone script
- * and a part a request's script may carry (docs/lua-scripts.md "Composed scripts"), from one body.
+ * and a part a request's script may carry (docs/design/lua-scripts.md "Composed scripts"), from one body.
  */
 
 type Placeholders<N extends string> = Readonly<Record<N, string>>;
@@ -166,7 +166,7 @@ export const RESUME_PART = defineLuaPart({
 /**
  * Everything auto_reply_status shows, as a part of the request's first script. The delivery records
  * are named by the conversation's delivery list, so the part builds their keys inside (the one
- * exception to "every key passed in", docs/lua-scripts.md): only for ids made in the conversation's
+ * exception to "every key passed in", docs/design/lua-scripts.md): only for ids made in the conversation's
  * own shard (they end with shardSuffix, so their keys carry the same hash tag and slot); any other
  * (a delivery made before a QUEUE_SHARDS change) comes back as its id alone for the caller to read.
  */

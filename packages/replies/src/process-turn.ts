@@ -25,7 +25,7 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
 export type TurnStep = { kind: 'over' } | { kind: 'settle'; result: AttemptEnd } | { kind: 'handed-back' };
 
 /**
- * The one place a turn ends (docs/reply-protocol.md "Finish"): what the steps came to is written
+ * The one place a turn ends (docs/design/reply-protocol.md "Finish"): what the steps came to is written
  * with the end of the turn in one script (SETTLE, or FINISH when there is nothing to write), and job
  * G+1 is added when messages arrived meanwhile. A retry does not end the turn: its job waits.
  */

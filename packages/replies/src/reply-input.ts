@@ -20,7 +20,7 @@ function asContextMessage(due: StoredDueMessage, content: ContextMessage['conten
 }
 
 /**
- * The engine's input for the newest message of a batch (docs/reply-protocol.md "Produce"). The
+ * The engine's input for the newest message of a batch (docs/design/reply-protocol.md "Produce"). The
  * message is the one the due message carries; one stored without its content (too large, or from
  * before an upgrade) is looked up in the context (a stand-in without content when the context lost it).
  *

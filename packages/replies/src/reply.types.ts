@@ -1,13 +1,13 @@
 import type { ReplyPart } from '@dialog-relay/contracts';
 
 /**
- * The data of the reply protocol (docs/reply-protocol.md), declared here because this package
+ * The data of the reply protocol (docs/design/reply-protocol.md), declared here because this package
  * stores it: due messages, the batch a turn answers, delivery records and dead letters.
  */
 
 /**
  * A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands
- * it over. It carries the message itself (docs/reply-protocol.md "What a due message holds"): the
+ * it over. It carries the message itself (docs/design/reply-protocol.md "What a due message holds"): the
  * reply is produced from it even when the capped context no longer holds the message by then.
  */
 export interface DueMessage {
@@ -28,7 +28,7 @@ export interface DueMessage {
 
 /**
  * A due message as the turn store hands it back: one queued by a version before due messages
- * carried the message holds ids only, and is answered from the context (docs/reply-protocol.md).
+ * carried the message holds ids only, and is answered from the context (docs/design/reply-protocol.md).
  */
 export type StoredDueMessage = Omit<DueMessage, 'content' | 'createTimestamp'> & Partial<Pick<DueMessage, 'content' | 'createTimestamp'>>;
 

@@ -63,7 +63,7 @@ export interface TurnStore {
   /** The live turn's batch, checked (for a job that failed for good: it may be corrupt); undefined when none. */
   checkedBatch(conversationId: string): Promise<TurnBatch | 'corrupt' | undefined>;
   /**
-   * The safety net (docs/reply-protocol.md): conversations of one shard whose messages have waited
+   * The safety net (docs/design/reply-protocol.md): conversations of one shard whose messages have waited
    * unchecked longer than olderThanMs; each is marked checked now.
    */
   claimOverdue(shard: number, olderThanMs: number, limit: number): Promise<string[]>;
@@ -113,7 +113,7 @@ function checkBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
  * message fits: 10,000 characters are at most 60,000 escaped, and the ids a few hundred): large
  * inline files would make a debounced batch, built in one Lua call, as large as every file of the
  * burst. Beyond it the message is found in the context, like a due record written before messages
- * carried content (docs/reply-protocol.md, "What a due message holds").
+ * carried content (docs/design/reply-protocol.md, "What a due message holds").
  */
 const DUE_MESSAGE_MAX_CHARS = 65_536;
 

@@ -5,7 +5,7 @@ import { CANCEL, SCHEDULE } from './ingress.lua.js';
 export { CANCEL, SCHEDULE };
 
 /**
- * The per-conversation turn protocol (docs/reply-protocol.md). A conversation has a generation G
+ * The per-conversation turn protocol (docs/design/reply-protocol.md). A conversation has a generation G
  * and at most one live turn job, `${conversation}-${G}`. Due messages wait in its pending list; job G
  * takes them as a batch, delivers one reply, then advances G; if messages arrived meanwhile, job G+1
  * follows. Every step is one atomic script, so any number of API and worker replicas keep one order.

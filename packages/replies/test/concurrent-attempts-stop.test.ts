@@ -45,7 +45,7 @@ async function startReceiver(answered: Set<string>) {
  * "The attempt in flight is aborted (the receiver sees the connection closed) and recorded as
  * cancelled" (docs/service-rules.md §14) must hold for every attempt to the conversation, also
  * when an operator's replay of a dead letter is in flight beside the turn's own attempt (a replay
- * stands outside the turns: docs/reply-protocol.md, Retries, deadline, dead letters). Real Redis,
+ * stands outside the turns: docs/design/reply-protocol.md, Retries, deadline, dead letters). Real Redis,
  * the real abort signals, the real Deliverer and a loopback receiver.
  */
 describe('a stop while attempts of a replay and of the turn are in flight to one conversation', () => {

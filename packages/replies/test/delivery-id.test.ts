@@ -67,9 +67,9 @@ describe('delivery ids (webhook-id)', () => {
     expect((JSON.parse(record!.payload) as { delivery_id: string }).delivery_id).to.equal(ids[0]);
   });
 
-  it('are described as they are in the README, docs/reply-protocol.md and the OpenAPI examples', () => {
+  it('are described as they are in docs/integrating.md, docs/design/reply-protocol.md and the OpenAPI examples', () => {
     expect(newDeliveryId(3)).to.match(REAL_ID);
-    for (const file of ['README.md', join('docs', 'reply-protocol.md')]) {
+    for (const file of [join('docs', 'integrating.md'), join('docs', 'design', 'reply-protocol.md')]) {
       const text = readFileSync(join(ROOT, file), 'utf8');
       expect(text, file).to.include('`dlv_<32 hex>_s<shard>`');
       expect(text, file).not.to.match(/dlv_` \+ a UUIDv7[^,]*:/);

@@ -7,7 +7,7 @@ import { processTurn } from '../src/index.js';
 import { BOUND, CLIENT_ID, CONVERSATION, createHarness, CUSTOMER, SEND_URL, T0, testDeliveryId, type Harness } from './harness.js';
 
 /**
- * docs/reply-protocol.md "Produce": a due message is answered from its own content even when the
+ * docs/design/reply-protocol.md "Produce": a due message is answered from its own content even when the
  * context (capped, docs/service-rules.md §5) no longer holds it by the time its turn runs — a busy
  * group, a turn waiting behind an earlier reply's retries, a queue backlog.
  */

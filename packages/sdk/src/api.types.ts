@@ -1,6 +1,6 @@
 import type { FileInfo, ReplyPart } from './delivery.types.js';
 
-/** Every stable `error` code of the API (README "The API"). */
+/** Every stable `error` code of the API (docs/integrating.md "The API"). */
 export const ERROR_CODES = [
   'bad_request', 'request_timeout', 'headers_too_large', 'unsupported_media_type', 'payload_too_large', 'malformed_json',
   'invalid_request', 'content_or_files_required', 'quote_required', 'sender_or_group_required', 'from_user_type_required',

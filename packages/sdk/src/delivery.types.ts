@@ -10,7 +10,7 @@ export interface FileInfo {
 }
 
 /**
- * The JSON body of a reply POSTed to send_url (README "Delivery to your send_url"). message_info
+ * The JSON body of a reply POSTed to send_url (docs/integrating.md "Delivery to your send_url"). message_info
  * mirrors the request format; group_id, group_name and at_list appear in groups only, content and
  * files_info only when the reply has such parts.
  */

@@ -1,7 +1,7 @@
 import canonicalize from 'canonicalize';
 import { createHash, createHmac } from 'node:crypto';
 
-/** How a client signs its requests: chosen per client by the operator (docs: README "Signing requests"). */
+/** How a client signs its requests: chosen per client by the operator (docs/integrating.md "Signing requests"). */
 export type SignatureScheme = 'hmac-sha256' | 'md5';
 
 export interface SignOptions {

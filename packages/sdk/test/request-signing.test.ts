@@ -5,16 +5,16 @@ import { DEMO } from './vectors.js';
 const demoBody = (): Record<string, unknown> => JSON.parse(DEMO.bodyJson) as Record<string, unknown>;
 
 describe('sdk: signRequest', () => {
-  it('builds the README signing string (RFC 8785) without the signature member', () => {
+  it('builds the documented signing string (RFC 8785) without the signature member', () => {
     expect(signingString({ ...demoBody(), signature: 'ignored' })).to.equal(DEMO.jcs);
   });
 
-  it('signs the README worked example with hmac-sha256 (the default scheme)', () => {
+  it('signs the documented worked example with hmac-sha256 (the default scheme)', () => {
     expect(signRequest(demoBody(), { secret: DEMO.secret })).to.equal(DEMO.hmac);
     expect(signRequest(demoBody(), { secret: DEMO.secret, scheme: 'hmac-sha256' })).to.equal(DEMO.hmac);
   });
 
-  it('signs the README worked example with md5 over secret + timestamp + client', () => {
+  it('signs the documented worked example with md5 over secret + timestamp + client', () => {
     expect(signRequest(demoBody(), { secret: DEMO.secret, scheme: 'md5' })).to.equal(DEMO.md5);
   });
 

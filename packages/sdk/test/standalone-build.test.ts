@@ -64,7 +64,7 @@ describe('sdk: builds and packs outside the monorepo', function () {
     expect(files.filter((path) => path.includes('test'))).to.deep.equal([]);
   });
 
-  it('works from the standalone build: signs the README worked example', async () => {
+  it('works from the standalone build: signs the documented worked example', async () => {
     const built = join(copy, 'dist', 'src', 'index.js');
     if (!existsSync(built)) await run('npm', ['run', 'build', '--loglevel=error'], { cwd: copy });
     const sdk = (await import(pathToFileURL(built).href)) as { signRequest: (body: Record<string, unknown>, options: { secret: string; scheme: string }) => string };

@@ -1,5 +1,5 @@
 /**
- * The README's test vectors ("Worked example" and "Verifying deliveries"), the same values
+ * The test vectors of docs/integrating.md ("Worked example" and "Verifying deliveries"), the same values
  * packages/signing checks; computed independently of the code under test.
  */
 export const DEMO = {

@@ -1,5 +1,5 @@
 /**
- * Fixed vectors printed in SIGNING.md. Expected values were computed independently
+ * Fixed vectors printed in docs/integrating.md ("Worked example"). Expected values were computed independently
  * (hand-sorted JCS string + `openssl dgst`), never with the code under test.
  */
 export const DEMO_CLIENT = 'demo';

@@ -14,7 +14,7 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 /** bull-board's page links a stylesheet on fonts.googleapis.com: left out (the CSP would block it anyway), the page uses a local font. */
 const OUTSIDE_STYLESHEET = /<link\b[^>]*\bhref="https?:\/\/[^"]*"[^>]*>/gi;
 
-/** Every shard's queue has the same BullMQ name (docs/scaling.md); bull-board keys queues by name, so each is shown as "shard-<k>:<name>". */
+/** Every shard's queue has the same BullMQ name (docs/design/scaling.md); bull-board keys queues by name, so each is shown as "shard-<k>:<name>". */
 export const shardQueueLabel = (shard: number): string => `shard-${String(shard).padStart(2, '0')}:`;
 
 /** The board's HTML page without outside stylesheets (JSON and static files are left alone). */
@@ -26,7 +26,7 @@ function withoutOutsideStylesheets(req: Request, res: Response): void {
 
 /**
  * bull-board is imported when an admin first opens the dashboard: it weighs about 18 MiB of RSS that
- * an API whose dashboard is never opened need not carry (docs/performance.md, memory).
+ * an API whose dashboard is never opened need not carry (docs/design/performance.md, memory).
  */
 async function board(queues: Queue[], basePath: string, readOnlyMode: boolean): Promise<RequestHandler> {
   const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([

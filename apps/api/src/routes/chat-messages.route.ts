@@ -27,7 +27,7 @@ function charsetOf(req: Request): string {
 }
 
 /**
- * One pass over the body (docs/performance.md): the raw bytes (read, inflated and size-limited by
+ * One pass over the body (docs/design/performance.md): the raw bytes (read, inflated and size-limited by
  * express.raw) are held to the shape limits (docs/service-rules.md §16: a body of too many values or
  * nested too deep is refused after one read of its bytes, never parsed), then parsed once; the
  * validator does not walk the parsed body again. JSON is read as UTF-8 only (RFC 8259 §8.1).

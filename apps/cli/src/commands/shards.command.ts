@@ -15,7 +15,7 @@ export interface ShardsDeps {
 /**
  * `shards migrate`: moves what lasts from the layout the data was written with (the recorded
  * QUEUE_SHARDS, or with --from-untagged the layout before hash tags) to the configured one, then
- * records the new count (docs/scaling.md "Changing QUEUE_SHARDS"). Refuses, changing nothing, while
+ * records the new count (docs/design/scaling.md "Changing QUEUE_SHARDS"). Refuses, changing nothing, while
  * a reply is still on its way: stop the API and let the workers drain the queues first.
  */
 export async function shardsCommand(deps: ShardsDeps, args: readonly string[]): Promise<Output> {

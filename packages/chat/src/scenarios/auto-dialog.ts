@@ -16,7 +16,7 @@ const STATUS_OF = { queued: 'queued', stopped: 'suppressed', paused: 'suppressed
  * queued | recorded | suppressed. The queuing, the record, the index and the idempotent answer are
  * one script (queuing first: a conversation holding PENDING_MESSAGES_MAX waiting messages ends it,
  * nothing written, 429 pending_limit); then the reply's turn job is added. Where the deployment
- * asks for it, the 202 waits until replicas hold all of it (docs/scaling.md); when they do not,
+ * asks for it, the 202 waits until replicas hold all of it (docs/design/scaling.md); when they do not,
  * the request fails (503) and the caller's retry with the same msg_id finds the message already
  * queued (SCHEDULE dedupes).
  */

@@ -28,7 +28,7 @@ export interface ScenarioInput {
 }
 
 /**
- * What a scenario writes, in one script with its idempotent answer (docs/performance.md "Command
+ * What a scenario writes, in one script with its idempotent answer (docs/design/performance.md "Command
  * budgets"): `writes` run first, then the answer is stored; `settle` reads the parts' results
  * (the answer's data as it is finally sent, or an AppError that refuses the request).
  */
@@ -41,7 +41,7 @@ export interface ScenarioResult {
   outcome?: AnswerOutcome;
   /** The write script's results of `writes`, in order; resolves with the data to send. */
   settle(replies: readonly unknown[]): Promise<Record<string, unknown>>;
-  /** The writes must be on the replicas before the answer (auto_dialog, docs/scaling.md). */
+  /** The writes must be on the replicas before the answer (auto_dialog, docs/design/scaling.md). */
   replicated?: boolean;
 }
 

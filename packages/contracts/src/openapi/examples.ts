@@ -1,6 +1,6 @@
 /**
  * Examples of the OpenAPI document. Request examples are signed by the caller's `sign` (the API
- * signs them with the README's test-vector secret `demo-secret`), and the tests check that every
+ * signs them with the test-vector secret of docs/integrating.md `demo-secret`), and the tests check that every
  * one passes the API's own validation.
  */
 type Body = Record<string, unknown>;
@@ -12,7 +12,7 @@ export function requestExampleBodies(): Record<string, { summary: string; body: 
   const command = (content: string): Body => ({ client: 'demo', timestamp: TS, message_info: info({ from_user_id: 'bot-1', to_user_id: 'customer-1', content, event_type: 'cmd_dialog' }) });
   return {
     assist_dialog: {
-      summary: 'assist_dialog: suggest a reply for an agent (the README worked example)',
+      summary: 'assist_dialog: suggest a reply for an agent (the worked example of docs/integrating.md)',
       body: { client: 'demo', timestamp: TS, message_info: { msg_id: 'm-1', from_user_id: 'u-1', to_user_id: 'bot-1', content: '你好, what are your opening hours?', message_type: 1, event_type: 'assist_dialog', create_timestamp: TS } },
     },
     website_dialog: {

@@ -10,7 +10,7 @@ import { readKnowledgeBase } from './knowledge-validation.js';
  * scale for a 10- or a 500-entry FAQ. The defaults suit a FAQ of a few phrasings per entry: calibrated
  * (`npm run eval:knowledge -- --calibrate`) on two independently written shop FAQs (harbor-pine,
  * copper-kettle) and on the example FAQ as it was with about six phrasings per entry, then checked
- * on two more (maple-thread, birch-lane) and the example's test half (README, "Knowledge file").
+ * on two more (maple-thread, birch-lane) and the example's test half (docs/knowledge-file.md).
  */
 export interface ConfidenceThresholds {
   /** Least score of the best entry. */
