@@ -139,7 +139,7 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
       lockDuration: config.workerLockMs,
       stalledInterval: config.workerStalledIntervalMs,
       ...(tracing === undefined ? {} : { telemetry: tracing.bullmq }),
-      maxStalledCount: 10,
+      maxStalledCount: config.workerMaxStalledCount,
       settings: { backoffStrategy: (attemptsMade: number) => cappedBackoffMs(attemptsMade) },
     });
     workers.push(worker);

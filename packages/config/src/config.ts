@@ -63,6 +63,8 @@ export interface Config {
   readonly workerLockMs: number;
   /** How often a worker looks for jobs of a dead worker (stalled jobs) to take them up. */
   readonly workerStalledIntervalMs: number;
+  /** Stalls (lock lost, e.g. Redis away or a replica gone) BullMQ allows a job before it gives up on it; the worker then hands it back as due. */
+  readonly workerMaxStalledCount: number;
   /** Failed runs of one job before its final failure is decided (dead letter, turn finished). */
   readonly jobFailureAttempts: number;
   /** Derived timings of the reply protocol, computed once here (relations checked in loadConfig). */
@@ -222,6 +224,7 @@ export function loadConfig(environment: Env): Config {
     workerConcurrency: readInt(env, 'WORKER_CONCURRENCY', 64, 1, 1000),
     workerLockMs,
     workerStalledIntervalMs: readInt(env, 'WORKER_STALLED_INTERVAL_MS', 30_000, 100, 600_000),
+    workerMaxStalledCount: readInt(env, 'WORKER_MAX_STALLED_COUNT', 10, 0, 1000),
     jobFailureAttempts: readInt(env, 'JOB_FAILURE_ATTEMPTS', 5, 1, 100),
     replies: Object.freeze({
       pendingTtlMs,

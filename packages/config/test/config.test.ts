@@ -15,6 +15,7 @@ describe('config', () => {
     expect(config.replyMaxAgeMs).to.equal(900_000);
     expect(config.delivery).to.deep.equal({ maxAttempts: 8, backoffMs: 1000, maxBackoffMs: 300_000, timeoutMs: 10_000 });
     expect(config.workerLockMs).to.equal(30_000);
+    expect(config.workerMaxStalledCount).to.equal(10);
     expect(config.limits).to.deep.equal({ bodyBytes: 5 * 1024 * 1024, contentMaxChars: 10_000, filesMax: 10, atListMax: 100 });
     expect(config.allowPrivateSendUrls).to.equal(false);
     expect(config.replyEngine).to.deep.equal({ kind: 'knowledge', knowledgeFile: undefined });

@@ -48,10 +48,16 @@ export function createJobDispatcher(handlers: JobHandlers, options: DispatchOpti
   };
 }
 
+/** BullMQ's reason for a job it gave up on because it stalled more than maxStalledCount times. */
+const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
+
 /**
- * For a job BullMQ itself gave up on without running the dispatcher's decision (it stalled more than
- * maxStalledCount times, or exhausted BullMQ's own attempt limit): runs the handler's failedForGood
- * once the job is in the failed set. Attach to the Worker's 'failed' event.
+ * For a job BullMQ itself gave up on without running the dispatcher's decision. One that stalled more
+ * than maxStalledCount times (its lock lapsed: Redis away, a replica gone) never failed a run of its
+ * own: it is handed back as due, same job id, so its work is done once Redis is back; each give-up
+ * counts as one failed run, so a job that keeps stalling meets the failure budget and the dispatcher
+ * decides its end. Any other (BullMQ's own attempt limit): the handler's failedForGood runs once the
+ * job is in the failed set. Attach to the Worker's 'failed' event.
  */
 export function createFailedJobListener(handlers: JobHandlers, onError: (job: Job, error: Error) => void) {
   const giveUp = <Name extends JobName>(name: Name, data: unknown, error: Error): Promise<void> => handlers[name].failedForGood(data as JobPayloads[Name], error);
@@ -59,7 +65,8 @@ export function createFailedJobListener(handlers: JobHandlers, onError: (job: Jo
     if (!job || !isJobName(job.name)) return;
     try {
       if (!(await job.isFailed())) return; // a failed run that BullMQ will retry
-      await giveUp(job.name, job.data, error);
+      if (error.message === STALLED_TOO_OFTEN) await job.retry('failed');
+      else await giveUp(job.name, job.data, error);
     } catch (failure) {
       onError(job, failure instanceof Error ? failure : new Error(String(failure)));
     }

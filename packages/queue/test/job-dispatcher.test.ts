@@ -77,14 +77,23 @@ describe('job dispatcher', () => {
     expect(checked).to.equal(wrong);
   });
 
-  it('decides the end of a job BullMQ moved to the failed set by itself (stalled too often), and only then', async () => {
+  it('hands a job BullMQ gave up on for stalling back as due, and decides the end of any other it moved to the failed set, and only then', async () => {
     const errors: string[] = [];
+    const retried: string[] = [];
     const listener = createFailedJobListener(handlers, (_job, error) => errors.push(error.message));
-    const inFailedSet = (job: Job, failed: boolean): Job => Object.assign(job, { isFailed: () => Promise.resolve(failed) });
+    const inFailedSet = (job: Job, failed: boolean): Job => Object.assign(job, {
+      isFailed: () => Promise.resolve(failed),
+      retry: (state: string) => Promise.resolve(void retried.push(`${String(job.id)} from ${state}`)),
+    });
     await listener(inFailedSet(fakeJob('conversation-turn', { conversationId: 'c_2', generation: 1 }, 0), false), new Error('retried later'));
     expect(calls).to.deep.equal([]);
     await listener(inFailedSet(fakeJob('conversation-turn', { conversationId: 'c_2', generation: 1 }, 0), true), new Error('job stalled more than allowable limit'));
-    expect(calls).to.deep.equal(['gave up c_2: job stalled more than allowable limit']);
+    expect(calls).to.deep.equal([]);
+    expect(retried).to.have.length(1);
+    expect(retried[0]).to.match(/ from failed$/);
+    await listener(inFailedSet(fakeJob('conversation-turn', { conversationId: 'c_2', generation: 1 }, 0), true), new Error('attempts spent'));
+    expect(calls).to.deep.equal(['gave up c_2: attempts spent']);
+    expect(retried).to.have.length(1);
     await listener(undefined, new Error('no job'));
     expect(errors).to.deep.equal([]);
   });
