@@ -193,6 +193,9 @@ const baseUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost
 if ((await waitReady(baseUrl)) && api.exitCode === null) {
   writeState(env);
   say(`API ready at ${baseUrl}   (worker running beside it)`);
+  say(`reference: ${baseUrl}/docs · dashboard: ${baseUrl}/admin/queues (${env.ADMIN_TOKEN || env.ADMIN_WRITE_TOKEN ? 'log in with ADMIN_TOKEN' : 'set ADMIN_TOKEN to open it'})`);
+  const redisNamed = env.REDIS_URL ? `REDIS_URL=${shownUrl(new URL(env.REDIS_URL))}` : env.REDIS_CLUSTER_NODES ? `REDIS_CLUSTER_NODES=${env.REDIS_CLUSTER_NODES}` : `REDIS_SENTINELS=${env.REDIS_SENTINELS}`;
+  say(`Redis: ${redisNamed} REDIS_PREFIX=${env.REDIS_PREFIX} (npm run cli of this checkout finds it by itself)`);
   if (demo) {
     say(`CLIENTS is not set: using the demo client "${DEMO.id}" with secret "${DEMO.secret}" and webhook secret ${DEMO.webhookSecret} (never use them for real; loopback send_urls are allowed for it).`);
     say('Try a signed assist_dialog (valid for 5 minutes; re-run npm start for a fresh one):');
