@@ -12,6 +12,7 @@ import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { checkoutPrefix, root } from './checkout-prefix.mjs';
 import { ensureNode } from './node-runtime.mjs';
+import { removeState, writeState } from './service-state.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
 const say = (line) => process.stdout.write(`[dialog-relay] ${line}\n`);
@@ -50,6 +51,8 @@ function stopAll(code) {
     .then(() => (redisProcess ? terminate([redisProcess], 10_000) : undefined))
     .then(() => process.exit(code));
 }
+// The state file (scripts/service-state.mjs) goes with this process, however it ends.
+process.on('exit', removeState);
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
@@ -90,6 +93,9 @@ function freePort() {
   });
 }
 
+/** A Redis URL as shown: without a password, wherever the URL holds one (user info, even with an "@" in it, or a query option). */
+const shownUrl = (target) => `${target.protocol}//${target.username || target.password ? '***@' : ''}${target.host}${target.pathname === '/' ? '' : target.pathname}${target.search ? '?…' : ''}`;
+
 async function chooseRedis() {
   // A cluster or Sentinel is the operator's: used as configured (the services check it themselves).
   if (process.env.REDIS_CLUSTER_NODES) return { env: {}, how: `the Redis Cluster REDIS_CLUSTER_NODES=${process.env.REDIS_CLUSTER_NODES}` };
@@ -103,8 +109,7 @@ async function chooseRedis() {
       say('REDIS_URL is not a valid URL (redis://[:password@]host:port[/db]): correct it, or unset REDIS_URL so npm start runs a private redis-server.');
       process.exit(1);
     }
-    // Shown without a password, wherever the URL holds one (user info, even with an "@" in it, or a query option).
-    const shown = `${target.protocol}//${target.username || target.password ? '***@' : ''}${target.host}${target.pathname === '/' ? '' : target.pathname}${target.search ? '?…' : ''}`;
+    const shown = shownUrl(target);
     if (!(await reachable(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 6379)))) {
       say(`Redis at ${shown} is not reachable: start Redis there, correct REDIS_URL, or unset REDIS_URL so npm start runs a private redis-server.`);
       process.exit(1);
@@ -186,7 +191,11 @@ for (const child of [api, worker]) {
 const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 const baseUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 if ((await waitReady(baseUrl)) && api.exitCode === null) {
+  writeState(env);
   say(`API ready at ${baseUrl}   (worker running beside it)`);
+  say(`reference: ${baseUrl}/docs · dashboard: ${baseUrl}/admin/queues (${env.ADMIN_TOKEN || env.ADMIN_WRITE_TOKEN ? 'log in with ADMIN_TOKEN' : 'set ADMIN_TOKEN to open it'})`);
+  const redisNamed = env.REDIS_URL ? `REDIS_URL=${shownUrl(new URL(env.REDIS_URL))}` : env.REDIS_CLUSTER_NODES ? `REDIS_CLUSTER_NODES=${env.REDIS_CLUSTER_NODES}` : `REDIS_SENTINELS=${env.REDIS_SENTINELS}`;
+  say(`Redis: ${redisNamed} REDIS_PREFIX=${env.REDIS_PREFIX} (npm run cli of this checkout finds it by itself)`);
   if (demo) {
     say(`CLIENTS is not set: using the demo client "${DEMO.id}" with secret "${DEMO.secret}" and webhook secret ${DEMO.webhookSecret} (never use them for real; loopback send_urls are allowed for it).`);
     say('Try a signed assist_dialog (valid for 5 minutes; re-run npm start for a fresh one):');

@@ -1,10 +1,11 @@
 import { loadConfig } from '@dialog-relay/config';
 import { createRedis, createRedisKeys, waitForRedis } from '@dialog-relay/redis';
 import { signRequestBody } from '@dialog-relay/signing';
-import { freePort, testRedisUrl, waitUntil } from '@dialog-relay/testkit';
+import { freePort, startRedisServer, testRedisUrl, waitUntil } from '@dialog-relay/testkit';
+import { Redis } from 'ioredis';
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,9 +20,14 @@ interface Started {
   exited: Promise<number | null>;
 }
 
+/** The state file npm start writes while it runs (scripts/service-state.mjs): one of the tests', not the checkout's own. */
+const STATE_DIR = mkdtempSync(join(tmpdir(), 'dr-npm-start-'));
+
 /** The environment of a user's shell: none of the variables npm start decides about. */
-const userEnv = (): Record<string, string | undefined> =>
-  Object.fromEntries(Object.entries(process.env).filter(([name]) => !['CLIENTS', 'REDIS_PREFIX', 'ALLOW_PRIVATE_SEND_URLS', 'ADMIN_TOKEN', 'HOST', 'PORT'].includes(name)));
+const userEnv = (): Record<string, string | undefined> => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !['CLIENTS', 'REDIS_PREFIX', 'ALLOW_PRIVATE_SEND_URLS', 'ADMIN_TOKEN', 'HOST', 'PORT'].includes(name))),
+  DIALOG_RELAY_STATE_FILE: join(STATE_DIR, 'service.json'),
+});
 
 function watch(child: ChildProcess): Started {
   let output = '';
@@ -129,6 +135,14 @@ describe('npm start', function () {
       redisPort = Number(/Redis: a private redis-server on port (\d+)/.exec(started.output())?.[1] ?? 0);
       expect(redisPort, started.output()).to.be.above(0);
       expect(redisPort).to.not.equal(6379);
+      // The three lines the README promises once it is up: where it listens, where to read and look, which Redis.
+      const lines = started.output().split('\n');
+      const ready = lines.findIndex((line) => line.startsWith('[dialog-relay] API ready'));
+      expect(lines.slice(ready, ready + 3), started.output()).to.deep.equal([
+        `[dialog-relay] API ready at http://127.0.0.1:${port}   (worker running beside it)`,
+        `[dialog-relay] reference: http://127.0.0.1:${port}/docs · dashboard: http://127.0.0.1:${port}/admin/queues (set ADMIN_TOKEN to open it)`,
+        `[dialog-relay] Redis: REDIS_URL=redis://127.0.0.1:${redisPort} REDIS_PREFIX=${/REDIS_PREFIX=(dr:[0-9a-f]{8}:) /.exec(lines[ready + 2] ?? '')?.[1] ?? '(none)'} (npm run cli of this checkout finds it by itself)`,
+      ]);
     } finally {
       await stop(started);
     }
@@ -140,6 +154,49 @@ describe('npm start', function () {
       socket.once('error', () => resolve(false));
     });
     expect(answers).to.equal(false);
+  });
+
+  it('writes a state file (mode 0600) naming its Redis and prefix once ready, which npm run cli uses without REDIS_URL, and removes it on exit', async () => {
+    const port = await freePort();
+    const stateFile = join(STATE_DIR, 'own.json');
+    const started = start({ PORT: String(port), REDIS_URL: testRedisUrl(), DIALOG_RELAY_STATE_FILE: stateFile });
+    try {
+      await waitUntil(() => started.output().includes('API ready') || started.child.exitCode !== null, 40_000);
+      expect(existsSync(stateFile), started.output()).to.equal(true);
+      expect(statSync(stateFile).mode & 0o777).to.equal(0o600);
+      const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { env: Record<string, string> };
+      expect(state.env['REDIS_URL']).to.equal(testRedisUrl());
+      expect(state.env['REDIS_PREFIX']).to.match(/^dr:[0-9a-f]{8}:$/);
+      const env = Object.fromEntries(Object.entries(userEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('REDIS_')));
+      const cli = npmScript('cli', { ...env, DIALOG_RELAY_STATE_FILE: stateFile }, ['clients', 'list', '--json']);
+      expect(await cli.exited, cli.output()).to.equal(0);
+    } finally {
+      await stop(started);
+    }
+    expect(existsSync(stateFile)).to.equal(false);
+  });
+
+  it('names a Redis with a password in its banner without the password, and npm run cli still reaches it through the state file', async () => {
+    const password = 'pw-not-to-be-printed-7f3a';
+    const server = await startRedisServer();
+    const admin = new Redis(server.url);
+    await admin.config('SET', 'requirepass', password);
+    admin.disconnect();
+    const port = await freePort();
+    const stateFile = join(STATE_DIR, 'password.json');
+    const started = start({ PORT: String(port), REDIS_URL: `redis://:${password}@127.0.0.1:${server.port}`, DIALOG_RELAY_STATE_FILE: stateFile });
+    try {
+      await waitUntil(() => started.output().includes('curl -s') || started.child.exitCode !== null, 40_000);
+      expect(started.output()).to.include(`[dialog-relay] Redis: REDIS_URL=redis://***@127.0.0.1:${server.port} REDIS_PREFIX=dr:`);
+      expect(started.output()).to.not.include(password);
+      const env = Object.fromEntries(Object.entries(userEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('REDIS_')));
+      const cli = npmScript('cli', { ...env, DIALOG_RELAY_STATE_FILE: stateFile }, ['clients', 'list', '--json']);
+      expect(await cli.exited, cli.output()).to.equal(0);
+      expect(cli.output()).to.not.include(password);
+    } finally {
+      await stop(started);
+      await server.dispose();
+    }
   });
 
   it('reports the API ready and prints a curl that works when HOST is the IPv6 loopback ::1', async () => {

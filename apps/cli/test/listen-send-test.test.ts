@@ -54,6 +54,24 @@ describe('cli listen and send-test', () => {
     expect(result.stdout).to.match(/✔ dlv_test_\S+ verified/).and.match(/1 received, 1 verified, 0 refused/);
   });
 
+  it('prints the whole reply text of a verified delivery, however long, and the summary line', async () => {
+    const listener = startCli(['listen', '--port', '0', '--count', '1', '--secret', SECRET]);
+    const url = /listening on (\S+)/.exec(await listener.nextLine())?.[1] ?? '';
+    const payload = testPayload('demo', nowS());
+    // Longer than 200 characters, with a quote and a line break: printed whole, on one line.
+    payload.message_info.content = `We are open "9 to 5" on weekdays.\n${'Details follow. '.repeat(20)}End of the reply.`;
+    const body = JSON.stringify(payload);
+    const headers = signDelivery({ id: payload.delivery_id, timestamp: nowS(), body, secret: SECRET });
+    const answer = await fetch(new URL('/hook', url), { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+    expect(answer.status).to.equal(204);
+    const result = await listener.done;
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout.trim().split('\n').slice(1)).to.deep.equal([
+      `✔ ${payload.delivery_id} verified POST /hook: ${JSON.stringify(payload.message_info.content)}`,
+      '1 received, 1 verified, 0 refused',
+    ]);
+  });
+
   it('keeps listening after a sender disconnects in the middle of a body', async () => {
     const listener = startCli(['listen', '--port', '0', '--count', '1', '--secret', SECRET, '--json']);
     const { url } = JSON.parse(await listener.nextLine()) as { url: string };

@@ -47,7 +47,7 @@ export async function listenCommand(options: ListenOptions): Promise<Output> {
         payload = undefined;
       }
       options.print(
-        diagnosis.ok ? `✔ ${id} verified ${req.method ?? ''} ${req.url ?? ''} ${raw?.toString('utf8').slice(0, 200) ?? ''}` : `✘ ${id} refused: ${diagnosis.reason ?? ''}: ${diagnosis.explanation}`,
+        diagnosis.ok ? `✔ ${id} verified ${req.method ?? ''} ${req.url ?? ''}${replyText(payload)}` : `✘ ${id} refused: ${diagnosis.reason ?? ''}: ${diagnosis.explanation}`,
         { event: 'delivery', id, ok: diagnosis.ok, reason: diagnosis.reason ?? null, explanation: diagnosis.explanation, payload: payload ?? null },
       );
       res.statusCode = diagnosis.ok ? 204 : 401;
@@ -76,6 +76,13 @@ export async function listenCommand(options: ListenOptions): Promise<Output> {
   await closed;
   const ok = failed === 0;
   return output(`${received} received, ${received - failed} verified, ${failed} refused`, { event: 'summary', received, verified: received - failed, refused: failed }, ok);
+}
+
+/** The reply's text (message_info.content) as one quoted line, for the plain-text listing. */
+function replyText(payload: unknown): string {
+  const info = typeof payload === 'object' && payload !== null ? (payload as { message_info?: unknown }).message_info : undefined;
+  const content = typeof info === 'object' && info !== null ? (info as { content?: unknown }).content : undefined;
+  return typeof content === 'string' ? `: ${JSON.stringify(content)}` : ' (no message_info.content in the body)';
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
