@@ -1,8 +1,8 @@
 import { createAdmission } from '@dialog-relay/admission';
 import { createChatService } from '@dialog-relay/chat';
 import { createClientRegistry, createClientStore } from '@dialog-relay/clients';
-import { SERVICE_VERSION, type Config } from '@dialog-relay/config';
-import { AppError, buildOpenApiDocument, createRequestValidator, DEFAULT_LIMITS } from '@dialog-relay/contracts';
+import type { Config } from '@dialog-relay/config';
+import { AppError, createRequestValidator, DEFAULT_LIMITS } from '@dialog-relay/contracts';
 import { createContextStore, createMessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
 import { checkSendUrl } from '@dialog-relay/net-guard';
@@ -10,7 +10,6 @@ import { createJobProducer, createReplyQueues, dueJobCount, oldestDueJobAgeMs } 
 import { checkShardCount, createRedis, createRedisKeys, createReplicaConfirmation, runSteps, ShardCountMismatchError, waitForRedis, type StepCall } from '@dialog-relay/redis';
 import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
 import { createEngineFromConfig } from '@dialog-relay/reply-engine';
-import { signRequestBody } from '@dialog-relay/signing';
 import type { Tracing } from '@dialog-relay/tracing';
 import type { Express } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -18,9 +17,8 @@ import { createApp } from './app.js';
 import { createAuthThrottle } from './http/auth-throttle.js';
 import { createApiMetrics } from './http/metrics.js';
 import { queueDashboard } from './http/queue-dashboard.js';
+import { servedOpenApiDocument } from './served-openapi.js';
 
-/** The test-vector secret of docs/integrating.md: the document's request examples are signed with it. */
-export const EXAMPLE_SECRET = 'demo-secret';
 
 export interface BuildApiOptions {
   tracing?: Tracing | undefined;
@@ -173,10 +171,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     // counted apart from the signatures' failures: guessing admin tokens does not lock integrators out
     adminThrottle: createAuthThrottle(config.ingress.authFailures),
     tracing: options.tracing,
-    openApi: buildOpenApiDocument({
-      limits,
-      timings: { timestampToleranceS: config.timestampToleranceS, idempotencyTtlS: config.idempotencyTtlS, deliveryTimeoutMs: config.delivery.timeoutMs, replyMaxAgeMs: config.replyMaxAgeMs },
-      version: SERVICE_VERSION, signExample: (body) => signRequestBody(body, EXAMPLE_SECRET, 'hmac-sha256') }),
+    openApi: servedOpenApiDocument(config),
     dashboard: config.adminToken === undefined && config.ingress.adminWriteToken === undefined ? undefined : queueDashboard(queues, '/admin/queues'),
   });
   return {

@@ -1,13 +1,18 @@
 import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { runCli } from './support/run-cli.js';
+
+const run = promisify(execFile);
 
 /** docs/integrating.md "CLI for integrators": exit 0 only on success, 1 on a failure, 2 on a usage error; help is not an error. */
 describe('cli help and usage errors', function () {
   this.timeout(30_000);
 
-  for (const args of [['--help'], ['-h'], ['help'], ['sign', '--help'], ['listen', '-h'], ['deliveries', 'list', '--help'], ['clients', '--help']]) {
+  for (const args of [['--help'], ['-h'], ['help']]) {
     it(`prints the usage on stdout and exits 0 for "${args.join(' ')}" (without touching Redis)`, async () => {
       // An unreachable Redis: a command that tried to connect would fail instead of printing the usage.
       const result = await runCli(args, { REDIS_URL: 'redis://127.0.0.1:1' });
@@ -55,5 +60,41 @@ describe('cli help and usage errors', function () {
     const result = await runCli(['deliveries', 'list', '--conversation', 'c_x', '--bogus'], { ...testRedisEnv(), REDIS_PREFIX: uniquePrefix('chelp') });
     expect(result.code, result.stderr).to.equal(2);
     expect(result.stderr).to.include("Unknown option '--bogus'");
+  });
+});
+
+describe('cli help per command', function () {
+  this.timeout(60_000);
+  const commands = ['sign', 'listen', 'send-test', 'deliveries', 'conversation', 'clients', 'dead-letters', 'shards'];
+
+  for (const command of commands) {
+    it(`prints the usage of ${command} alone for "${command} --help", "${command} -h" and "help ${command}", exit 0, without touching Redis`, async () => {
+      for (const args of [[command, '--help'], [command, '-h'], ['help', command]]) {
+        const result = await runCli(args, { REDIS_URL: 'redis://127.0.0.1:1' });
+        expect(result.code, result.stderr).to.equal(0);
+        expect(result.stdout).to.match(new RegExp(`^usage: dialog-relay ${command} `));
+        expect(result.stdout, 'not the overview').not.to.include('dialog-relay CLI');
+        expect(result.stderr).to.equal('');
+      }
+    });
+  }
+
+  it('names the stdin and environment sources of every secret in the commands\' help', async () => {
+    for (const [command, sources] of [['sign', ['--secret-stdin', 'DIALOG_RELAY_SECRET']], ['listen', ['--secret-stdin', 'DIALOG_RELAY_WEBHOOK_SECRET']],
+      ['send-test', ['--secret-stdin', 'DIALOG_RELAY_WEBHOOK_SECRET']], ['clients', ['--record-stdin', 'DIALOG_RELAY_CLIENT_RECORD']]] as const) {
+      const { stdout } = await runCli([command, '--help']);
+      for (const source of sources) expect(stdout, `${command} --help`).to.include(source);
+    }
+  });
+
+  it('prints a command\'s usage for "deliveries list --help" and as JSON with --json', async () => {
+    expect((await runCli(['deliveries', 'list', '--help'])).stdout).to.match(/^usage: dialog-relay deliveries list/);
+    expect((JSON.parse((await runCli(['sign', '--help', '--json'])).stdout) as { usage: string }).usage).to.match(/^usage: dialog-relay sign /);
+  });
+
+  it('prints a command\'s usage through npm run cli -- <command> --help (exit 0)', async () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'send-test', '--help'], { cwd: root, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    expect(stdout).to.match(/^usage: dialog-relay send-test URL/);
   });
 });

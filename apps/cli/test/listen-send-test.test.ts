@@ -130,7 +130,7 @@ describe('cli sign (as a process)', () => {
     expect((await runCli(['frobnicate'])).code).to.equal(2);
     const missing = await runCli(['sign', '--client', 'demo', '--json']);
     expect(missing.code).to.equal(2);
-    expect(JSON.parse(missing.stdout)).to.deep.equal({ ok: false, error: 'sign needs --client and --secret' });
+    expect(JSON.parse(missing.stdout)).to.deep.equal({ ok: false, error: 'sign needs --client and a secret: --secret, --secret-stdin or DIALOG_RELAY_SECRET' });
   });
 
   it('exits 2 with the usage for an unknown option or an option without its value', async () => {

@@ -4,7 +4,7 @@ import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
 
 /**
- * docs/reply-protocol.md (a turn BullMQ gives up on): Redis away longer than a turn job's lock, with
+ * docs/design/reply-protocol.md (a turn BullMQ gives up on): Redis away longer than a turn job's lock, with
  * WORKER_MAX_STALLED_COUNT 0, makes BullMQ give the job up for stalling once Redis is back, without
  * running it. The turn is handed back as due and answered: the customer sends nothing more.
  */

@@ -43,7 +43,7 @@ describe('sdk: builds and packs outside the monorepo', function () {
     copy = mkdtempSync(join(tmpdir(), 'dialog-relay-sdk-'));
     const manifest = manifestOf(packageDir);
     // What a copy of the package holds: no tests, no monorepo configuration.
-    for (const entry of ['package.json', 'README.md', 'src', 'tsconfig.build.json']) {
+    for (const entry of ['package.json', 'README.md', 'LICENSE', 'src', 'tsconfig.build.json']) {
       if (existsSync(join(packageDir, entry))) cpSync(join(packageDir, entry), join(copy, entry), { recursive: true });
     }
     installDeclared(copy, [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]);
@@ -60,7 +60,7 @@ describe('sdk: builds and packs outside the monorepo', function () {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: copy, env: { ...process.env, npm_config_update_notifier: 'false' } });
     const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ files: { path: string }[] }];
     const files = packed.files.map((f) => f.path);
-    expect(files).to.include.members(['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/verify-delivery.js', 'src/index.ts']);
+    expect(files).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/verify-delivery.js', 'src/index.ts']);
     expect(files.filter((path) => path.includes('test'))).to.deep.equal([]);
   });
 

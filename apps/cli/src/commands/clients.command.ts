@@ -22,7 +22,7 @@ export async function clientsCommand(store: ClientStore, args: readonly string[]
       return output(clients.map(describe).join('\n') || '(no clients in Redis)', { clients: clients.map(view) });
     }
     case 'add': {
-      if (!id || !json) throw new UsageError('usage: clients add <id> \'{"secret":"…","webhook_secret":"whsec_…"}\'');
+      if (!id || !json) throw new UsageError('usage: clients add <id> (\'{"secret":"…","webhook_secret":"whsec_…"}\' | --record-stdin | env DIALOG_RELAY_CLIENT_RECORD)');
       let record: unknown;
       try {
         record = JSON.parse(json);

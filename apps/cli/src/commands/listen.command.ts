@@ -24,7 +24,7 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
  */
 export async function listenCommand(options: ListenOptions): Promise<Output> {
   if (!LOOPBACK.has(options.host)) throw new UsageError('listen binds to loopback only: --host 127.0.0.1 or ::1');
-  if (options.secret.length === 0) throw new UsageError('listen needs --secret (your whsec_… webhook secret)');
+  if (options.secret.length === 0) throw new UsageError('listen needs your whsec_… webhook secret: --secret, --secret-stdin or DIALOG_RELAY_WEBHOOK_SECRET');
   try {
     webhookKey(options.secret);
   } catch (error) {

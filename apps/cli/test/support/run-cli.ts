@@ -11,9 +11,10 @@ export interface CliRun {
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
-/** Starts the CLI as a separate process, as a script would run it. */
-export function startCli(args: string[], env: Record<string, string> = {}): CliRun {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the CLI as a separate process, as a script would run it; `input`, when given, is written to its stdin (then closed). */
+export function startCli(args: string[], env: Record<string, string> = {}, input?: string): CliRun {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOG_LEVEL: 'error', ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (input !== undefined) child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
   let consumed = 0;
@@ -39,7 +40,7 @@ export function startCli(args: string[], env: Record<string, string> = {}): CliR
   return { child, nextLine, done };
 }
 
-export const runCli = (args: string[], env: Record<string, string> = {}): CliRun['done'] => startCli(args, env).done;
+export const runCli = (args: string[], env: Record<string, string> = {}, input?: string): CliRun['done'] => startCli(args, env, input).done;
 
 export const jsonLines = (stdout: string): Record<string, unknown>[] =>
   stdout.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
