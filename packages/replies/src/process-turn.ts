@@ -4,9 +4,12 @@ import { produceReply } from './produce-reply.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
 
-/** Advances the conversation past turn G and queues the next turn when messages wait. */
-export async function finishTurn(deps: WorkerDeps, conversationId: string, generation: number): Promise<JobDecision> {
-  const next = await deps.turns.finish(conversationId, generation);
+/**
+ * Advances the conversation past turn G and queues the next turn when messages wait. A turn whose
+ * reply handed off pauses the conversation's bot replies in the same script (docs/service-rules.md §17).
+ */
+export async function finishTurn(deps: WorkerDeps, conversationId: string, generation: number, pauseMs = 0): Promise<JobDecision> {
+  const next = await deps.turns.finish(conversationId, generation, pauseMs);
   if (next.next) await deps.jobs.addTurn(conversationId, next.generation, 0);
   return DONE;
 }
@@ -51,8 +54,9 @@ async function runTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn
         deps.logger.info('worker draining: reply production handed back', { conversation_id: conversationId, delivery_id: taken.batch.deliveryId });
         return { kind: 'wait', untilMs: deps.nowMs() };
       }
-      if (!record || record.state === 'delivered' || record.state === 'dead' || record.state === 'cancelled') return finishTurn(deps, conversationId, generation);
-      return attemptDelivery(deps, record, generation, () => finishTurn(deps, conversationId, generation));
+      const pauseMs = record?.handoff ? (deps.settings.handoffPauseMs ?? 0) : 0;
+      if (!record || record.state === 'delivered' || record.state === 'dead' || record.state === 'cancelled') return finishTurn(deps, conversationId, generation, pauseMs);
+      return attemptDelivery(deps, record, generation, () => finishTurn(deps, conversationId, generation, pauseMs));
     }
   }
 }

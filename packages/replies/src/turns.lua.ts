@@ -95,17 +95,30 @@ return {'batch', json}
 
 export const FINISH = defineLuaScript({
   name: 'finish',
-  keys: ['generation', 'batch', 'pending', 'stop'],
-  args: ['generation'],
+  keys: ['generation', 'batch', 'pending', 'stop', 'paused', 'oldest', 'waiting'],
+  args: ['generation', 'pauseMs', 'conversationId'],
   source: `
 --[[ Job G is done with its turn (delivered, dead-lettered, cancelled or given up) (worker).
   Input:  KEYS[1] generation  KEYS[2] batch  KEYS[3] pending  KEYS[4] stop
+          KEYS[5] paused  KEYS[6] oldest  KEYS[7] waiting (the shard's conversations with messages waiting)
           ARGV[1] generation  G of the job
+          ARGV[2] pauseMs  > 0: the turn's reply handed off (HANDOFF_PAUSE_S): auto replies pause this
+                  long (a longer pause already set stays), and the messages that arrived meanwhile
+                  are left to the person taking over (they are in the context)
+          ARGV[3] conversationId  (its member in KEYS[7])
   Output: {'next', G'} (messages wait: add job G', idempotent by job id) | {'idle', G'} ]]
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 if current == tonumber(ARGV[1]) then
   current = redis.call('INCR', KEYS[1])
   redis.call('DEL', KEYS[2])
+end
+local pause = tonumber(ARGV[2])
+if pause > 0 then
+  local t = redis.call('TIME')
+  local untilMs = t[1] * 1000 + math.floor(t[2] / 1000) + pause
+  if tonumber(redis.call('GET', KEYS[5]) or '0') < untilMs then redis.call('SET', KEYS[5], untilMs, 'PX', pause) end
+  redis.call('DEL', KEYS[3], KEYS[6])
+  redis.call('ZREM', KEYS[7], ARGV[3])
 end
 if redis.call('LLEN', KEYS[3]) > 0 and redis.call('EXISTS', KEYS[4]) == 0 then return {'next', tostring(current)} end
 return {'idle', tostring(current)}

@@ -2,7 +2,7 @@ import type { ContextMessage } from '@dialog-relay/contracts';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
 import type { Scenario } from './scenario.js';
 
-/** docs/service-rules.md §5 website_dialog: answer at once; record both the message and the reply. */
+/** docs/service-rules.md §5, §17 website_dialog: answer at once (with its handoff and sources); record both the message and the reply. */
 export const websiteDialog: Scenario = (deps, input) => {
   const { request, client, msgId } = input;
   const info = request.message_info;
@@ -11,7 +11,7 @@ export const websiteDialog: Scenario = (deps, input) => {
   return { reads, finish: async () => {
     const context = await reads;
     const message = contextMessageFrom(info, msgId);
-    const content = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
+    const { content, handoff, sources } = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
     const replyId = deps.newId();
     const reply: ContextMessage = {
       msg_id: replyId,
@@ -24,7 +24,7 @@ export const websiteDialog: Scenario = (deps, input) => {
     return {
       status: 200,
       conversationId,
-      data: { conversation_id: conversationId, msg_id: replyId, in_reply_to: [msgId], content },
+      data: { conversation_id: conversationId, msg_id: replyId, in_reply_to: [msgId], content, handoff, sources },
       commit: () => deps.contexts.record(conversationId, content.length > 0 ? [message, reply] : [message]),
     };
   } };

@@ -37,6 +37,7 @@ function fallbackOnly(responder: KnowledgeResponder): KnowledgeResponder {
   return {
     kb: responder.kb,
     decide: (text) => ({ entry: undefined, language: detectLanguage(text, responder.kb.languages), ranking: { matches: [], weight: 0 } }),
+    rank: () => ({ matches: [], weight: 0 }),
     partsOf: (decision) => responder.partsOf({ entry: undefined, language: decision.language }),
   };
 }

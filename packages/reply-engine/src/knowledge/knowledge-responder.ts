@@ -21,6 +21,8 @@ export interface KnowledgeResponder {
   readonly kb: KnowledgeBase;
   /** `history`: the customer's earlier texts, oldest first, tried when the message alone is not enough. */
   decide(text: string, history: readonly string[]): KnowledgeDecision;
+  /** The entries that match `text` at all, best first (what the index makes of the first RANKED_TEXT_MAX_CHARS). */
+  rank(text: string): KnowledgeRanking;
   /** The reply parts of a decision (copies), in the customer's language when the entry has it. */
   partsOf(decision: Pick<KnowledgeDecision, 'entry' | 'language'>): ReplyPart[];
 }
@@ -62,6 +64,7 @@ export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder 
       }
       return { entry: undefined, language, ranking };
     },
+    rank: (text) => index.rank(rankedPart(text)),
     partsOf({ entry, language }) {
       return copyParts(pickLocalized(entry ? entry.answer : kb.fallback, language, kb.defaultLanguage));
     },
