@@ -7,7 +7,7 @@ import type { KnowledgeResponder } from './knowledge-responder.js';
 export interface RetrievedEntry {
   id: string;
   score: number;
-  /** The entry's answer in the customer's language (else the file's default), its text parts joined; files as "[image]" …. */
+  /** The entry's answer in the customer's language (else the file's default), its text parts joined; files as "(image attached)" …. */
   answer: string;
 }
 
@@ -41,7 +41,7 @@ export function retrieveEntries(responder: KnowledgeResponder, text: string, his
     id: entry.id,
     score,
     answer: pickLocalized(entry.answer, language, kb.defaultLanguage)
-      .map((part) => (part.type === 'text' ? part.content.trim() : `[${part.type}]`))
+      .map((part) => (part.type === 'text' ? part.content.trim() : `(${part.type} attached)`))
       .filter((line) => line !== '')
       .join('\n'),
   }));

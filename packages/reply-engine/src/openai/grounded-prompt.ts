@@ -47,7 +47,7 @@ export interface GroundedSystem {
 }
 
 /** One entry as the prompt shows it. */
-const entryBlock = (id: string, answer: string): string => `[${id}]\n${answer}`;
+const entryBlock = (id: string, answer: string): string => `[id: ${id}]\n${answer}`;
 
 /**
  * The system message of a grounded request: the operator's prompt (the voice), the fixed rules, the
@@ -69,7 +69,7 @@ export function groundedSystemMessage(systemPrompt: string, language: string | u
     shown.push(entry.id);
     used += block.length;
   }
-  const knowledge = blocks.length > 0 ? `Knowledge entries (id in brackets, then its answer):\n\n${blocks.join('\n\n')}` : 'Knowledge entries: none match this conversation.';
+  const knowledge = blocks.length > 0 ? `Knowledge entries (each: its id, then its answer):\n\n${blocks.join('\n\n')}` : 'Knowledge entries: none match this conversation.';
   const content = [systemPrompt.trim(), `${GROUNDING_RULES}\n${replyLanguageRule(language)}`, knowledge].filter((part) => part !== '').join('\n\n');
   return { content, shown };
 }
