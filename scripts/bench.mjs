@@ -3,17 +3,23 @@
 // ratio) and writes bench/results/latest.json. Asserts nothing: speed is measured here, never in tests.
 // Sizes (environment, defaults fit a 2-core machine in under 5 minutes): BENCH_SECONDS (5) per
 // synchronous figure, BENCH_DELIVERIES (4000), BENCH_RATE (500 msg/s) for BENCH_E2E_SECONDS (10),
-// BENCH_MEMORY_REQUESTS (100000, sampled after a tenth), BENCH_CLUSTER (1: also on a 3-master cluster).
+// BENCH_MEMORY_REQUESTS (100000, sampled after a tenth), BENCH_CLUSTER (1: also on a 3-master cluster),
+// BENCH_COMMANDS (50 requests of each scenario counted with MONITOR).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { commandsPhase } from './bench/commands-phase.mjs';
 import { ourDeliveries, rawDeliveries } from './bench/delivery-phase.mjs';
 import { ourLatency, rawLatency } from './bench/latency-phase.mjs';
 import { memoryPhase } from './bench/memory-phase.mjs';
 import { killAll } from './bench/processes.mjs';
 import { startReceiver } from './bench/receiver.mjs';
-import { machine, printTable, writeResults } from './bench/report.mjs';
+import { machine, printFigures, printTable, writeResults } from './bench/report.mjs';
 import { syncPhase } from './bench/sync-phase.mjs';
 import { clientsEnv, createSigner, loadMessages } from './bench/traffic.mjs';
+import { ensureNode } from './node-runtime.mjs';
+
+// On a Node older than 22, the bench runs under Node 24 instead (scripts/node-runtime.mjs).
+await ensureNode('supported', (line) => process.stdout.write(`[dialog-relay] ${line}\n`));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const numberOf = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -23,7 +29,8 @@ const RATE = numberOf('BENCH_RATE', 500);
 const E2E_SECONDS = numberOf('BENCH_E2E_SECONDS', 10);
 const MEMORY = numberOf('BENCH_MEMORY_REQUESTS', 100_000);
 const CLUSTER = process.env.BENCH_CLUSTER !== '0';
-// BENCH_ONLY=sync,delivery,latency,memory,cluster runs some phases (while working on one figure).
+const COMMANDS = numberOf('BENCH_COMMANDS', 50);
+// BENCH_ONLY=sync,delivery,latency,memory,cluster,commands runs some phases (while working on one figure).
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (phase) => only === undefined || only.includes(phase);
 const log = (line) => process.stdout.write(`${line}\n`);
@@ -44,6 +51,8 @@ log(`traffic: ${messages.length} distinct customer messages (${languages}), a fr
 const servers = [];
 const receiver = await startReceiver();
 const rows = [];
+/** Figures besides the ratios (bench/results/latest.json: redis_commands, cpu_us, redis_cpu_us). */
+const figures = { redis_commands: null, cpu_us: { request: null, by_scenario: null, reply: null }, redis_cpu_us: null };
 let errors = 0;
 try {
   const single = await startRedisServer();
@@ -54,6 +63,8 @@ try {
     const sync = await syncPhase({ ...ctx, seconds: SECONDS });
     rows.push(...sync.rows);
     errors += sync.errors;
+    figures.cpu_us.request = sync.cpuUs.request;
+    figures.cpu_us.by_scenario = sync.cpuUs.by_scenario;
   }
 
   let ours;
@@ -62,8 +73,14 @@ try {
     const raw = await rawDeliveries(ctx, DELIVERIES);
     ours = await ourDeliveries(ctx, ctx.redis, DELIVERIES, DELIVERIES / 10);
     errors += ours.errors;
-    log(`   raw BullMQ + got ${raw.toFixed(0)} /s, dialog-relay ${ours.rate.toFixed(0)} /s`);
-    rows.push({ id: 'delivery', figure: 'deliveries/s, one worker, WORKER_CONCURRENCY=50', value: ours.rate, unit: '/s', baseline: 'raw BullMQ worker + got', baseline_value: raw, ratio: ours.rate / raw, target: 0.7, direction: 'min' });
+    log(`   raw BullMQ + got ${raw.rate.toFixed(0)} /s, dialog-relay ${ours.rate.toFixed(0)} /s`);
+    rows.push({ id: 'delivery', figure: 'deliveries/s, one worker, WORKER_CONCURRENCY=50', value: ours.rate, unit: '/s', baseline: 'raw BullMQ worker + got', baseline_value: raw.rate, ratio: ours.rate / raw.rate, target: 0.7, direction: 'min' });
+    figures.cpu_us.reply = ours.workerCpu;
+    if (ours.redisCpu !== null && raw.redisCpu !== null) {
+      figures.redis_cpu_us = { auto: ours.redisCpu, raw: raw.redisCpu };
+      log(`   Redis CPU per message accepted and delivered ${ours.redisCpu.toFixed(0)} µs, per raw BullMQ job added and processed ${raw.redisCpu.toFixed(0)} µs; worker CPU per reply ${ours.workerCpu?.toFixed(0) ?? '-'} µs`);
+      rows.push({ id: 'redis_cpu', figure: 'Redis CPU per auto_dialog message, accept to delivery', value: ours.redisCpu, unit: 'µs', baseline: 'per raw BullMQ job, add + process', baseline_value: raw.redisCpu, ratio: ours.redisCpu / raw.redisCpu, target: 2, direction: 'max' });
+    }
   }
 
   if (runs('latency')) {
@@ -88,6 +105,13 @@ try {
   }
   }
 
+  if (runs('commands')) {
+    log(`7. Redis commands (MONITOR, top-level only): ${COMMANDS} requests of each scenario, one at a time`);
+    const counted = await commandsPhase(ctx, COMMANDS);
+    errors += counted.errors;
+    figures.redis_commands = counted.commands;
+  }
+
   if (CLUSTER && ours && runs('cluster')) {
     log(`6. the delivery run on a 3-master Redis Cluster`);
     const cluster = await startRedisCluster(3);
@@ -99,7 +123,8 @@ try {
   const last = rows.find((row) => row.id === 'stop_attempts_after');
   log(`\nResults (${((performance.now() - began) / 1000).toFixed(0)} s; errors ${errors})`);
   printTable(rows, log);
-  const file = writeResults(root, { rows, stopAttemptsAfter: last?.value ?? null, errors });
+  printFigures(figures, log);
+  const file = writeResults(root, { rows, stopAttemptsAfter: last?.value ?? null, errors, figures });
   log(`\nwritten to ${file.slice(root.length + 1)}`);
 } finally {
   killAll();

@@ -6,7 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNode } from './node-runtime.mjs';
 
+// On a Node older than 22, the demo runs under Node 24 instead (scripts/node-runtime.mjs).
+await ensureNode('supported', (line) => process.stdout.write(`[dialog-relay] ${line}\n`));
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const load = (path) => import(join(root, path));
 const [{ buildApi }, { buildWorker }, { loadConfig }, { createLogger }, sdk, testkit] = await Promise.all([

@@ -3,6 +3,10 @@
 // so the CLI reads and acts on the data of the services `npm start` runs.
 import { join } from 'node:path';
 import { checkoutPrefix, root } from './checkout-prefix.mjs';
+import { ensureNode } from './node-runtime.mjs';
+
+// On a Node older than 22, the program runs under Node 24 instead (said on stderr: the CLI's stdout is read by scripts).
+await ensureNode('supported', (line) => process.stderr.write(`[dialog-relay] ${line}\n`));
 
 const MAINS = { api: 'apps/api/dist/src/main.js', worker: 'apps/worker/dist/src/main.js', cli: 'apps/cli/dist/src/main.js' };
 const program = process.argv[2];

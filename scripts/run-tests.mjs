@@ -2,12 +2,17 @@
 // end-to-end suites that matter for scale-out again on a private 3-master Redis Cluster
 // (.mocharc.cluster.json, TEST_REDIS_TOPOLOGY=cluster) and behind a private Sentinel
 // (.mocharc.sentinel.json, TEST_REDIS_TOPOLOGY=sentinel). Missing system programs (redis-server,
-// redis-cli, chromium) are installed first when it runs as root, else named. Extra arguments go to mocha and skip the
+// redis-cli, chromium) are installed first when it runs as root, else named. On a Node other than 24
+// it re-runs itself under Node 24 (scripts/node-runtime.mjs). Extra arguments go to mocha and skip the
 // cluster pass, e.g. `npm test -- --grep replay`. Ends with one line "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNode } from './node-runtime.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
+
+// The tests run on Node 24, the runtime the image ships, whatever Node started npm test.
+await ensureNode('shipped', (line) => process.stdout.write(`[dialog-relay] ${line}\n`));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');

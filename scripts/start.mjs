@@ -11,10 +11,47 @@ import { mkdirSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { checkoutPrefix, root } from './checkout-prefix.mjs';
+import { ensureNode } from './node-runtime.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
 const say = (line) => process.stdout.write(`[dialog-relay] ${line}\n`);
+// On a Node older than 22, everything below runs under Node 24 instead (scripts/node-runtime.mjs).
+await ensureNode('supported', say);
 const children = [];
+/** The private redis-server, when npm start runs one. */
+let redisProcess;
+
+/** Time a draining process gets beyond its own bound before it is killed. */
+const DRAIN_MARGIN_MS = 5_000;
+let stopping = false;
+const running = (child) => child.exitCode === null && child.signalCode === null;
+const exitOf = (child) => new Promise((resolve) => (running(child) ? child.once('exit', resolve) : resolve()));
+/** SIGTERMs `procs` and waits for them; after `boundMs` the ones still running get SIGKILL (never left behind). */
+async function terminate(procs, boundMs) {
+  const left = procs.filter(running);
+  for (const child of left) child.kill('SIGTERM');
+  const late = setTimeout(() => { for (const child of left.filter(running)) child.kill('SIGKILL'); }, boundMs);
+  await Promise.all(left.map(exitOf));
+  clearTimeout(late);
+}
+/**
+ * Stops the API and the worker (each drains: an API at most SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS,
+ * a worker SHUTDOWN_TIMEOUT_MS + DELIVERY_TIMEOUT_MS), then the private Redis they drained into, then exits.
+ * SIGTERM and SIGINT sent to this process (npm passes its own on) end here, whenever they come.
+ */
+function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  const n = (name, fallback) => Number(process.env[name] || fallback);
+  const shutdownMs = n('SHUTDOWN_TIMEOUT_MS', 10_000);
+  const drainBoundMs = Math.max(n('SHUTDOWN_DELAY_MS', 0) + shutdownMs, shutdownMs + n('DELIVERY_TIMEOUT_MS', 10_000)) + DRAIN_MARGIN_MS;
+  const services = children.filter((child) => child !== redisProcess);
+  void terminate(services, drainBoundMs)
+    .then(() => (redisProcess ? terminate([redisProcess], 10_000) : undefined))
+    .then(() => process.exit(code));
+}
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
 
 function redisAnswers(host, port) {
   return new Promise((resolve) => {
@@ -87,7 +124,10 @@ async function chooseRedis() {
   const port = await freePort();
   const dir = join(root, '.data', 'redis');
   mkdirSync(dir, { recursive: true });
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  // A process group of its own: a terminal's Ctrl-C (sent to the whole foreground group) does not stop
+  // it under the draining API and worker; stopAll stops it after them.
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore', detached: true });
+  redisProcess = proc;
   children.push(proc);
   for (let i = 0; i < 100 && !(await redisAnswers('127.0.0.1', port)); i++) await new Promise((r) => setTimeout(r, 50));
   return { url: `redis://127.0.0.1:${port}`, how: `a private redis-server on port ${port} (data in .data/redis)` };
@@ -107,18 +147,6 @@ async function curlExample(baseUrl, client, secret) {
   const body = { client, timestamp: now, message_info: { msg_id: `demo-${now}`, from_user_id: 'customer-1', to_user_id: 'bot-1', content: 'When are you open?', message_type: 1, event_type: 'assist_dialog', create_timestamp: now } };
   const signed = { ...body, signature: signRequestBody(body, secret, 'hmac-sha256') };
   return `curl -s ${baseUrl}/custom-im/chat-messages -H 'Content-Type: application/json' -d '${JSON.stringify(signed)}'`;
-}
-
-let stopping = false;
-const running = (child) => child.exitCode === null && child.signalCode === null;
-/** Stops the API and the worker, then Redis (a private one), and exits once they have (or after 15 s). */
-function stopAll(code) {
-  if (stopping) return;
-  stopping = true;
-  const left = [...children].reverse().filter(running);
-  for (const child of left) child.kill('SIGTERM');
-  Promise.all(left.map((child) => new Promise((resolve) => (running(child) ? child.once('exit', resolve) : resolve())))).then(() => process.exit(code));
-  setTimeout(() => process.exit(code), 15_000).unref();
 }
 
 const DEMO = { id: 'demo', secret: 'demo-secret-not-for-production', webhookSecret: 'whsec_ZGVtby13ZWJob29rLXNlY3JldA==' };
@@ -141,6 +169,8 @@ if (demo) {
 }
 say(`Redis: ${redis.how}`);
 say(process.env.REDIS_PREFIX ? `Redis keys under prefix "${env.REDIS_PREFIX}" (REDIS_PREFIX)` : `Redis keys under prefix "${env.REDIS_PREFIX}" (this checkout's own; set REDIS_PREFIX to share)`);
+// A signal during the start-up above: stopAll is stopping what started; start nothing more.
+if (stopping) await new Promise(() => undefined);
 const api = spawn(process.execPath, [join(root, 'apps/api/dist/src/main.js')], { env, stdio: 'inherit' });
 const worker = spawn(process.execPath, [join(root, 'apps/worker/dist/src/main.js')], { env, stdio: 'inherit' });
 children.push(api, worker);
@@ -151,8 +181,6 @@ for (const child of [api, worker]) {
     stopAll(code ?? 1);
   });
 }
-process.on('SIGINT', () => stopAll(0));
-process.on('SIGTERM', () => stopAll(0));
 
 // The wildcard addresses are reached on loopback; an IPv6 address goes in brackets in a URL.
 const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

@@ -1,18 +1,27 @@
-// Liveness check of a worker container (docker-compose.yml): `node scripts/worker-health.mjs [max age s]`.
-// Healthy (exit 0) when the heartbeat file the worker touches from a timer (WORKER_HEARTBEAT_FILE,
-// every WORKER_HEARTBEAT_INTERVAL_MS) is younger than the max age (default 30 s), so a worker whose
-// event loop is stuck or whose queue workers stopped turns unhealthy, and Redis, where its jobs
-// come from, answers. Exit 1 otherwise, with one line saying why.
+// Health checks of a worker container: `node scripts/worker-health.mjs [--ready] [max age s]`.
+// Liveness (no flag; docker-compose.yml, the Kubernetes livenessProbe): healthy (exit 0) when the
+// heartbeat file the worker touches from a timer while its queue workers run (WORKER_HEARTBEAT_FILE,
+// every WORKER_HEARTBEAT_INTERVAL_MS) is younger than the max age (default 30 s). That is the worker's
+// own progress and nothing else: a Redis outage must not restart every worker (they wait and resume).
+// Readiness (--ready; the Kubernetes readinessProbe): also Redis answers PING over a connection made
+// with the worker's own options (loadConfig of this environment: REDIS_URL or rediss://, REDIS_TLS,
+// REDIS_PASSWORD, Sentinel or Cluster). Exit 1 otherwise, with one line saying why (never a secret).
 import { statSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const fail = (why) => {
   process.stdout.write(`${why}\n`);
   process.exit(1);
 };
 
-const maxAgeS = Number(process.argv[2] ?? 30);
-if (!Number.isFinite(maxAgeS) || maxAgeS <= 0) fail(`max age must be a positive number of seconds, got ${process.argv[2]}`);
+const args = process.argv.slice(2);
+const ready = args.includes('--ready');
+const [ageArg] = args.filter((arg) => arg !== '--ready');
+const maxAgeS = Number(ageArg ?? 30);
+if (!Number.isFinite(maxAgeS) || maxAgeS <= 0) fail(`max age must be a positive number of seconds, got ${ageArg}`);
 const file = process.env.WORKER_HEARTBEAT_FILE;
 if (!file) fail('WORKER_HEARTBEAT_FILE is not set: the worker writes no heartbeat to check');
 let ageS;
@@ -22,24 +31,28 @@ try {
   fail(`no worker heartbeat at ${file}: ${error.message}`);
 }
 if (ageS > maxAgeS) fail(`worker heartbeat ${file} is ${Math.round(ageS)} s old (more than ${maxAgeS} s): the worker is stuck or stopped`);
+if (!ready) process.exit(0);
 
-// The first cluster node or sentinel when the worker runs on a cluster or behind Sentinel, else REDIS_URL.
-const firstNode = (process.env.REDIS_CLUSTER_NODES || process.env.REDIS_SENTINELS || '').split(',')[0]?.trim();
-let url;
+const load = (path) => import(pathToFileURL(join(root, path)).href);
+const { ConfigError, loadConfig } = await load('packages/config/dist/src/index.js');
+const { createRedis, waitForRedis } = await load('packages/redis/dist/src/index.js');
+let config;
 try {
-  url = new URL(firstNode ? `redis://${firstNode}` : process.env.REDIS_URL || 'redis://127.0.0.1:6379');
-} catch {
-  // Not quoted: it may hold a password.
-  fail(`${firstNode ? (process.env.REDIS_CLUSTER_NODES ? 'REDIS_CLUSTER_NODES' : 'REDIS_SENTINELS') : 'REDIS_URL'} is not a valid address: redis cannot be checked`);
+  config = loadConfig(process.env);
+} catch (error) {
+  // ConfigError messages never quote a password.
+  fail(error instanceof ConfigError ? `bad configuration: ${error.message}` : 'the configuration cannot be read');
 }
-const socket = createConnection({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 6379) });
-const done = (ok, why) => {
-  socket.destroy();
-  if (!ok) fail(`redis does not answer: ${why}`);
-  process.exit(0);
-};
-socket.setTimeout(3000, () => done(false, 'time-out'));
-socket.on('error', (error) => done(false, error.message));
-socket.on('connect', () => socket.write('PING\r\n'));
-// Any reply counts (+PONG, or -NOAUTH when Redis wants a password): Redis is there.
-socket.on('data', () => done(true));
+const redis = createRedis(config.redis, 'request', { name: 'dialog-relay-worker-health' });
+redis.on('error', () => undefined);
+const timer = setTimeout(() => fail('redis does not answer within 5 s'), 5000);
+try {
+  await waitForRedis(redis, 5000);
+  await redis.ping();
+} catch (error) {
+  // ioredis's messages name the address and the failure (NOAUTH, WRONGPASS, a TLS error), not the password.
+  fail(`redis does not answer: ${error instanceof Error ? error.message : String(error)}`);
+}
+clearTimeout(timer);
+redis.disconnect();
+process.exit(0);

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 
 // With REDIS_URL set, each request also makes two sequential Redis round trips (an INCR, then a GET),
 // the floor any Redis-backed endpoint pays; dialog-relay's synchronous path makes two as well.
-const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { enableAutoPipelining: true }) : undefined;
+const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { enableAutoPipelining: true, protocol: 2 }) : undefined;
 const app = express();
 app.post('/custom-im/chat-messages', express.json({ limit: '5mb' }), async (req, res) => {
   if (redis) {

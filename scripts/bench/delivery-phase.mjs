@@ -5,16 +5,22 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { perUnit, processCpuUs, redisCpuUs } from './cpu.mjs';
 import { failures, load, pool } from './load.mjs';
 import { forkReady, serviceEnv, startApi, startWorker, stop } from './processes.mjs';
 
 export const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 50);
 
-/** Raw BullMQ: `count` jobs added up front, then the worker starts. Returns deliveries/s. */
+/**
+ * Raw BullMQ: `count` jobs added up front, then the worker starts. Returns deliveries/s and Redis's
+ * own CPU per job, from before the add to the last delivery.
+ */
 export async function rawDeliveries({ root, redis, receiver, messages }, count) {
-  const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  const connection = new Redis(redis.url, { maxRetriesPerRequest: null, protocol: 2 });
   const prefix = `bench-raw-${randomUUID().slice(0, 6)}`;
   const queue = new Queue('raw', { connection, prefix });
+  await queue.waitUntilReady();
+  const redisCpuBefore = await redisCpuUs(connection);
   await queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: 'deliver', data: { key: `raw-${i}`, text: messages[i % messages.length].text }, opts: { removeOnComplete: true } })));
   const start = receiver.state.received;
   const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), { REDIS_URL: redis.url, QUEUE: 'raw', PREFIX: prefix, RECEIVER: `${receiver.base}/raw`, CONCURRENCY: String(CONCURRENCY) });
@@ -22,20 +28,25 @@ export async function rawDeliveries({ root, redis, receiver, messages }, count) 
   const t0 = performance.now();
   await receiver.until(start + count, 120_000);
   const rate = (count - 1) / ((performance.now() - t0) / 1000);
+  const redisCpu = perUnit(redisCpuBefore, await redisCpuUs(connection), count);
   await stop(worker);
   await queue.obliterate({ force: true });
   await queue.close();
   connection.disconnect();
-  return rate;
+  return { rate, redisCpu };
 }
 
 /**
  * dialog-relay: `count` auto_dialog messages over `conversations` conversations accepted by the API
- * while no worker runs, then one worker starts. Returns deliveries/s and the accept errors.
+ * while no worker runs, then one worker starts. Returns deliveries/s, the accept errors, the worker's
+ * CPU per reply (first delivery to last) and Redis's own CPU per message (before the first accept to
+ * the last delivery; one Redis only).
  */
 export async function ourDeliveries({ root, receiver, sign, clients }, redis, count, conversations) {
   const env = serviceEnv(redis, { REDIS_PREFIX: `bench-dlv-${randomUUID().slice(0, 6)}:`, CLIENTS: clients, WORKER_CONCURRENCY: String(CONCURRENCY) });
   const api = await startApi(root, env);
+  const probe = redis.url ? new Redis(redis.url, { protocol: 2 }) : undefined;
+  const redisCpuBefore = probe ? await redisCpuUs(probe) : null;
   const run = randomUUID().slice(0, 4);
   const accepted = await load(api.url, pool(count, (i) => sign('auto_dialog', { customer: `dlv-${run}-${i % conversations}`, sendUrl: `${receiver.base}/hook` })), { amount: count });
   await stop(api.child);
@@ -44,8 +55,12 @@ export async function ourDeliveries({ root, receiver, sign, clients }, redis, co
   const worker = startWorker(root, env);
   await receiver.until(start + 1, 30_000);
   const t0 = performance.now();
+  const cpuFirst = processCpuUs(worker.pid);
   await receiver.until(start + expected, 180_000);
   const rate = (expected - 1) / ((performance.now() - t0) / 1000);
+  const workerCpu = perUnit(cpuFirst, processCpuUs(worker.pid), expected - 1);
+  const redisCpu = probe ? perUnit(redisCpuBefore, await redisCpuUs(probe), expected) : null;
+  probe?.disconnect();
   await stop(worker);
-  return { rate, errors: failures(accepted) };
+  return { rate, errors: failures(accepted), workerCpu, redisCpu };
 }

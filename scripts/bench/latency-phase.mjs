@@ -13,7 +13,7 @@ const ms = (histogram, p) => histogram.getValueAtPercentile(p) / 1000;
 
 /** Raw BullMQ: jobs added at `rate`/s (the clock of each starts when its add resolved). */
 export async function rawLatency({ root, redis, receiver }, rate, count) {
-  const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  const connection = new Redis(redis.url, { maxRetriesPerRequest: null, protocol: 2 });
   const prefix = `bench-rawlat-${randomUUID().slice(0, 6)}`;
   const queue = new Queue('raw', { connection, prefix });
   const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), { REDIS_URL: redis.url, QUEUE: 'raw', PREFIX: prefix, RECEIVER: `${receiver.base}/raw`, CONCURRENCY: String(CONCURRENCY) });

@@ -2,8 +2,17 @@
 // endpoint measured in the same run (before and after, averaged: the machine is shared).
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { processCpuUs } from './cpu.mjs';
 import { failures, load, pool } from './load.mjs';
 import { forkReady, freePort, serviceEnv, startApi, stop } from './processes.mjs';
+
+/** Runs the load and adds the server's CPU µs per answered request (less sensitive to a loaded machine than requests/s). */
+const measured = async (pid, run) => {
+  const before = processCpuUs(pid) ?? Number.NaN;
+  const result = await run();
+  result.cpuUsPerRequest = ((processCpuUs(pid) ?? Number.NaN) - before) / Math.max(1, result.requests.total);
+  return result;
+};
 
 export async function syncPhase({ root, redis, receiver, sign, seconds, log, clients }) {
   const bareBody = (i) => ({ msgId: String(i), body: JSON.stringify({ client: 'bench', timestamp: Math.floor(Date.now() / 1000), signature: 'x', message_info: { content: 'hi', trace: i } }) });
@@ -11,7 +20,7 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
     const port = await freePort();
     const bare = await forkReady(join(root, 'scripts/bench/bare-server.mjs'), { REDIS_URL: redisUrl, PORT: String(port) });
     await load(`http://127.0.0.1:${port}`, pool(0, bareBody), { duration: 1 }); // warm-up, not counted
-    const result = await load(`http://127.0.0.1:${port}`, pool(0, bareBody), { duration: seconds });
+    const result = await measured(bare.pid, () => load(`http://127.0.0.1:${port}`, pool(0, bareBody), { duration: seconds }));
     await stop(bare);
     return result;
   };
@@ -30,21 +39,31 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
     // 3,000 customers: every request a new msg_id, conversations that keep a realistic context.
     const next = pool(4000 * seconds, (i) => sign(eventType, { ...options, customer: `${id}-${i % 3000}` }));
     await load(api.url, pool(2000, (i) => sign(eventType, { ...options, customer: `warm-${id}-${i}` })), { duration: 1 }); // warm-up, not counted
-    const result = await load(api.url, next, { duration: seconds });
+    const result = await measured(api.child.pid, () => load(api.url, next, { duration: seconds }));
     errors += failures(result);
     results[id] = result;
-    log(`   ${eventType.padEnd(15)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}`);
+    log(`   ${eventType.padEnd(15)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}  API CPU ${result.cpuUsPerRequest.toFixed(0)} µs/request`);
   }
   await stop(api.child);
   const bareAfter = await runBare('');
   const bare = (bareBefore.requests.average + bareAfter.requests.average) / 2;
   const spread = Math.abs(bareBefore.requests.average - bareAfter.requests.average) / bare;
   log(`   bare Express    ${bareBefore.requests.average.toFixed(0)} then ${bareAfter.requests.average.toFixed(0)} req/s (spread ${(spread * 100).toFixed(0)} %); with 2 Redis round trips ${floor.requests.average.toFixed(0)} req/s`);
+  const bareCpu = (bareBefore.cpuUsPerRequest + bareAfter.cpuUsPerRequest) / 2;
+  log(`   server CPU per request: bare Express ${bareCpu.toFixed(0)} µs; ${Object.entries(results).map(([id, r]) => `${id} ${r.cpuUsPerRequest.toFixed(0)} µs (${(bareCpu / r.cpuUsPerRequest).toFixed(2)} × bare)`).join(', ')}`);
   const baseline = 'bare Express + express.json';
   const row = (id, figure, target) => ({ id, figure, value: results[id].requests.average, unit: 'req/s', baseline, baseline_value: bare, ratio: results[id].requests.average / bare, target, direction: 'min',
-    p50_ms: results[id].latency.p50, p99_ms: results[id].latency.p99, non2xx: results[id].non2xx });
+    p50_ms: results[id].latency.p50, p99_ms: results[id].latency.p99, non2xx: results[id].non2xx,
+    // The same ratio from CPU time: bare Express's server µs per request over ours.
+    cpu_us_per_request: results[id].cpuUsPerRequest, cpu_ratio: bareCpu / results[id].cpuUsPerRequest });
+  const answered = Object.values(results).reduce((sum, r) => sum + r.requests.total, 0);
+  const cpuUs = {
+    request: Object.values(results).reduce((sum, r) => sum + r.cpuUsPerRequest * r.requests.total, 0) / Math.max(1, answered),
+    by_scenario: Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.cpuUsPerRequest])),
+  };
   return {
     errors,
+    cpuUs,
     rows: [
       row('assist', 'assist_dialog requests/s', 0.6),
       row('website', 'website_dialog requests/s', 0.6),

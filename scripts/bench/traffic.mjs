@@ -13,7 +13,7 @@ export const BOT = 'bench-bot';
 export function loadMessages(root) {
   const texts = new Map();
   for (const file of ['example-faq.calibration.jsonl', 'example-faq.test.jsonl']) {
-    const lines = readFileSync(join(root, 'packages/reply-engine/knowledge/eval', file), 'utf8').split('\n');
+    const lines = readFileSync(join(root, 'packages/knowledge-eval/cases', file), 'utf8').split('\n');
     for (const line of lines) {
       if (line.trim() === '') continue;
       const { text, lang } = JSON.parse(line);

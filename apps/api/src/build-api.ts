@@ -6,8 +6,8 @@ import { AppError, buildOpenApiDocument, createRequestValidator, DEFAULT_LIMITS 
 import { createContextStore, createMessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
 import { checkSendUrl } from '@dialog-relay/net-guard';
-import { createJobProducer, createReplyQueues } from '@dialog-relay/queue';
-import { checkShardCount, createRedis, createRedisKeys, createReplicaConfirmation, ShardCountMismatchError, waitForRedis } from '@dialog-relay/redis';
+import { createJobProducer, createReplyQueues, dueJobCount, oldestDueJobAgeMs } from '@dialog-relay/queue';
+import { checkShardCount, createRedis, createRedisKeys, createReplicaConfirmation, runSteps, ShardCountMismatchError, waitForRedis, type StepCall } from '@dialog-relay/redis';
 import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
 import { countedEngine, createEngineFromConfig } from '@dialog-relay/reply-engine';
 import { signRequestBody } from '@dialog-relay/signing';
@@ -87,19 +87,26 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
   subscriber.on('error', () => undefined);
   const aborts = createAbortRequester({ redis, subscriber, keys });
   const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS });
-  const metrics = createApiMetrics(async () => ({
-    jobs: sumCounts(await Promise.all(queues.map((queue) => queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed')))),
-    deadLetters: await deliveries.countDead(),
-    // Every replica runs one worker per shard, so shard 0's workers are the replicas. CLIENT LIST may
-    // be refused by a managed Redis: then the count is unknown (NaN), not an error.
-    workers: await (queues[0]?.getWorkersCount() ?? Promise.resolve(Number.NaN)).catch(() => Number.NaN),
-  }));
+  const metrics = createApiMetrics(async () => {
+    const now = Date.now();
+    const [counts, deadLetters, workers, dueJobs, oldestDueMs] = await Promise.all([
+      Promise.all(queues.map((queue) => queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'))),
+      deliveries.countDead(),
+      // Every replica runs one worker per shard, so shard 0's workers are the replicas. CLIENT LIST may
+      // be refused by a managed Redis: then the count is unknown (NaN), not an error.
+      (queues[0]?.getWorkersCount() ?? Promise.resolve(Number.NaN)).catch(() => Number.NaN),
+      dueJobCount(redis, queues, now),
+      oldestDueJobAgeMs(redis, queues, now),
+    ]);
+    return { jobs: sumCounts(counts), deadLetters, workers, dueJobs, oldestDueMs };
+  });
   const autoReplies = createAutoReplies({
     metrics: metrics.autoReplies,
     turns: createTurnStore({ redis, keys, timings: turnTimingsOf(config) }),
     deliveries,
     jobs: createJobProducer(queues, keys),
     aborts,
+    steps: { keys, timings: turnTimingsOf(config) },
     settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: config.humanPauseMs, abortWaitMs: config.replies.abortWaitMs },
   });
   // Behind Sentinel: an accepted auto_dialog message is on a replica before the 202 (docs/scaling.md).
@@ -150,6 +157,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     autoReplies,
     ...(replication === undefined ? {} : { replication }),
     ready: shardsReady,
+    runParts: (calls) => runSteps(redis, calls as readonly StepCall[]),
     newId: () => `m_${randomUUID().replaceAll('-', '')}`,
     nowMs: Date.now,
   });

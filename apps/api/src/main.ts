@@ -34,11 +34,7 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('api draining', { signal });
-    api.drain();
+  const drain = (): void => {
     const force = setTimeout(() => {
       logger.warn('api drain timed out, closing remaining connections');
       server.closeAllConnections();
@@ -51,6 +47,16 @@ async function main(): Promise<void> {
       });
     });
     server.closeIdleConnections();
+  };
+  // readyz answers 503 at once; requests are served SHUTDOWN_DELAY_MS more (an orchestrator stops
+  // routing here meanwhile), then the listener closes and requests in flight finish.
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('api draining', { signal, delay_ms: config.shutdownDelayMs });
+    api.drain();
+    if (config.shutdownDelayMs === 0) drain();
+    else setTimeout(drain, config.shutdownDelayMs);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -2,7 +2,7 @@ import { createAdmission, ADMISSION_SCRIPTS } from '@dialog-relay/admission';
 import { loadConfig } from '@dialog-relay/config';
 import { CONTEXT_SCRIPTS, createContextStore } from '@dialog-relay/conversations';
 import { createRedis, createRedisKeys, scriptConventionProblems, slotOf, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { createDeliveryStore, createTurnStore, newDeliveryId, REPLY_SCRIPTS, type DeliveryRecord, type DueMessage } from '@dialog-relay/replies';
+import { createAttemptStore, createDeliveryStore, createTurnStore, newDeliveryId, REPLY_SCRIPTS, type DeliveryRecord, type DueMessage } from '@dialog-relay/replies';
 import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
@@ -49,7 +49,7 @@ describe('every Lua script of the service (admission, context, reply protocol)',
   after(() => redis.disconnect());
 
   it('every script opens with a header naming its KEYS, ARGV and Output, and builds no key inside', () => {
-    expect(ALL_SCRIPTS.length).to.equal(18);
+    expect(ALL_SCRIPTS.length).to.equal(20);
     expect(new Set(ALL_SCRIPTS.map((s) => s.name)).size).to.equal(ALL_SCRIPTS.length);
     expect(ALL_SCRIPTS.flatMap(scriptConventionProblems)).to.deep.equal([]);
   });
@@ -86,6 +86,9 @@ describe('every Lua script of the service (admission, context, reply protocol)',
     await turns.endAttempt(conversationId, deliveryId);
     expect(await turns.finish(conversationId, 0)).to.deep.equal({ next: false, generation: 1 });
     expect((await turns.cancel(conversationId, { setStop: true, pauseMs: 0 })).generation).to.equal(1);
+    const attemptStore = createAttemptStore({ redis: through, keys, attemptMarkerTtlMs: 5000, recordTtlS: 60, deadLetterTtlS: 86_400, context: { maxMessages: 10, ttlMs: minute } });
+    expect((await attemptStore.open(conversationId, null, deliveryId)).go).to.equal(false);
+    expect(await attemptStore.settle({ conversationId, generation: null, deliveryId, endTurn: false })).to.deep.equal({ moved: '', turn: 'open', generation: 0 });
 
     const deliveries = createDeliveryStore({ redis: through, keys, ttlS: 60, deadLetterTtlS: 86_400 });
     const record: DeliveryRecord = {

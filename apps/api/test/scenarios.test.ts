@@ -83,6 +83,24 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
       const stop = await post(t.url, sign(bodyFor('cmd_dialog', { ...conversation, content: 'stop_auto_reply' })));
       expect(stop.json.data).to.include({ auto_reply: 'stopped', cancelled: 3 });
     });
+
+    it('answers a repeated msg_id with the first answer as its script stored it: the stop\'s count, the suppressed message', async () => {
+      const conversation = { from_user_id: 'cust-replay', to_user_id: 'bound-replay' };
+      const autoId = msgId('queued');
+      await post(t.url, sign(bodyFor('auto_dialog', { ...conversation, msg_id: autoId }, { send_url: 'http://127.0.0.1:9/hook' })));
+      const stopBody = bodyFor('cmd_dialog', { ...conversation, content: 'stop_auto_reply', msg_id: msgId('stop') });
+      const stop = await post(t.url, sign(stopBody));
+      const stopAgain = await post(t.url, sign({ ...stopBody, timestamp: stopBody.timestamp as number + 1 }));
+      expect(stopAgain.headers.get('idempotent-replayed')).to.equal('true');
+      expect(stopAgain.json.data).to.deep.equal(stop.json.data);
+      expect(stop.json.data).to.include({ cancelled: 1 });
+      const suppressedBody = bodyFor('auto_dialog', { ...conversation, msg_id: msgId('suppressed') }, { send_url: 'http://127.0.0.1:9/hook' });
+      const suppressed = await post(t.url, sign(suppressedBody));
+      const again = await post(t.url, sign({ ...suppressedBody, timestamp: suppressedBody.timestamp as number + 1 }));
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      expect(again.json.data).to.deep.equal(suppressed.json.data);
+      expect(suppressed.json.data).to.include({ status: 'suppressed' });
+    });
   });
 
   describe('auto_dialog acceptance', () => {

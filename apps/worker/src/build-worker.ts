@@ -5,7 +5,7 @@ import { createDeliverer } from '@dialog-relay/delivery';
 import type { Logger } from '@dialog-relay/logger';
 import { assertCompleteCatalog, cappedBackoffMs, createFailedJobListener, createJobDispatcher, createJobProducer, createReplyQueues, oldestDueJobAgeMs, QUEUE_NAMES } from '@dialog-relay/queue';
 import { checkShardCount, createRedis, createRedisKeys } from '@dialog-relay/redis';
-import { createAttemptRegistry, createDeliveryStore, createReplyJobHandlers, createTurnStore, newDeliveryId, startTurnSweeper, turnTimingsOf, type WorkerDeps } from '@dialog-relay/replies';
+import { createAttemptRegistry, createAttemptStore, createDeliveryStore, createReplyJobHandlers, createTurnStore, newDeliveryId, startTurnSweeper, turnTimingsOf, type WorkerDeps } from '@dialog-relay/replies';
 import { countedEngine, createEngineFromConfig } from '@dialog-relay/reply-engine';
 import type { Tracing } from '@dialog-relay/tracing';
 import { Worker, type Job } from 'bullmq';
@@ -68,6 +68,10 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
   const deps: WorkerDeps = {
     turns,
     deliveries: createDeliveryStore({ redis: commands, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS }),
+    attemptStore: createAttemptStore({
+      redis: commands, keys, attemptMarkerTtlMs: turns.attemptMarkerTtlMs, recordTtlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS,
+      context: { maxMessages: config.context.maxMessages, ttlMs: config.context.ttlS * 1000 },
+    }),
     contexts: createContextStore({ redis: commands, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
     engine: countedEngine(tracedEngine(engine, tracing), metrics.countReply),
     deliverer,

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@dialog-relay/config';
+import { ConfigError, loadConfig, workerDrainBoundMs } from '@dialog-relay/config';
 import { createLogger } from '@dialog-relay/logger';
 import { ShardCountMismatchError } from '@dialog-relay/redis';
 import { buildWorker, SERVICE_VERSION } from './build-worker.js';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => {
       logger.warn('worker drain timed out; unfinished jobs will be taken up by another replica');
       process.exit(1);
-    }, config.shutdownTimeoutMs + config.delivery.timeoutMs);
+    }, workerDrainBoundMs(config));
     force.unref();
     void runtime.close().then(() => tracing?.shutdown()).then(() => {
       logger.info('worker stopped');

@@ -8,27 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { WorkerRuntime } from '../src/index.js';
 import { startInProcess, type InProcess } from './support/in-process.js';
+import { exposedNames, namesIn, PROMETHEUS_SERIES } from './support/metric-names.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 const TOKEN = 'metrics-token-0123456789';
 const OPS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'ops');
-/** Series Prometheus itself provides for every scrape target. */
-const PROMETHEUS_SERIES = new Set(['up']);
-
-/** Every series name a scrape can show: counters and gauges as typed, histograms with _bucket, _sum and _count. */
-function exposedNames(text: string): Set<string> {
-  const names = new Set<string>();
-  for (const match of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
-    const [, name, type] = match as unknown as [string, string, string];
-    if (type === 'histogram' || type === 'summary') for (const suffix of ['_bucket', '_sum', '_count']) names.add(`${name}${suffix}`);
-    names.add(name);
-  }
-  return names;
-}
-
-/** The metric names a PromQL expression uses (ours start with dialog_relay_; `up` is Prometheus's own). */
-const namesIn = (expr: string): string[] => [...expr.matchAll(/\b(dialog_relay_[a-z0-9_]+|up)\b(?!\s*\()/g)].map((m) => m[1]!);
-
 interface Dashboard { panels: { type: string; title: string; targets?: { expr: string }[] }[] }
 interface RuleFile { groups: { rules: { alert: string; expr: string }[] }[] }
 
@@ -140,7 +124,7 @@ describe('worker metrics (METRICS_PORT, behind ADMIN_TOKEN)', () => {
     for (const needed of ['dialog_relay_http_requests_total', 'dialog_relay_http_errors_total', 'dialog_relay_http_request_duration_seconds_bucket', 'dialog_relay_queue_jobs',
       'dialog_relay_delivery_attempts_total', 'dialog_relay_reply_accept_to_delivered_seconds_bucket', 'dialog_relay_dead_letters_total', 'dialog_relay_queue_workers',
       'dialog_relay_engine_duration_seconds_bucket', 'dialog_relay_oldest_waiting_reply_age_seconds', 'dialog_relay_worker_last_job_timestamp_seconds',
-      'dialog_relay_reply_cancellations_total', 'dialog_relay_stop_latency_seconds_bucket', 'dialog_relay_abort_latency_seconds_bucket', 'dialog_relay_dead_letters_stored']) {
+      'dialog_relay_reply_cancellations_total', 'dialog_relay_stop_latency_seconds_bucket', 'dialog_relay_abort_latency_seconds_bucket', 'dialog_relay_dead_letters_stored', 'dialog_relay_queue_due_jobs']) {
       expect(used.has(needed), `nothing shows ${needed}`).to.equal(true);
     }
   });

@@ -115,7 +115,7 @@ describe('tracing of the real API and worker processes', function () {
     for (const [name, modules] of [['API', apiModules], ['worker', workerModules]] as const) {
       // The recorder sees both kinds of loads: ES modules (bullmq) and require() (ioredis' own dependencies).
       expect(modules.some((m) => m.startsWith('import ') && loaded(m).includes('/node_modules/bullmq/')), name).to.equal(true);
-      expect(modules.some((m) => m.startsWith('require ') && loaded(m).includes('/node_modules/redis-parser/')), name).to.equal(true);
+      expect(modules.some((m) => m.startsWith('require ') && loaded(m).includes('/node_modules/denque/')), name).to.equal(true);
       expect(beyondPromClientsApi(modules), name).to.deep.equal([]);
       // The only OpenTelemetry code in the process is the API package prom-client requires for itself.
       const entries = modules.filter((m) => / from /.test(m) && !m.split(' from ')[1]!.includes('/@opentelemetry/') && /@opentelemetry/.test(loaded(m)));

@@ -1,4 +1,20 @@
-import { defineLuaScript } from '@dialog-relay/redis';
+import { defineLuaPart, defineLuaScript } from '@dialog-relay/redis';
+
+type Placeholders<N extends string> = Readonly<Record<N, string>>;
+
+const admitLua = (k: Placeholders<'rateWindow' | 'guard'>, a: Placeholders<'limit' | 'mode' | 'ttlMs'>): string => `
+local n = redis.call('INCR', ${k.rateWindow})
+if n == 1 then redis.call('PEXPIRE', ${k.rateWindow}, 2000) end
+if n > tonumber(${a.limit}) then return {'rate_limited'} end
+if ${a.mode} == 'idem' then
+  local existing = redis.call('GET', ${k.guard})
+  if existing then return {'existing', existing} end
+  redis.call('SET', ${k.guard}, 'pending', 'PX', ${a.ttlMs})
+  return {'admitted'}
+end
+if redis.call('SET', ${k.guard}, '1', 'NX', 'PX', ${a.ttlMs}) then return {'admitted'} end
+return {'replayed'}
+`;
 
 export const ADMIT = defineLuaScript({
   name: 'admit',
@@ -16,19 +32,25 @@ export const ADMIT = defineLuaScript({
           ARGV[2] mode        'idem' | 'replay'
           ARGV[3] ttlMs       claim / replay TTL
   Output: {'admitted'} | {'rate_limited'} | {'replayed'} | {'existing', value} ]]
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], 2000) end
-if n > tonumber(ARGV[1]) then return {'rate_limited'} end
-if ARGV[2] == 'idem' then
-  local existing = redis.call('GET', KEYS[2])
-  if existing then return {'existing', existing} end
-  redis.call('SET', KEYS[2], 'pending', 'PX', ARGV[3])
-  return {'admitted'}
-end
-if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return {'admitted'} end
-return {'replayed'}
-`,
+${admitLua({ rateWindow: 'KEYS[1]', guard: 'KEYS[2]' }, { limit: 'ARGV[1]', mode: 'ARGV[2]', ttlMs: 'ARGV[3]' })}`,
 });
+
+/** ADMIT as the first part of a request's script (packages/chat composes it with the scenario's reads). */
+export const ADMIT_PART = defineLuaPart({
+  name: 'admit',
+  does: 'rate window, then the msg_id claim or the replay marker (ADMIT)',
+  keys: ['rateWindow', 'guard'],
+  args: ['limit', 'mode', 'ttlMs'],
+  output: "{'admitted'} | {'rate_limited'} | {'replayed'} | {'existing', value}",
+  slot: 'client',
+  lua: admitLua,
+});
+
+const completeLua = (k: Placeholders<'idempotency'>, a: Placeholders<'answer' | 'ttlMs'>): string => `
+if redis.call('GET', ${k.idempotency}) ~= 'pending' then return 0 end
+redis.call('SET', ${k.idempotency}, ${a.answer}, 'PX', ${a.ttlMs})
+return 1
+`;
 
 export const COMPLETE = defineLuaScript({
   name: 'complete',
@@ -39,21 +61,44 @@ export const COMPLETE = defineLuaScript({
   and been taken by a retry).
   Input:  KEYS[1] idempotency  ARGV[1] answer (JSON)  ARGV[2] ttlMs
   Output: 1 stored | 0 the claim was gone ]]
-if redis.call('GET', KEYS[1]) ~= 'pending' then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-`,
+${completeLua({ idempotency: 'KEYS[1]' }, { answer: 'ARGV[1]', ttlMs: 'ARGV[2]' })}`,
+});
+
+/**
+ * COMPLETE as the last part of a request's write script. The answer is `answerHead .. w .. answerTail`
+ * where w is the word `outcomeWords` ('queued=queued,stopped=suppressed,…') gives for the outcome an
+ * earlier part of the same script left in `shared.outcome` ('*': the outcome itself), or ''. An
+ * empty answerHead (no msg_id) stores nothing.
+ */
+export const COMPLETE_PART = defineLuaPart({
+  name: 'complete',
+  does: 'store the answer of a claimed msg_id (COMPLETE)',
+  keys: ['idempotency'],
+  args: ['answerHead', 'answerTail', 'outcomeWords', 'ttlMs'],
+  output: '1 stored | 0 the claim was gone or no msg_id',
+  slot: 'client',
+  lua: (k, a) => `
+if ${a.answerHead} == '' then return 0 end
+local word = ''
+if shared.outcome and ${a.outcomeWords} == '*' then word = shared.outcome
+elseif shared.outcome then word = string.match(',' .. ${a.outcomeWords} .. ',', ',' .. shared.outcome .. '=([%w_]*),') or '' end
+local answer = ${a.answerHead} .. word .. ${a.answerTail}
+${completeLua(k, { answer: 'answer', ttlMs: a.ttlMs })}`,
 });
 
 export const RELEASE = defineLuaScript({
   name: 'release',
   keys: ['idempotency'],
-  args: [],
+  args: ['answerPrefix'],
   source: `
---[[ Give a msg_id claim back (the request failed), only if it is still a pending claim.
+--[[ Give a msg_id claim back (the request failed), only if it is still a pending claim or holds the
+  answer this request stored before it failed (its request id marks it).
   Input:  KEYS[1] idempotency
+          ARGV[1] answerPrefix  the start of the answer this request may have stored ('' none)
   Output: 1 released | 0 ]]
-if redis.call('GET', KEYS[1]) == 'pending' then return redis.call('DEL', KEYS[1]) end
+local value = redis.call('GET', KEYS[1])
+if value == 'pending' then return redis.call('DEL', KEYS[1]) end
+if value and ARGV[1] ~= '' and string.sub(value, 1, string.len(ARGV[1])) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `,
 });

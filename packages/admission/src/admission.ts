@@ -1,5 +1,5 @@
-import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { ADMIT, COMPLETE, RELEASE } from './admission.lua.js';
+import { runScript, stepCall, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
+import { ADMIT, ADMIT_PART, COMPLETE, COMPLETE_PART, RELEASE } from './admission.lua.js';
 
 /** The first answer to a msg_id, kept for the idempotency window (docs/service-rules.md §9). */
 export interface StoredAnswer {
@@ -30,12 +30,34 @@ export interface AdmitInput {
   idempotency: IdempotencyKey | undefined;
 }
 
+/**
+ * A value of the answer only the write script knows: `slot`, a string somewhere in the answer's data,
+ * is replaced by the word `words` gives for `shared.outcome`, or (`words` '*') by the outcome itself
+ * as a bare JSON value (a number).
+ */
+export interface AnswerOutcome {
+  slot: string;
+  words: Readonly<Record<string, string>> | '*';
+}
+
 export interface Admission {
   admit(input: AdmitInput): Promise<AdmissionResult>;
   /** Keeps the answer for the idempotency window. */
   complete(key: IdempotencyKey, answer: StoredAnswer): Promise<void>;
-  /** Frees a claimed msg_id after a failure, so the caller's retry is processed. */
-  release(key: IdempotencyKey): Promise<void>;
+  /**
+   * Frees a claimed msg_id after a failure, so the caller's retry is processed; also the answer
+   * this request stored before it failed (`answer`, stored by completeStep in the same script as its writes).
+   */
+  release(key: IdempotencyKey, answer?: StoredAnswer): Promise<void>;
+  /** admit() as a part of a request's first script (docs/lua-scripts.md "Composed scripts"); read its result with admitted(). */
+  admitStep(input: AdmitInput): StepCall;
+  admitted(reply: unknown): AdmissionResult;
+  /**
+   * complete() as the last part of a request's write script; nothing without a key. `answer.data`
+   * may hold `outcome.slot` once, as a string: the script puts there the word `outcome.words` gives
+   * for what an earlier part of the script chose (`shared.outcome`).
+   */
+  completeStep(client: string, key: IdempotencyKey | undefined, answer: StoredAnswer, outcome?: AnswerOutcome): StepCall;
 }
 
 export interface AdmissionOptions {
@@ -54,13 +76,14 @@ type AdmitReply = [string, string?];
 export function createAdmission(options: AdmissionOptions): Admission {
   const { redis, keys, replayTtlMs, idempotencyTtlMs, pendingTtlMs } = options;
   const idemKey = (k: IdempotencyKey): string => keys.idempotency(k.client, k.eventType, k.msgId);
-  return {
-    async admit(input) {
-      const second = Math.floor(input.nowMs / 1000);
-      const rateKey = keys.rateWindow(input.client, second);
-      const reply = (input.idempotency
-        ? await runScript(redis, ADMIT, { rateWindow: rateKey, guard: idemKey(input.idempotency) }, { limit: input.ratePerS, mode: 'idem', ttlMs: pendingTtlMs })
-        : await runScript(redis, ADMIT, { rateWindow: rateKey, guard: keys.replay(input.client, input.replayDigest) }, { limit: input.ratePerS, mode: 'replay', ttlMs: replayTtlMs })) as AdmitReply;
+  const admitValues = (input: AdmitInput) => {
+    const rateWindow = keys.rateWindow(input.client, Math.floor(input.nowMs / 1000));
+    return input.idempotency
+      ? { keys: { rateWindow, guard: idemKey(input.idempotency) }, args: { limit: input.ratePerS, mode: 'idem', ttlMs: pendingTtlMs } }
+      : { keys: { rateWindow, guard: keys.replay(input.client, input.replayDigest) }, args: { limit: input.ratePerS, mode: 'replay', ttlMs: replayTtlMs } };
+  };
+  const admitted = (raw: unknown): AdmissionResult => {
+      const reply = raw as AdmitReply;
       switch (reply[0]) {
         case 'admitted':
           return { kind: 'admitted' };
@@ -73,12 +96,37 @@ export function createAdmission(options: AdmissionOptions): Admission {
           return value === 'pending' ? { kind: 'in_progress' } : { kind: 'idempotent', answer: JSON.parse(value) as StoredAnswer };
         }
       }
+  };
+  return {
+    async admit(input) {
+      const { keys: k, args } = admitValues(input);
+      return admitted(await runScript(redis, ADMIT, k, args));
     },
+    admitStep(input) {
+      const { keys: k, args } = admitValues(input);
+      return stepCall(ADMIT_PART, k, args);
+    },
+    admitted,
     async complete(key, answer) {
       await runScript(redis, COMPLETE, { idempotency: idemKey(key) }, { answer: JSON.stringify(answer), ttlMs: idempotencyTtlMs });
     },
-    async release(key) {
-      await runScript(redis, RELEASE, { idempotency: idemKey(key) }, {});
+    completeStep(client, key, answer, outcome) {
+      // Without a msg_id the part stores nothing, but its key is in the client's slot all the same (a cluster runs it there).
+      if (!key) return stepCall(COMPLETE_PART, { idempotency: keys.idempotency(client, '', '') }, { answerHead: '', answerTail: '', outcomeWords: '', ttlMs: idempotencyTtlMs });
+      const json = JSON.stringify(answer);
+      const quoted = outcome === undefined ? '' : JSON.stringify(outcome.slot);
+      const at = outcome === undefined ? -1 : json.indexOf(quoted);
+      // A word keeps the slot's quotes; a bare value replaces them too.
+      const inner = outcome?.words === '*' ? 0 : 1;
+      const [head, tail] = at < 0 ? [json, ''] : [json.slice(0, at + inner), json.slice(at + quoted.length - inner)];
+      const words = outcome === undefined ? '' : outcome.words === '*' ? '*' : Object.entries(outcome.words).map(([from, to]) => `${from}=${to}`).join(',');
+      return stepCall(COMPLETE_PART, { idempotency: idemKey(key) }, { answerHead: head, answerTail: tail, outcomeWords: words, ttlMs: idempotencyTtlMs });
+    },
+    async release(key, answer) {
+      await runScript(redis, RELEASE, { idempotency: idemKey(key) }, { answerPrefix: answer ? answerPrefix(answer) : '' });
     },
   };
 }
+
+/** The start of a stored answer that only this request's answer has: its status and request id. */
+const answerPrefix = (answer: StoredAnswer): string => `{"status":${answer.status},"request_id":${JSON.stringify(answer.request_id)},`;

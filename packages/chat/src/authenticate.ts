@@ -10,7 +10,8 @@ const DETAIL_MAX_CHARS = 8192;
 /**
  * docs/service-rules.md §2: signature first (an unknown client and a wrong signature give the same answer,
  * showing both strings the server would sign, never a secret), then the timestamp window.
- * Returns the digest that identifies this exact signed request for replay refusal.
+ * Returns the digest that identifies this exact signed request for replay refusal ('' when
+ * `replayDigest` is false: a request with a msg_id is answered idempotently, never refused as a replay).
  */
 export function authenticate(input: {
   body: Readonly<Record<string, unknown>>;
@@ -18,6 +19,7 @@ export function authenticate(input: {
   client: ClientSettings | undefined;
   nowMs: number;
   toleranceS: number;
+  replayDigest?: boolean;
 }): string {
   const { body, request, client, nowMs, toleranceS } = input;
   const check = verifyRequestSignature({
@@ -45,6 +47,7 @@ export function authenticate(input: {
       detail: `server time is ${nowS}, the request says ${request.timestamp}`,
     });
   }
+  if (input.replayDigest === false) return '';
   // For md5 the signature does not cover the body, so the body is part of what identifies a replay.
   const digest = createHash('sha256').update(request.signature.toLowerCase());
   // The canonical form computed for the signature check is reused. JCS refuses values JSON.parse can

@@ -1,12 +1,12 @@
 import type { ClientSettings } from '@dialog-relay/config';
 import { AppError, leadingErrorCode, type Command, type EventType } from '@dialog-relay/contracts';
-import type { Admission, IdempotencyKey, StoredAnswer } from '@dialog-relay/admission';
+import type { Admission, AdmissionResult, StoredAnswer } from '@dialog-relay/admission';
 import type { Logger } from '@dialog-relay/logger';
 import type { RequestValidator } from '@dialog-relay/contracts';
 import type { AuthAttempt, AuthThrottle } from './auth-throttle.js';
 import { authenticate } from './authenticate.js';
 import { enforceMd5Reach } from './md5-reach.js';
-import type { ClientLookup } from './ports.js';
+import type { ClientLookup, RunScriptParts } from './ports.js';
 import { assistDialog } from './scenarios/assist-dialog.js';
 import { autoDialog } from './scenarios/auto-dialog.js';
 import { cmdDialog } from './scenarios/cmd-dialog.js';
@@ -24,6 +24,8 @@ export interface ChatServiceDeps extends ScenarioDeps {
   authThrottle?: AuthThrottle;
   /** Resolves once conversation keys may be touched (the shard count checked); rejects with the reason otherwise. */
   ready?: () => Promise<void>;
+  /** Runs the parts of one phase of a request as one script (docs/lua-scripts.md "Composed scripts"). */
+  runParts: RunScriptParts;
 }
 
 export interface ChatOutcome {
@@ -41,7 +43,8 @@ export interface ChatOutcome {
 
 export interface ChatService {
   /** Runs the whole pipeline for one parsed body; throws AppError for every refusal. */
-  handle(body: Readonly<Record<string, unknown>>, context: { requestId: string; logger: Logger; sourceAddress?: string }): Promise<ChatOutcome>;
+  /** `shapeChecked`: the raw bytes were held to the body-shape limits before parsing (the validator does not walk the body again). */
+  handle(body: Readonly<Record<string, unknown>>, context: { requestId: string; logger: Logger; sourceAddress?: string; shapeChecked?: boolean }): Promise<ChatOutcome>;
 }
 
 const SCENARIOS: Record<EventType, Scenario> = {
@@ -52,13 +55,8 @@ const SCENARIOS: Record<EventType, Scenario> = {
 };
 
 export function createChatService(deps: ChatServiceDeps): ChatService {
-  const admit = async (client: ClientSettings, replayDigest: string, idempotency: IdempotencyKey | undefined): Promise<StoredAnswer | undefined> => {
-    const result = await deps.admission.admit({ client: client.id, ratePerS: client.rateLimitPerS, nowMs: deps.nowMs(), replayDigest, idempotency });
+  const refuse = (client: ClientSettings, result: Exclude<AdmissionResult, { kind: 'admitted' | 'idempotent' }>): never => {
     switch (result.kind) {
-      case 'admitted':
-        return undefined;
-      case 'idempotent':
-        return result.answer;
       case 'rate_limited':
         throw new AppError('rate_limited', `Too many requests for client ${client.id} (limit ${client.rateLimitPerS}/s).`, { retryAfterS: result.retryAfterS });
       case 'replayed':
@@ -72,7 +70,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   return {
     async handle(body, context) {
-      const validation = deps.validate(body);
+      const validation = deps.validate(body, { shapeChecked: context.shapeChecked === true });
       if (!validation.ok) {
         const code = leadingErrorCode(validation.errors);
         const first = validation.errors.find((e) => e.code === code) ?? validation.errors[0];
@@ -86,33 +84,47 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         throw new AppError('rate_limited', 'Too many failed authentications from this address; wait before retrying.', { retryAfterS: waitS });
       }
       const client = await deps.findClient(request.client);
-      const replayDigest = await authenticateCounted(deps.authThrottle, attempt, () => authenticate({ body, request, client, nowMs: deps.nowMs(), toleranceS: deps.timestampToleranceS }));
+      const hasMsgId = info.msg_id !== undefined && info.msg_id !== '';
+      const replayDigest = await authenticateCounted(deps.authThrottle, attempt, () =>
+        authenticate({ body, request, client, nowMs: deps.nowMs(), toleranceS: deps.timestampToleranceS, replayDigest: !hasMsgId }));
       if (!client) throw new AppError('invalid_signature', 'The signature does not match this client and body.');
       enforceMd5Reach(client, info.event_type, validation.sendUrl);
       const sendUrl = info.event_type === 'auto_dialog' ? await resolveSendUrl(validation.sendUrl, client, deps.checkSendUrl) : undefined;
 
-      const callerMsgId = info.msg_id !== undefined && info.msg_id !== '' ? info.msg_id : undefined;
+      const callerMsgId = hasMsgId ? info.msg_id : undefined;
       const idempotency = callerMsgId === undefined ? undefined : { client: client.id, eventType: info.event_type, msgId: callerMsgId };
       const logger = context.logger.child({ client: client.id, event_type: info.event_type });
       const msgId = callerMsgId ?? deps.newId();
       await deps.ready?.();
-      // The scenario's reads start now, in the same round trip as admission; its writes wait for it.
+      // docs/performance.md "Command budgets": admission and the scenario's reads are one script; the
+      // scenario's writes and the idempotent answer one more (none when there is nothing to write).
       const started = SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger });
-      started.reads.catch(() => undefined);
-      const stored = await admit(client, replayDigest, idempotency);
+      const admitInput = { client: client.id, ratePerS: client.rateLimitPerS, nowMs: deps.nowMs(), replayDigest, idempotency };
+      const [admitReply, ...readReplies] = await deps.runParts([deps.admission.admitStep(admitInput), ...started.reads]);
+      const admitted = deps.admission.admitted(admitReply);
       const base = { client: client.id, eventType: info.event_type, command };
-      if (stored) {
+      if (admitted.kind === 'idempotent') {
+        const stored = admitted.answer;
         const data = stored.data as { conversation_id?: string } | undefined;
         return { ...base, status: stored.status, requestId: stored.request_id, data: stored.data, idempotentReplay: true, conversationId: data?.conversation_id };
       }
+      if (admitted.kind !== 'admitted') refuse(client, admitted);
 
+      let answer: StoredAnswer | undefined;
       try {
-        const result = await started.finish();
-        const answer: StoredAnswer = { status: result.status, request_id: context.requestId, data: result.data };
-        await Promise.all([result.commit(), idempotency ? deps.admission.complete(idempotency, answer) : undefined]);
-        return { ...base, status: result.status, requestId: context.requestId, data: result.data, idempotentReplay: false, conversationId: result.conversationId };
+        const result = await started.finish(readReplies);
+        answer = { status: result.status, request_id: context.requestId, data: result.data };
+        let data = result.data;
+        if (result.writes.length > 0 || idempotency) {
+          const replicated = result.replicated ? deps.replication?.begin() : undefined;
+          const calls = idempotency ? [...result.writes, deps.admission.completeStep(client.id, idempotency, answer, result.outcome)] : result.writes;
+          const replies = await deps.runParts(calls);
+          data = await result.settle(replies);
+          await replicated?.confirm();
+        }
+        return { ...base, status: result.status, requestId: context.requestId, data, idempotentReplay: false, conversationId: result.conversationId };
       } catch (error) {
-        if (idempotency) await deps.admission.release(idempotency).catch(() => undefined);
+        if (idempotency) await deps.admission.release(idempotency, answer).catch(() => undefined);
         throw error;
       }
     },

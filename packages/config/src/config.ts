@@ -60,6 +60,8 @@ export interface Config {
   readonly humanPauseMs: number;
   /** HANDOFF_PAUSE_S (default HUMAN_PAUSE_S): how long a handoff in auto_dialog pauses the conversation's bot replies. */
   readonly handoffPauseMs: number;
+  /** PENDING_MESSAGES_MAX: unanswered auto_dialog messages a conversation may hold waiting; past it the API answers 429 pending_limit. */
+  readonly pendingMessagesMax: number;
   readonly replyMaxAgeMs: number;
   readonly delivery: { readonly maxAttempts: number; readonly backoffMs: number; readonly maxBackoffMs: number; readonly timeoutMs: number };
   readonly allowPrivateSendUrls: boolean;
@@ -96,6 +98,11 @@ export interface Config {
   readonly otelEndpoint: string | undefined;
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
+  /**
+   * SHUTDOWN_DELAY_MS: after SIGTERM the API answers /readyz 503 at once but goes on serving requests
+   * this long (an orchestrator removes the endpoint meanwhile), then drains as usual. 0: drain at once.
+   */
+  readonly shutdownDelayMs: number;
   /**
    * WORKER_HEARTBEAT_FILE: a file each worker touches every intervalMs while its event loop turns and
    * its queue workers run; the container's liveness check (scripts/worker-health.mjs) reads its age.
@@ -204,6 +211,7 @@ export function loadConfig(env: Env): Config {
     autoReplyMaxWaitMs,
     humanPauseMs,
     handoffPauseMs: readInt(env, 'HANDOFF_PAUSE_S', humanPauseMs / 1000, 0, 30 * 86_400) * 1000,
+    pendingMessagesMax: readInt(env, 'PENDING_MESSAGES_MAX', 200, 1, 100_000),
     replyMaxAgeMs,
     delivery: Object.freeze({
       maxAttempts: readInt(env, 'DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
@@ -230,6 +238,7 @@ export function loadConfig(env: Env): Config {
     metricsPort: env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === '' ? undefined : readInt(env, 'METRICS_PORT', 0, 0, 65535),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    shutdownDelayMs: readInt(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
     workerHeartbeat: Object.freeze({
       file: readOptionalString(env, 'WORKER_HEARTBEAT_FILE'),
       intervalMs: readInt(env, 'WORKER_HEARTBEAT_INTERVAL_MS', 5000, 100, 600_000),

@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   replayed_request: 409,
   request_in_progress: 409,
   rate_limited: 429,
+  pending_limit: 429,
   internal_error: 500,
   service_unavailable: 503,
 } as const;

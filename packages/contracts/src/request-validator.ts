@@ -10,7 +10,11 @@ export type ValidationResult =
   | { ok: true; value: ChatMessageRequest; sendUrl: string | undefined; command: Command | undefined }
   | { ok: false; errors: FieldError[] };
 
-export type RequestValidator = (body: unknown) => ValidationResult;
+/**
+ * `shapeChecked`: the caller has already held the raw bytes to the body-shape limits
+ * (checkRawBodyShape, before JSON.parse), so the parsed body is not walked a second time.
+ */
+export type RequestValidator = (body: unknown, options?: { shapeChecked?: boolean }) => ValidationResult;
 
 /**
  * Compiles the request schema once and returns a validator to reuse for every request. It reports
@@ -31,12 +35,12 @@ export function createRequestValidator(limits: ValidationLimits = DEFAULT_LIMITS
   });
   const validateSchema = ajv.compile(buildRequestSchema(limits));
 
-  return (body: unknown): ValidationResult => {
+  return (body: unknown, options): ValidationResult => {
     // Bounded work first (docs/service-rules.md §16): a huge or deep body, or an over-long array, is refused
     // with one error before the schema looks at every item.
     const tooLong = overlongArrays(body, limits);
     if (tooLong.length > 0) return { ok: false, errors: tooLong };
-    const shape = checkBodyShape(body);
+    const shape = options?.shapeChecked === true ? undefined : checkBodyShape(body);
     if (shape) return { ok: false, errors: [shape] };
     // validateSchema.errors is overwritten by the next call: read it at once, before anything else runs.
     const schemaOk = validateSchema(body);

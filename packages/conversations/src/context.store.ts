@@ -1,6 +1,6 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
-import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { READ, RECORD } from './context.scripts.js';
+import { runScript, stepCall, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
+import { READ, READ_PART, RECORD, RECORD_PART } from './context.scripts.js';
 
 /**
  * The recent messages of each conversation: deduplicated by msg_id, capped to the last
@@ -12,6 +12,11 @@ export interface ContextStore {
   record(conversationId: string, messages: readonly ContextMessage[]): Promise<number>;
   /** The last `limit` messages (default all), oldest first, in one round trip. */
   read(conversationId: string, limit?: number): Promise<ContextMessage[]>;
+  /** record() as a part of a request's write script (docs/lua-scripts.md "Composed scripts"). */
+  recordStep(conversationId: string, messages: readonly ContextMessage[]): StepCall;
+  /** read() as a part of a request's first script; its reply read with readReply(). */
+  readStep(conversationId: string, limit: number): StepCall;
+  readReply(reply: unknown): ContextMessage[];
 }
 
 function positiveInteger(name: string, value: number): number {
@@ -24,33 +29,44 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
   const maxMessages = positiveInteger('maxMessages', deps.maxMessages);
   const ttlMs = positiveInteger('ttlSeconds', deps.ttlSeconds) * 1000;
 
+  const pairsOf = (messages: readonly ContextMessage[]): string[] => {
+    const pairs: string[] = [];
+    for (const message of messages) {
+      if (typeof message.msg_id !== 'string' || message.msg_id === '') {
+        throw new TypeError('a context message needs a non-empty msg_id');
+      }
+      pairs.push(message.msg_id, JSON.stringify(message));
+    }
+    return pairs;
+  };
+  const contextKeys = (conversationId: string) => ({ order: keys.contextOrder(conversationId), messages: keys.contextMessages(conversationId) });
+  const readReply = (reply: unknown): ContextMessage[] => {
+    if (!Array.isArray(reply)) throw new Error('unexpected reply from the context read script');
+    const messages: ContextMessage[] = [];
+    for (const json of reply as unknown[]) {
+      if (typeof json === 'string') messages.push(JSON.parse(json) as ContextMessage);
+    }
+    return messages;
+  };
+
   return {
     async record(conversationId, messages) {
       if (messages.length === 0) return 0;
-      const pairs: string[] = [];
-      for (const message of messages) {
-        if (typeof message.msg_id !== 'string' || message.msg_id === '') {
-          throw new TypeError('a context message needs a non-empty msg_id');
-        }
-        pairs.push(message.msg_id, JSON.stringify(message));
-      }
-      const contextKeys = { order: keys.contextOrder(conversationId), messages: keys.contextMessages(conversationId) };
-      const added = await runScript(redis, RECORD, contextKeys, { cap: maxMessages, ttlMs }, pairs);
+      const pairs = pairsOf(messages);
+      const added = await runScript(redis, RECORD, contextKeys(conversationId), { cap: maxMessages, ttlMs }, pairs);
       return Number(added);
     },
+    recordStep: (conversationId, messages) =>
+      stepCall(RECORD_PART, contextKeys(conversationId), { cap: maxMessages, ttlMs, pairs: JSON.stringify(pairsOf(messages)) }),
+    readStep: (conversationId, limit) => stepCall(READ_PART, contextKeys(conversationId), { limit }),
+    readReply,
 
     async read(conversationId, limit) {
       if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
         throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
       }
       if (limit === 0) return [];
-      const reply = await runScript(redis, READ, { order: keys.contextOrder(conversationId), messages: keys.contextMessages(conversationId) }, { limit: limit ?? 0 });
-      if (!Array.isArray(reply)) throw new Error('unexpected reply from the context read script');
-      const messages: ContextMessage[] = [];
-      for (const json of reply as unknown[]) {
-        if (typeof json === 'string') messages.push(JSON.parse(json) as ContextMessage);
-      }
-      return messages;
+      return readReply(await runScript(redis, READ, contextKeys(conversationId), { limit: limit ?? 0 }));
     },
   };
 }

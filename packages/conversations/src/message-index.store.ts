@@ -1,4 +1,5 @@
-import type { Redis, RedisKeys } from '@dialog-relay/redis';
+import { stepCall, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
+import { INDEX_LOOKUP_PART, INDEX_REMEMBER_PART } from './message-index.lua.js';
 
 /**
  * msg_id -> conversation id of auto_dialog messages, so that a later assist_dialog with the same
@@ -7,6 +8,9 @@ import type { Redis, RedisKeys } from '@dialog-relay/redis';
 export interface MessageIndex {
   remember(client: string, msgId: string, conversationId: string): Promise<void>;
   lookup(client: string, msgId: string): Promise<string | null>;
+  /** remember() and lookup() as parts of a request's scripts (docs/lua-scripts.md "Composed scripts"). */
+  rememberStep(client: string, msgId: string, conversationId: string): StepCall;
+  lookupStep(client: string, msgId: string): StepCall;
 }
 
 export function createMessageIndex(deps: { redis: Redis; keys: RedisKeys; ttlSeconds: number }): MessageIndex {
@@ -19,5 +23,8 @@ export function createMessageIndex(deps: { redis: Redis; keys: RedisKeys; ttlSec
     async lookup(client, msgId) {
       return redis.get(keys.messageConversation(client, msgId));
     },
+    rememberStep: (client, msgId, conversationId) =>
+      stepCall(INDEX_REMEMBER_PART, { indexed: keys.messageConversation(client, msgId) }, { conversationId, ttlS: ttlSeconds }),
+    lookupStep: (client, msgId) => stepCall(INDEX_LOOKUP_PART, { indexed: keys.messageConversation(client, msgId) }, {}),
   };
 }

@@ -9,6 +9,8 @@ export interface Logger {
   debug(message: string, meta?: Record<string, unknown>): void;
   /** A logger that adds these fields (request_id, conversation_id, delivery_id ...) to every line. */
   child(fields: Record<string, unknown>): Logger;
+  /** Whether a line at this level would be written: a caller that builds a line per request asks first. */
+  enabled(level: 'error' | 'warn' | 'info' | 'debug'): boolean;
 }
 
 const redactFormat = winston.format((info) => {
@@ -29,20 +31,51 @@ export interface LoggerOptions {
 
 /**
  * winston sends every call through its stream pipeline and drops lines below the level only at the
- * end; this wrapper asks first, so a disabled level costs one comparison on the request path.
+ * end; this wrapper asks first, so a disabled level costs one comparison on the request path. A
+ * child is one small object pointing at its parent (its methods are the class's): the fields are
+ * merged only when a line is written, so a request's child loggers cost next to nothing while
+ * their level is off.
  */
-function guarded(root: winston.Logger, fields: Record<string, unknown> = {}): Logger {
-  const at = (level: 'error' | 'warn' | 'info' | 'debug') => (message: string, meta?: Record<string, unknown>): void => {
-    if (root.isLevelEnabled(level)) root.log(level, message, { ...fields, ...meta });
-  };
-  return {
-    error: at('error'),
-    warn: at('warn'),
-    info: at('info'),
-    debug: at('debug'),
-    // Children only merge fields: nothing is allocated in winston until a line is actually written.
-    child: (more) => guarded(root, { ...fields, ...more }),
-  };
+class GuardedLogger implements Logger {
+  constructor(
+    private readonly root: winston.Logger,
+    private readonly fields: Readonly<Record<string, unknown>>,
+    private readonly parent?: GuardedLogger,
+  ) {}
+
+  error(message: string, meta?: Record<string, unknown>): void {
+    this.write('error', message, meta);
+  }
+
+  warn(message: string, meta?: Record<string, unknown>): void {
+    this.write('warn', message, meta);
+  }
+
+  info(message: string, meta?: Record<string, unknown>): void {
+    this.write('info', message, meta);
+  }
+
+  debug(message: string, meta?: Record<string, unknown>): void {
+    this.write('debug', message, meta);
+  }
+
+  child(fields: Record<string, unknown>): Logger {
+    return new GuardedLogger(this.root, fields, this);
+  }
+
+  enabled(level: 'error' | 'warn' | 'info' | 'debug'): boolean {
+    return this.root.isLevelEnabled(level);
+  }
+
+  private write(level: 'error' | 'warn' | 'info' | 'debug', message: string, meta: Record<string, unknown> | undefined): void {
+    if (!this.root.isLevelEnabled(level)) return;
+    this.root.log(level, message, { ...this.merged(), ...meta });
+  }
+
+  /** The fields of this logger and its ancestors, a child's winning. */
+  private merged(): Record<string, unknown> {
+    return this.parent ? { ...this.parent.merged(), ...this.fields } : { ...this.fields };
+  }
 }
 
 /** One JSON object per line: timestamp, level, message, service and the caller's fields, secrets redacted. */
@@ -50,11 +83,11 @@ export function createLogger(options: LoggerOptions): Logger {
   const transport = options.stream
     ? new winston.transports.Stream({ stream: options.stream })
     : new winston.transports.Console();
-  return guarded(winston.createLogger({
+  return new GuardedLogger(winston.createLogger({
     level: options.level,
     silent: options.silent ?? false,
     defaultMeta: { service: options.service },
     format: winston.format.combine(winston.format.timestamp(), redactFormat(), winston.format.json()),
     transports: [transport],
-  }));
+  }), {});
 }

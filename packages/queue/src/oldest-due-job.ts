@@ -2,7 +2,7 @@ import type { Redis } from '@dialog-relay/redis';
 import type { Job, Queue } from 'bullmq';
 
 /** BullMQ scores a delayed job by the millisecond it is due times 0x1000 (plus a counter for order within that ms). */
-const DELAYED_SCORE_MS = 0x1000;
+export const DELAYED_SCORE_MS = 0x1000;
 
 /**
  * When a waiting job became due: when it was added plus the delay it was added with (a promoted

@@ -55,6 +55,10 @@ function roleOptions(role: ConnectionRole, options: RedisConnectionOptions): Red
 export function createRedis(config: Pick<RedisConfig, 'target' | 'password' | 'tls'>, role: ConnectionRole, options: RedisConnectionOptions): Redis {
   const base: RedisOptions = {
     ...roleOptions(role, options),
+    // RESP2, as ioredis 5 spoke: ioredis 6 defaults to RESP3 (a HELLO round trip per connection and
+    // pub/sub as push frames) and nothing here uses a RESP3-only type. The hostile-reply hardening of
+    // ioredis 6 is its decoder's, which parses both (docs/dependencies.md).
+    protocol: 2,
     ...(config.password !== undefined ? { password: config.password } : {}),
     ...(config.tls ? { tls: {} } : {}),
   };

@@ -21,4 +21,10 @@ describe('redis connections', () => {
     const answers = await Promise.all([commands.ping('a'), commands.ping('b'), commands.echo('c')]);
     expect(answers).to.deep.equal(['a', 'b', 'c']);
   });
+
+  it('speaks RESP2 as ioredis 5 did (ioredis 6 defaults to RESP3)', async () => {
+    const redis = open();
+    const info = await redis.client('INFO');
+    expect(String(info)).to.match(/ resp=2\b/);
+  });
 });

@@ -1,94 +1,84 @@
+import type { ClientSettings } from '@dialog-relay/config';
 import type { ContextMessage, ReplyPart } from '@dialog-relay/contracts';
 import { failedOutcome, retryDelayMs, type AttemptOutcome } from '@dialog-relay/delivery';
-import { DONE, type JobDecision } from '@dialog-relay/queue';
 import { webhookSigningKey } from '@dialog-relay/signing';
-import type { DeadReason, DeliveryRecord } from './reply.types.js';
+import type { Settled, Settlement } from './attempt.store.js';
+import type { DeadReason, DeliveryAttempt, DeliveryRecord } from './reply.types.js';
 import { NO_REPLY_METRICS, statusClassOf } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 const boundAccountOf = (payload: string): string =>
   (JSON.parse(payload) as { message_info?: { from_user_id?: string } }).message_info?.from_user_id ?? '';
 
-/**
- * One delivery attempt of a reply (docs/service-rules.md §7, §8, §14): refuses to start when the conversation
- * was stopped or the turn cancelled (atomically with marking the attempt in flight, and again once
- * the connection is open when an abort may have been lost), dead-letters a
- * stale reply or one whose client is gone, records the attempt, and decides: delivered, dead letter,
- * or retry at a time that never passes the deadline. An attempt aborted by a stop or a human's
- * message is recorded as cancelled. `generation` null is an operator's redelivery.
- */
-export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, generation: number | null, finish?: () => Promise<JobDecision>): Promise<JobDecision> {
-  const { turns, deliveries, settings } = deps;
-  const id = record.delivery_id;
-  const conversationId = record.conversation_id;
-  const log = deps.logger.child({ conversation_id: conversationId, delivery_id: id });
-  const metrics = deps.metrics ?? NO_REPLY_METRICS;
-  // Every way this attempt ends other than a retry ends the turn too.
-  const over = finish ?? (() => Promise.resolve(DONE));
-  const deadLetter = async (reason: DeadReason, detail: string): Promise<JobDecision> => {
-    if (await deliveries.deadLetter(id, reason, detail, deps.nowMs())) {
-      log.warn('reply dead-lettered', { reason, detail });
-      metrics.deadLetter(reason);
-    } else log.info('reply not dead-lettered: it was cancelled meanwhile', { reason });
-    return over();
-  };
+/** How an attempt on a stored or just-produced reply begins: the in-flight marker is already set (TAKE or OPEN_ATTEMPT). */
+export interface AttemptStart {
+  /** The turn's generation; null for an operator's redelivery. */
+  generation: number | null;
+  /** Attempts made before this one. */
+  attemptsMade: number;
+  /** The record was produced by this run (not stored yet: SETTLE stores it). */
+  produced: boolean;
+  /** Local ms when the marker was set: the check runs again before the POST once it may run out. */
+  openedAtMs: number;
+}
 
-  // Registered before the attempt is marked in flight: a stop or a human's message that finds the
-  // marker always reaches this attempt (if its signal is not lost: send checks that).
-  const inFlight = deps.attempts.register(conversationId, id);
+/** What an attempt came to: what SETTLE writes, and what is reported once it has. */
+export interface AttemptEnd {
+  settlement: Omit<Settlement, 'endTurn'>;
+  /**
+   * The decision before SETTLE (which may find the reply cancelled meanwhile); refused: the check
+   * before the attempt found the conversation stopped or the turn moved on; none: nothing to send.
+   */
+  next: Next | { kind: 'refused' } | { kind: 'none' };
+  /** When the next attempt runs, for a retry. */
+  retryAtMs?: number;
+  /** Aborted by a stop or a human's message (an abort to acknowledge). */
+  aborted: boolean;
+  /** When the abort arrived (local ms; 0 when none). */
+  abortedAtMs: number;
+  /** The reply's deadline (its newest message was accepted REPLY_MAX_AGE_MS before). */
+  deadlineMs: number;
+  outcome?: AttemptOutcome;
+}
+
+/**
+ * One delivery attempt of a reply (docs/service-rules.md §7, §8, §14), whose in-flight marker is set:
+ * dead-letters a stale reply or one whose client is gone, POSTs (unless aborted meanwhile, or found
+ * stopped by the check again once the connection is open, when an abort may have been lost), and
+ * decides: delivered, dead letter, or retry at a time that never passes the deadline. Returns the
+ * outcome; the caller settles it (settleAttempt) and ends the turn. Writes nothing itself.
+ */
+export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, start: AttemptStart, inFlight: InFlight): Promise<AttemptEnd> {
+  const { settings } = deps;
+  const id = record.delivery_id;
+  const base = { conversationId: record.conversation_id, generation: start.generation, deliveryId: id, ...(start.produced ? { produced: record } : {}) };
   let abortedAtMs = 0;
   inFlight.signal.addEventListener('abort', () => (abortedAtMs = deps.nowMs()), { once: true });
-  let sent: Sent;
-  try {
-    sent = await send(deps, record, generation, inFlight);
-  } finally {
-    inFlight.release();
-  }
-  switch (sent.kind) {
-    case 'refused':
-      // Counted by whoever moved the record to cancelled: here, or the stop or human message at the ingress.
-      if (await deliveries.cancel(id)) metrics.cancelled('before_attempt');
-      log.info('delivery cancelled: auto reply stopped or a human answered');
-      return over();
-    case 'stale':
-      await turns.endAttempt(conversationId, id);
-      return deadLetter('stale', `older than REPLY_MAX_AGE_MS (${settings.replyMaxAgeMs} ms) before attempt ${sent.attempt}`);
-    case 'unknown_client':
-      await turns.endAttempt(conversationId, id);
-      return deadLetter('unknown_client', `client ${JSON.stringify(record.client)} is not configured any more`);
-    case 'attempted':
-      break;
-  }
-  const { attempt, startedAt } = sent;
+  const dead = (reason: DeadReason, detail: string, sent?: Sent): AttemptEnd => ({
+    settlement: { ...base, state: 'dead', dead: { reason, detail, atMs: deps.nowMs() }, ...(sent ? { attempt: attemptEntry(sent) } : {}) },
+    next: { kind: 'dead', reason, detail },
+    aborted: false,
+    abortedAtMs,
+    deadlineMs: record.deadline_ms,
+  });
+  const attempt = start.attemptsMade + 1;
+  // The stop check came first (the marker): a stopped conversation's reply is cancelled, never dead-lettered.
+  if (deps.nowMs() >= record.deadline_ms) return dead('stale', `older than REPLY_MAX_AGE_MS (${settings.replyMaxAgeMs} ms) before attempt ${attempt}`);
+  const client = await deps.findClient(record.client);
+  if (!client) return dead('unknown_client', `client ${JSON.stringify(record.client)} is not configured any more`);
+  const sent = await send(deps, record, start, client, inFlight, attempt);
   let outcome = sent.outcome;
   // Not posted: aborted, or found stopped by the check again, before the request went out.
   const aborted = inFlight.signal.aborted || !sent.posted;
   if (aborted && sent.posted) outcome = { ...outcome, kind: 'permanent', error: 'cancelled: aborted by stop_auto_reply or a human reply' };
-  log.info('delivery attempt', { attempt, outcome: aborted ? 'cancelled' : outcome.kind, status: outcome.status, latency_ms: Math.round(outcome.latencyMs), error: outcome.error });
-
-  // Decide first, then write everything that follows from the attempt in one round trip.
+  const entry = attemptEntry({ ...sent, outcome });
   const next: Next = aborted ? { kind: 'cancelled' } : decide(deps, record, outcome, attempt);
-  metrics.attempt(next.kind, statusClassOf(outcome.status), outcome.latencyMs / 1000);
-  if (aborted) {
-    metrics.cancelled('in_flight');
-    if (abortedAtMs > 0) metrics.abortLatency(Math.max(0, deps.nowMs() - abortedAtMs) / 1000);
-  }
-  const recorded = Promise.all([
-    turns.endAttempt(conversationId, id),
-    deliveries.appendAttempt(id, {
-      attempt,
-      at: new Date(startedAt).toISOString(),
-      status: outcome.status,
-      latency_ms: Math.round(outcome.latencyMs),
-      error: outcome.error,
-      response_body: outcome.responseBody,
-    }),
-  ]);
+  deps.logger.info('delivery attempt', {
+    conversation_id: record.conversation_id, delivery_id: id, attempt, outcome: aborted ? 'cancelled' : outcome.kind, status: outcome.status, latency_ms: Math.round(outcome.latencyMs), error: outcome.error,
+  });
   switch (next.kind) {
     case 'cancelled':
-      await Promise.all([recorded, deliveries.cancel(id)]);
-      await deps.attempts.acknowledge(conversationId, id);
-      return over();
+      return { settlement: { ...base, state: 'cancelled', attempt: entry }, next, aborted, abortedAtMs, deadlineMs: record.deadline_ms, outcome };
     case 'delivered': {
       const reply: ContextMessage = {
         msg_id: id,
@@ -96,84 +86,96 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
         from_user_id: boundAccountOf(record.payload),
         content: JSON.parse(record.reply_content) as ReplyPart[],
         event_type: 'auto_dialog',
-        create_timestamp: Math.floor(startedAt / 1000),
+        create_timestamp: Math.floor(sent.startedAt / 1000),
       };
-      // A stop or a human's message that cancelled the reply during the attempt, without its abort
-      // reaching it in time, keeps it cancelled (its attempt shows the receiver's answer): the
-      // context holds only replies recorded as delivered.
-      const [, delivered] = await Promise.all([recorded, deliveries.setState(id, 'delivered')]);
-      if (!delivered) {
-        log.info('the receiver accepted a reply cancelled during its attempt: kept cancelled, not recorded in the context', { status: outcome.status });
-        return over();
-      }
-      // The reply joins the context and the turn ends in one round trip (docs/performance.md). The
-      // commands go out in this order, so the next turn's reply sees this one; only a context script
-      // Redis must load first (NOSCRIPT, after a restart) lands a moment after the turn ends.
-      const [, decision] = await Promise.all([deps.contexts.record(conversationId, [reply]), over()]);
-      // The newest message it answers was accepted REPLY_MAX_AGE_MS before the reply's deadline.
-      metrics.delivered(Math.max(0, deps.nowMs() - (record.deadline_ms - settings.replyMaxAgeMs)) / 1000);
-      return decision;
+      return { settlement: { ...base, state: 'delivered', attempt: entry, reply }, next, aborted, abortedAtMs, deadlineMs: record.deadline_ms, outcome };
     }
-    case 'dead': {
-      // The attempt is written first, then the record dies: dying gives the attempt log the dead
-      // letter's longer expiry, which it could not if a script reload (NOSCRIPT after a restart)
-      // let the attempt's append land after it (docs/reply-protocol.md, "How long" under dead letters).
-      await recorded;
-      return deadLetter(next.reason, next.detail);
-    }
-    case 'retry': {
-      // Refused when a stop cancelled the delivery during this attempt: then nothing is retried.
-      const [, retrying] = await Promise.all([recorded, deliveries.setState(id, 'retrying')]);
-      return retrying ? { kind: 'wait', untilMs: next.untilMs } : over();
-    }
+    case 'dead':
+      return { ...dead(next.reason, next.detail, { ...sent, outcome }), outcome };
+    case 'retry':
+      return { settlement: { ...base, state: 'retrying', attempt: entry }, next, retryAtMs: next.untilMs, aborted, abortedAtMs, deadlineMs: record.deadline_ms, outcome };
   }
 }
 
-type Sent =
-  | { kind: 'refused' }
-  | { kind: 'stale'; attempt: number }
-  | { kind: 'unknown_client' }
-  /** posted false: aborted, or found stopped by the second check, before the request went out (nothing reached the receiver). */
-  | { kind: 'attempted'; attempt: number; startedAt: number; outcome: AttemptOutcome; posted: boolean };
+/**
+ * Writes what an attempt came to (SETTLE: the record, its log, the context once delivered, and the
+ * end of the turn when `endTurn`), then reports it: logs, metrics, and the acknowledgement a waiting
+ * stop listens for. A stop or a human's message that cancelled the reply during the attempt keeps it
+ * cancelled (SETTLE sees the stop or the turn moved on): the context holds only delivered replies.
+ */
+export async function settleAttempt(deps: WorkerDeps, result: AttemptEnd, endTurn: boolean): Promise<Settled> {
+  const { settlement, next, outcome } = result;
+  const metrics = deps.metrics ?? NO_REPLY_METRICS;
+  // Only the rare outcomes log: no child logger per reply.
+  const ids = { conversation_id: settlement.conversationId, delivery_id: settlement.deliveryId };
+  const log = deps.logger;
+  const settled = await deps.attemptStore.settle({ ...settlement, endTurn });
+  if (outcome && next.kind !== 'refused' && next.kind !== 'none') metrics.attempt(next.kind, statusClassOf(outcome.status), outcome.latencyMs / 1000);
+  if (result.aborted) {
+    metrics.cancelled('in_flight');
+    if (result.abortedAtMs > 0) metrics.abortLatency(Math.max(0, deps.nowMs() - result.abortedAtMs) / 1000);
+    await deps.attempts.acknowledge(settlement.conversationId, settlement.deliveryId);
+  }
+  switch (next.kind) {
+    case 'delivered':
+      if (settled.moved === 'delivered') {
+        metrics.delivered(Math.max(0, deps.nowMs() - (result.deadlineMs - deps.settings.replyMaxAgeMs)) / 1000);
+      } else log.info('the receiver accepted a reply cancelled during its attempt: kept cancelled, not recorded in the context', { ...ids, status: outcome?.status });
+      break;
+    case 'dead':
+      if (settled.moved === 'dead') {
+        log.warn('reply dead-lettered', { ...ids, reason: next.reason, detail: next.detail });
+        metrics.deadLetter(next.reason);
+      } else log.info('reply not dead-lettered: it was cancelled meanwhile', { ...ids, reason: next.reason });
+      break;
+    case 'refused':
+      // Counted by whoever moved the record to cancelled: here, or the stop or human message at the ingress.
+      if (settled.moved === 'cancelled') metrics.cancelled('before_attempt');
+      log.info('delivery cancelled: auto reply stopped or a human answered', ids);
+      break;
+    case 'retry':
+    case 'cancelled':
+    case 'none':
+      break;
+  }
+  return settled;
+}
+
+type InFlight = { signal: AbortSignal; heardThroughout: () => boolean };
+
+/** posted false: aborted, or found stopped by the second check, before the request went out (nothing reached the receiver). */
+type Sent = { attempt: number; startedAt: number; outcome: AttemptOutcome; posted: boolean };
+
+const attemptEntry = (sent: Sent): DeliveryAttempt => ({
+  attempt: sent.attempt,
+  at: new Date(sent.startedAt).toISOString(),
+  status: sent.outcome.status,
+  latency_ms: Math.round(sent.outcome.latencyMs),
+  error: sent.outcome.error,
+  response_body: sent.outcome.responseBody,
+});
 
 const cancelledBeforeSent = 'cancelled: aborted by stop_auto_reply or a human reply before the request was sent';
 
 /**
- * Looks up the client, marks the attempt in flight (refused once stopped or superseded) and POSTs,
- * unless the attempt was aborted meanwhile. An attempt marked in flight ends in the caller's
- * endAttempt (the outcomes other than refused).
- *
- * "No attempt starts after the stop's answer" (docs/reply-protocol.md, Stop, resume, status): nothing
- * slow lies between the atomic check in BEGIN_ATTEMPT and the POST, and when an abort may have been
- * lost on the way (the worker's subscriber was away since the attempt registered), the check runs
+ * POSTs, unless the attempt was aborted meanwhile. "No attempt starts after the stop's answer"
+ * (docs/reply-protocol.md, Stop, resume, status): the attempt was marked in flight atomically with
+ * the stop check (TAKE or OPEN_ATTEMPT), so a later stop finds the marker and publishes an abort.
+ * When that abort may have been lost on the way (the worker's subscriber was away since the attempt
+ * registered), or the marker may run out before the attempt ends (a slow engine), the check runs
  * again once the connection is open, right before the request is written.
  */
-async function send(deps: WorkerDeps, record: DeliveryRecord, generation: number | null, inFlight: { signal: AbortSignal; heardThroughout: () => boolean }): Promise<Sent> {
-  const { turns, deliveries, settings } = deps;
+async function send(deps: WorkerDeps, record: DeliveryRecord, start: AttemptStart, client: ClientSettings, inFlight: InFlight, attempt: number): Promise<Sent> {
+  const { turns, settings } = deps;
   const id = record.delivery_id;
-  const conversationId = record.conversation_id;
-  // The slow step comes before the check: the client lookup (on a cache miss a Redis read, which may
-  // wait out a reconnect). The attempt count is read meanwhile; with a cached client it goes out in
-  // the check's round trip (reading it is harmless if the attempt is refused).
-  const counted = deliveries.attemptCount(id);
-  counted.catch(() => undefined); // awaited below; a failed lookup must not leave it unhandled
-  const client = await deps.findClient(record.client);
-  // The stop check comes before the deadline and the client: a stopped conversation's reply is
-  // cancelled, never dead-lettered (not even when its client is gone).
-  const [go, previous] = await Promise.all([turns.beginAttempt(conversationId, generation, id), counted]);
-  if (!go) return { kind: 'refused' };
-  const attempt = previous + 1;
-  if (deps.nowMs() >= record.deadline_ms) return { kind: 'stale', attempt };
-  if (!client) return { kind: 'unknown_client' };
   const startedAt = deps.nowMs();
-  if (inFlight.signal.aborted) return { kind: 'attempted', attempt, startedAt, posted: false, outcome: failedOutcome('permanent', cancelledBeforeSent, 0) };
-  // A stop that found this attempt's marker published an abort; if the worker may have missed it,
-  // the same check again (idempotent: it only renews the marker) decides, once the connection is
-  // open, whether the request is written.
+  if (inFlight.signal.aborted) return { attempt, startedAt, posted: false, outcome: failedOutcome('permanent', cancelledBeforeSent, 0) };
+  // The marker must outlast the attempt (its time-out and a second's margin), or a stop would not see it.
+  const markerLasts = start.openedAtMs + turns.attemptMarkerTtlMs - settings.timeoutMs - 1000 > startedAt;
   let stoppedBeforeSend = false;
   const beforeSend = async (): Promise<boolean> => {
-    if (inFlight.heardThroughout()) return true;
-    stoppedBeforeSend = !(await turns.beginAttempt(conversationId, generation, id));
+    if (markerLasts && inFlight.heardThroughout()) return true;
+    stoppedBeforeSend = !(await turns.beginAttempt(record.conversation_id, start.generation, id));
     return !stoppedBeforeSend;
   };
   const outcome = await deps.deliverer.deliver({
@@ -187,11 +189,11 @@ async function send(deps: WorkerDeps, record: DeliveryRecord, generation: number
     signal: inFlight.signal,
     beforeSend,
   });
-  if (stoppedBeforeSend) return { kind: 'attempted', attempt, startedAt, posted: false, outcome: { ...outcome, error: cancelledBeforeSent } };
-  return { kind: 'attempted', attempt, startedAt, posted: true, outcome };
+  if (stoppedBeforeSend) return { attempt, startedAt, posted: false, outcome: { ...outcome, error: cancelledBeforeSent } };
+  return { attempt, startedAt, posted: true, outcome };
 }
 
-type Next = { kind: 'delivered' } | { kind: 'cancelled' } | { kind: 'dead'; reason: DeadReason; detail: string } | { kind: 'retry'; untilMs: number };
+export type Next = { kind: 'delivered' } | { kind: 'cancelled' } | { kind: 'dead'; reason: DeadReason; detail: string } | { kind: 'retry'; untilMs: number };
 
 const describe = (outcome: AttemptOutcome): string => (outcome.status !== null ? `HTTP ${outcome.status}` : (outcome.error ?? 'no answer'));
 

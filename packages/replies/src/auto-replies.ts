@@ -1,9 +1,12 @@
 import type { JobProducer } from '@dialog-relay/queue';
+import { stepCall, type RedisKeys, type Step } from '@dialog-relay/redis';
 import type { AbortRequester } from './attempt-aborts.js';
 import type { DeliveryStore } from './delivery.store.js';
 import { NO_AUTO_REPLY_METRICS, type AutoReplyMetrics, type CancelCause } from './reply-metrics.js';
-import type { DueMessage, ReplyStatus } from './reply.types.js';
-import type { TurnStore } from './turn.store.js';
+import { deliveryViewOf, recordOfFields } from './delivery.store.js';
+import { CANCEL_PART, RESUME_PART, SCHEDULE_PART, STATUS_PART } from './ingress.lua.js';
+import type { DeliveryAttempt, DeliveryView, DueMessage, ReplyStatus, StoredDueMessage, TurnBatch } from './reply.types.js';
+import { cancelResultOf, dueJson, parseBatch, scheduleResultOf, type CancelResult, type TurnStore, type TurnTimings } from './turn.store.js';
 
 export interface AutoRepliesDeps {
   turns: TurnStore;
@@ -12,6 +15,8 @@ export interface AutoRepliesDeps {
   aborts: AbortRequester;
   /** Replies cancelled before their attempt (the API's /metrics). */
   metrics?: AutoReplyMetrics;
+  /** What the steps a request's script carries need (docs/lua-scripts.md "Composed scripts"); the API passes it. */
+  steps?: { keys: RedisKeys; timings: TurnTimings };
   settings: {
     debounceMs: number;
     /** HUMAN_PAUSE_S in ms (0: a human's message only cancels the unsent reply). */
@@ -31,12 +36,21 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
    * (aborted, awaited up to waitMs). Counts the replies cancelled here that were not in flight:
    * the waiting messages (one reply) and a produced reply whose record this moved to cancelled.
    */
-  const cancelTurn = async (conversationId: string, cause: CancelCause, options: { setStop: boolean; pauseMs: number; waitMs: number }): Promise<number> => {
-    const result = await turns.cancel(conversationId, options);
+  const cancelTurn = async (conversationId: string, cause: CancelCause, options: { setStop: boolean; pauseMs: number; waitMs: number }): Promise<number> =>
+    afterCancel(conversationId, await turns.cancel(conversationId, options), cause, options.waitMs);
+
+  /**
+   * What follows a cancel script: its record, its waiting job (only when messages were waiting or a
+   * turn had taken some, waiting to retry: a job exists only then; an older one can no longer
+   * deliver, its generation is gone) and every
+   * attempt in flight (aborted, awaited up to waitMs). Counts the replies cancelled here that were
+   * not in flight: the waiting messages (one reply) and a produced reply whose record this moved to cancelled.
+   */
+  const afterCancel = async (conversationId: string, result: CancelResult, cause: CancelCause, waitMs: number): Promise<number> => {
     const [, recordCancelled] = await Promise.all([
-      jobs.removeTurn(conversationId, result.generation),
+      result.waiting > 0 || result.batchDeliveryId !== '' ? jobs.removeTurn(conversationId, result.generation) : undefined,
       result.batchDeliveryId === '' ? false : deliveries.cancel(result.batchDeliveryId),
-      Promise.all(result.inFlightDeliveryIds.map((deliveryId) => aborts.abort(conversationId, deliveryId, options.waitMs))),
+      Promise.all(result.inFlightDeliveryIds.map((deliveryId) => aborts.abort(conversationId, deliveryId, waitMs))),
     ]);
     // An attempt in flight is the worker's to count (in_flight), even though its record is cancelled here.
     const notInFlight = recordCancelled && !result.inFlightDeliveryIds.includes(result.batchDeliveryId);
@@ -45,12 +59,55 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     return result.cancelled;
   };
 
+  const stepDeps = (): { keys: RedisKeys; timings: TurnTimings } => {
+    if (!deps.steps) throw new Error('createAutoReplies: the steps of a request script need `steps` (keys and timings)');
+    return deps.steps;
+  };
+  const turnKeys = (c: string, keys = stepDeps().keys) => ({
+    pending: keys.pendingReplies(c),
+    since: keys.pendingSince(c),
+    oldest: keys.pendingOldest(c),
+    generation: keys.replyGeneration(c),
+    batch: keys.replyBatch(c),
+    stop: keys.autoReplyStopped(c),
+    paused: keys.pausedUntil(c),
+    attempts: keys.attemptsInFlight(c),
+    legacyAttempt: keys.attemptInFlight(c),
+    waiting: keys.waitingConversations(keys.shardOf(c)),
+    deliveries: keys.conversationDeliveries(c),
+  });
+  const afterSchedule = async (message: DueMessage, raw: unknown): Promise<ScheduleOutcome> => {
+    const result = scheduleResultOf(raw);
+    if (result.kind !== 'queued') return result.kind;
+    await jobs.addTurn(message.conversationId, result.generation, settings.debounceMs);
+    return 'queued';
+  };
+  const status = async (parts: { stopped: boolean; pausedUntilMs: number | null; pending: StoredDueMessage[]; batch: TurnBatch | undefined }, latest: DeliveryView[]): Promise<ReplyStatus> => {
+    const pending: ReplyStatus['pending'] = [];
+    if (parts.batch && parts.batch.messages.length > 0) pending.push({ msg_ids: parts.batch.messages.map((m) => m.msgId), state: 'producing' });
+    if (parts.pending.length > 0) pending.push({ msg_ids: parts.pending.map((m) => m.msgId), state: 'waiting' });
+    return Promise.resolve({
+      auto_reply: parts.stopped ? 'stopped' : 'active',
+      paused_until: parts.pausedUntilMs === null ? null : new Date(parts.pausedUntilMs).toISOString(),
+      pending,
+      deliveries: latest,
+    });
+  };
+
   return {
-    async schedule(message: DueMessage): Promise<'queued' | 'stopped' | 'paused'> {
+    async schedule(message: DueMessage): Promise<ScheduleOutcome> {
       const result = await turns.schedule(message);
       if (result.kind !== 'queued') return result.kind;
       await jobs.addTurn(message.conversationId, result.generation, settings.debounceMs);
       return 'queued';
+    },
+    /** schedule() as a step of auto_dialog's accept script; it sets `shared.outcome` (queued | stopped | paused | full). */
+    scheduleStep(message: DueMessage): Step<ScheduleOutcome> {
+      const { keys, timings } = stepDeps();
+      const k = turnKeys(message.conversationId);
+      const call = stepCall(SCHEDULE_PART, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
+        { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId, maxPending: timings.maxPending ?? 0 });
+      return { call, settle: (raw) => afterSchedule(message, raw) };
     },
     async humanReplied(conversationId: string): Promise<void> {
       // The 202 does not wait for the aborted attempt to end.
@@ -59,20 +116,58 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     async stop(conversationId: string): Promise<number> {
       return cancelTurn(conversationId, 'stop', { setStop: true, pauseMs: 0, waitMs: settings.abortWaitMs });
     },
+    /** stop() as a step of the request's write script. */
+    stopStep(conversationId: string): Step<number> {
+      const call = stepCall(CANCEL_PART, turnKeys(conversationId), { stop: '1', pauseMs: 0, conversationId });
+      return { call, settle: (raw) => afterCancel(conversationId, cancelResultOf(raw), 'stop', settings.abortWaitMs) };
+    },
     resume: (conversationId: string): Promise<void> => turns.resume(conversationId),
+    resumeStep: (conversationId: string): Step<void> => {
+      const { keys } = stepDeps();
+      return { call: stepCall(RESUME_PART, { stop: keys.autoReplyStopped(conversationId), paused: keys.pausedUntil(conversationId) }, {}), settle: () => Promise.resolve() };
+    },
     async status(conversationId: string): Promise<ReplyStatus> {
       const [turn, latest] = await Promise.all([turns.snapshot(conversationId), deliveries.latestForConversation(conversationId, 10)]);
-      const pending: ReplyStatus['pending'] = [];
-      if (turn.batch && turn.batch.messages.length > 0) pending.push({ msg_ids: turn.batch.messages.map((m) => m.msgId), state: 'producing' });
-      if (turn.pending.length > 0) pending.push({ msg_ids: turn.pending.map((m) => m.msgId), state: 'waiting' });
+      return status(turn, latest);
+    },
+    /**
+     * status() as a step of the request's first script: everything in it, the delivery records
+     * included; only a delivery made in another shard (before a QUEUE_SHARDS change) is read after.
+     */
+    statusStep(conversationId: string): Step<ReplyStatus> {
+      const { keys } = stepDeps();
+      const shard = keys.shardOf(conversationId);
+      const suffix = `_s${shard}`;
+      const deliveryPrefix = keys.delivery(suffix).slice(0, -suffix.length);
+      const call = stepCall(STATUS_PART, turnKeys(conversationId), { limit: STATUS_DELIVERIES, deliveryPrefix, shardSuffix: suffix });
       return {
-        auto_reply: turn.stopped ? 'stopped' : 'active',
-        paused_until: turn.pausedUntilMs === null ? null : new Date(turn.pausedUntilMs).toISOString(),
-        pending,
-        deliveries: latest,
+        call,
+        async settle(raw) {
+          const [stopped, paused, pending, batch, views] = raw as [number, string | null, string[], string | null, ([string, string[], string[]] | [string])[]];
+          const latest = await Promise.all(views.map(async (view): Promise<DeliveryView | undefined> => {
+            const [id, fields, attempts] = view;
+            if (fields === undefined || attempts === undefined) {
+              const [record, stored] = await Promise.all([deliveries.get(id), deliveries.attempts(id)]);
+              return deliveryViewOf(id, record, stored);
+            }
+            return deliveryViewOf(id, recordOfFields(fields), attempts.map((json) => JSON.parse(json) as DeliveryAttempt));
+          }));
+          return status({
+            stopped: stopped === 1,
+            pausedUntilMs: paused === null ? null : Number(paused),
+            pending: pending.map((json) => JSON.parse(json) as StoredDueMessage),
+            batch: batch === null ? undefined : parseBatch(batch),
+          }, latest.filter((v): v is DeliveryView => v !== undefined));
+        },
       };
     },
   };
 }
+
+/** The latest deliveries auto_reply_status shows. */
+const STATUS_DELIVERIES = 10;
+
+/** What queuing a due message came to: 'full' when the conversation holds PENDING_MESSAGES_MAX waiting messages (nothing queued). */
+export type ScheduleOutcome = 'queued' | 'stopped' | 'paused' | 'full';
 
 export type AutoReplies = ReturnType<typeof createAutoReplies>;

@@ -31,7 +31,8 @@ export interface DeliveryStore {
   latestForConversation(conversationId: string, limit: number): Promise<DeliveryView[]>;
 }
 
-const KEEP_PER_CONVERSATION = 20;
+/** Delivery ids kept per conversation (auto_reply_status shows the latest). */
+export const KEEP_PER_CONVERSATION = 20;
 /** Index entries checked per round trip when dropping those whose record has expired. */
 const PRUNE_BATCH = 500;
 /** How much earlier than its score + ttlS a dead letter's record may have expired (records of earlier versions). */
@@ -47,7 +48,22 @@ const readReason = (raw: string | undefined): DeadReason | '' => {
   return LEGACY_REASONS[raw] ?? 'failed';
 };
 
-function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
+/** What auto_reply_status shows of a delivery (none when its record is gone). */
+export function deliveryViewOf(id: string, record: DeliveryRecord | undefined, attempts: readonly DeliveryAttempt[]): DeliveryView | undefined {
+  if (!record) return undefined;
+  const shown = attempts.map(({ attempt, at, status, latency_ms, error }) => ({ attempt, at, status, latency_ms, error }));
+  return { delivery_id: id, state: record.state, in_reply_to: record.in_reply_to, ...(record.dead_reason ? { dead_reason: record.dead_reason } : {}), attempts: shown };
+}
+
+/** A delivery record as HGETALL in a script returns it (field, value, field, value ...). */
+export function recordOfFields(fields: readonly string[]): DeliveryRecord | undefined {
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) hash[fields[i]!] = fields[i + 1]!;
+  return parseRecord(hash);
+}
+
+/** A record as stored (HGETALL); undefined when there is none. */
+export function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
   if (hash['delivery_id'] === undefined) return undefined;
   let inReplyTo: string[] = [];
   try {
@@ -73,6 +89,10 @@ function parseRecord(hash: Record<string, string>): DeliveryRecord | undefined {
     ...(hash['handoff'] === 'true' ? { handoff: true as const } : {}),
   };
 }
+
+/** A record's hash fields, as field, value pairs. */
+export const recordFields = (record: DeliveryRecord): string[] =>
+  Object.entries({ ...record, in_reply_to: JSON.stringify(record.in_reply_to) }).flatMap(([field, value]) => [field, String(value)]);
 
 const positiveInteger = (name: string, value: number): number => {
   if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${value}`);
@@ -132,7 +152,7 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
   };
   return {
     async create(record) {
-      const fields = Object.entries({ ...record, in_reply_to: JSON.stringify(record.in_reply_to) }).flatMap(([field, value]) => [field, String(value)]);
+      const fields = recordFields(record);
       const created = await runScript(redis, CREATE, { delivery: keys.delivery(record.delivery_id), conversationDeliveries: keys.conversationDeliveries(record.conversation_id) },
         { ttlS, keep: KEEP_PER_CONVERSATION, deliveryId: record.delivery_id }, fields);
       return created === 1 ? record : ((await get(record.delivery_id)) ?? record);
@@ -171,9 +191,7 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
       const ids = await redis.lrange(keys.conversationDeliveries(conversationId), 0, limit - 1);
       const views = await Promise.all(ids.map(async (id): Promise<DeliveryView | undefined> => {
         const [record, attempts] = await Promise.all([get(id), attemptsOf(id)]);
-        if (!record) return undefined;
-        const shown = attempts.map(({ attempt, at, status, latency_ms, error }) => ({ attempt, at, status, latency_ms, error }));
-        return { delivery_id: id, state: record.state, in_reply_to: record.in_reply_to, ...(record.dead_reason ? { dead_reason: record.dead_reason } : {}), attempts: shown };
+        return deliveryViewOf(id, record, attempts);
       }));
       return views.filter((v): v is DeliveryView => v !== undefined);
     },

@@ -8,6 +8,7 @@ export * from './worker-deps.js';
 export * from './reply-input.js';
 export * from './produce-reply.js';
 export * from './attempt-delivery.js';
+export * from './attempt.store.js';
 export * from './process-turn.js';
 export * from './job-failures.js';
 export * from './job-handlers.js';

@@ -1,24 +1,15 @@
 import { DONE, type JobDecision, type JobPayloads } from '@dialog-relay/queue';
-import { attemptDelivery } from './attempt-delivery.js';
+import { attemptDelivery, settleAttempt, type AttemptEnd } from './attempt-delivery.js';
 import { produceReply } from './produce-reply.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
+import type { TakeResult } from './turn.store.js';
 import type { WorkerDeps } from './worker-deps.js';
-
-/**
- * Advances the conversation past turn G and queues the next turn when messages wait. A turn whose
- * reply handed off pauses the conversation's bot replies in the same script (docs/service-rules.md §17).
- */
-export async function finishTurn(deps: WorkerDeps, conversationId: string, generation: number, pauseMs = 0): Promise<JobDecision> {
-  const next = await deps.turns.finish(conversationId, generation, pauseMs);
-  if (next.next) await deps.jobs.addTurn(conversationId, next.generation, 0);
-  return DONE;
-}
 
 /**
  * One run of a conversation's turn job (docs/service-rules.md §6, §14): take the due messages (waiting out the
  * debounce window, never past its ceiling), produce one reply, make one delivery attempt; when the
  * turn is over, advance the conversation and queue the next turn if messages arrived meanwhile.
- * Idempotent: a re-run after a crash finds the same batch, the same delivery id and the same reply.
+ * Idempotent: a re-run after a crash finds the same batch, the same delivery id and the stored reply.
  */
 export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn']): Promise<JobDecision> {
   const started = deps.nowMs();
@@ -27,43 +18,125 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
   return decision;
 }
 
+/**
+ * What a turn's step came to, for endTurn: nothing more to write (the turn just ends), an attempt's
+ * outcome to settle, or a hand-back (draining: the next run takes the same batch and id).
+ */
+export type TurnStep = { kind: 'over'; pauseMs?: number } | { kind: 'settle'; result: AttemptEnd } | { kind: 'handed-back' };
+
+/**
+ * The one place a turn ends (docs/reply-protocol.md "Finish"): what the steps came to is written
+ * with the end of the turn in one script (SETTLE, or FINISH when there is nothing to write), and job
+ * G+1 is added when messages arrived meanwhile. A retry does not end the turn: its job waits. A turn
+ * whose reply handed off pauses the conversation's bot replies in that same script (docs/service-rules.md §17).
+ */
+export async function endTurn(deps: WorkerDeps, conversationId: string, generation: number, step: TurnStep = { kind: 'over' }): Promise<JobDecision> {
+  let next: { next: boolean; generation: number };
+  switch (step.kind) {
+    case 'handed-back':
+      return { kind: 'wait', untilMs: deps.nowMs() };
+    case 'over':
+      next = await deps.turns.finish(conversationId, generation, step.pauseMs);
+      break;
+    case 'settle': {
+      const settled = await settleAttempt(deps, step.result, true);
+      if (settled.turn === 'open') return { kind: 'wait', untilMs: step.result.retryAtMs ?? deps.nowMs() };
+      next = { next: settled.turn === 'next', generation: settled.generation };
+      break;
+    }
+  }
+  if (next.next) await deps.jobs.addTurn(conversationId, next.generation, 0);
+  return DONE;
+}
+
 async function runTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn']): Promise<JobDecision> {
   const { conversationId, generation } = payload;
-  const deliveryId = deps.newDeliveryId(conversationId);
-  // Without a debounce a due turn's take takes its batch: the context the reply needs is read in the
-  // same round trip (docs/performance.md). With one, the first take usually waits, so it is not.
-  const context = deps.turns.debounces ? undefined : deps.contexts.read(conversationId);
-  context?.catch(() => undefined); // awaited below when used; a take that answers otherwise leaves it
-  const taken = await deps.turns.take(conversationId, generation, deliveryId);
-  switch (taken.kind) {
-    case 'wait':
-      return { kind: 'wait', untilMs: deps.nowMs() + taken.ms };
-    case 'stale':
-    case 'stopped':
-    case 'empty':
-      // Superseded or stopped while this job waited (the stop cancelled its record), or nothing to answer.
-      return finishTurn(deps, conversationId, generation);
-    case 'batch': {
-      // A batch taken just now carries the new delivery id, so no record of it can exist yet.
-      let record: Awaited<ReturnType<typeof produceReply>>;
-      try {
-        record = await produceReply(deps, taken.batch, taken.batch.deliveryId === deliveryId ? { context } : undefined);
-      } catch (error) {
-        if (!deps.stopping?.aborted) throw error;
-        // Draining (docs/service-rules.md §12): handed back, due now; the next run takes the same batch and id.
-        deps.logger.info('worker draining: reply production handed back', { conversation_id: conversationId, delivery_id: taken.batch.deliveryId });
-        return { kind: 'wait', untilMs: deps.nowMs() };
-      }
-      const pauseMs = record?.handoff ? (deps.settings.handoffPauseMs ?? 0) : 0;
-      if (!record || record.state === 'delivered' || record.state === 'dead' || record.state === 'cancelled') return finishTurn(deps, conversationId, generation, pauseMs);
-      return attemptDelivery(deps, record, generation, () => finishTurn(deps, conversationId, generation, pauseMs));
+  const deliveryId = deps.newDeliveryId(conversationId, generation);
+  // Registered before TAKE marks the attempt in flight: a stop that finds the marker reaches it.
+  let inFlight = deps.attempts.register(conversationId, deliveryId);
+  const openedAtMs = deps.nowMs();
+  try {
+    const taken = await deps.turns.take(conversationId, generation, deliveryId);
+    switch (taken.kind) {
+      case 'wait':
+        return { kind: 'wait', untilMs: deps.nowMs() + taken.ms };
+      case 'stale':
+      case 'stopped':
+      case 'empty':
+        // Superseded or stopped while this job waited (the stop cancelled its record), or nothing to answer.
+        return await endTurn(deps, conversationId, generation);
+      case 'batch':
+        // A batch taken before (its own delivery id, its attempt not open yet) is registered under its id.
+        if (taken.batch.deliveryId !== deliveryId) {
+          inFlight.release();
+          inFlight = deps.attempts.register(conversationId, taken.batch.deliveryId);
+        }
+        return await endTurn(deps, conversationId, generation, await answer(deps, conversationId, taken, generation, inFlight, openedAtMs));
     }
+  } finally {
+    inFlight.release();
   }
 }
 
+/** The batch's reply: open its attempt (TAKE did for a batch it took), produce it unless stored, attempt it. */
+async function answer(
+  deps: WorkerDeps, conversationId: string, taken: Extract<TakeResult, { kind: 'batch' }>, generation: number, inFlight: InFlight, takenAtMs: number,
+): Promise<TurnStep> {
+  const { batch } = taken;
+  const openedAtMs = taken.opened ? takenAtMs : deps.nowMs();
+  const opened = taken.opened
+    ? { go: true, record: undefined, attemptsMade: 0, context: taken.opened.context }
+    : await deps.attemptStore.open(conversationId, generation, batch.deliveryId);
+  // A stop or a human's message came between the take and this check: the reply is cancelled.
+  if (!opened.go) return { kind: 'settle', result: withoutAttempt({ conversationId, generation, deliveryId: batch.deliveryId, state: 'cancelled' }, 'refused') };
+  let record = opened.record;
+  if (!record) {
+    try {
+      record = await produceReply(deps, batch, opened.context);
+    } catch (error) {
+      if (!deps.stopping?.aborted) throw error;
+      // Draining (docs/service-rules.md §12): handed back, due now; the next run takes the same batch and id.
+      deps.logger.info('worker draining: reply production handed back', { conversation_id: conversationId, delivery_id: batch.deliveryId });
+      return { kind: 'handed-back' };
+    }
+  }
+  // A reply that hands off pauses the conversation when its turn ends, in the same script (docs/service-rules.md §17).
+  const pauseMs = record?.handoff ? (deps.settings.handoffPauseMs ?? 0) : 0;
+  if (!record || record.state === 'delivered' || record.state === 'dead' || record.state === 'cancelled') {
+    // Nothing (more) to send: the marker goes with the end of the turn.
+    return { kind: 'settle', result: withoutAttempt({ conversationId, generation, deliveryId: batch.deliveryId, ...(pauseMs > 0 ? { pauseMs } : {}) }, 'none') };
+  }
+  const result = await attemptDelivery(deps, record, { generation, attemptsMade: opened.attemptsMade, produced: !opened.record, openedAtMs }, inFlight);
+  return { kind: 'settle', result: pauseMs > 0 ? { ...result, settlement: { ...result.settlement, pauseMs } } : result };
+}
+
+type InFlight = ReturnType<WorkerDeps['attempts']['register']>;
+
+/** No attempt was made: refused by the check (the reply is cancelled), or nothing to send (only the marker ends). */
+const withoutAttempt = (settlement: AttemptEnd['settlement'], kind: 'refused' | 'none'): AttemptEnd => ({
+  settlement,
+  next: { kind },
+  aborted: false,
+  abortedAtMs: 0,
+  deadlineMs: 0,
+});
+
 /** One run of an operator's redelivery of a dead letter: attempts until delivered, dead again, or stopped. */
 export async function processRedelivery(deps: WorkerDeps, payload: JobPayloads['redeliver']): Promise<JobDecision> {
-  const record = await deps.deliveries.get(payload.deliveryId);
-  if (!record || record.state === 'delivered' || record.state === 'cancelled' || record.state === 'dead') return DONE;
-  return attemptDelivery(deps, record, null);
+  const stored = await deps.deliveries.get(payload.deliveryId);
+  if (!stored || stored.state === 'delivered' || stored.state === 'cancelled' || stored.state === 'dead') return DONE;
+  const conversationId = stored.conversation_id;
+  const inFlight = deps.attempts.register(conversationId, stored.delivery_id);
+  try {
+    const openedAtMs = deps.nowMs();
+    const opened = await deps.attemptStore.open(conversationId, null, stored.delivery_id);
+    const record = opened.record ?? stored;
+    const result = opened.go
+      ? await attemptDelivery(deps, record, { generation: null, attemptsMade: opened.attemptsMade, produced: false, openedAtMs }, inFlight)
+      : withoutAttempt({ conversationId, generation: null, deliveryId: record.delivery_id, state: 'cancelled' }, 'refused');
+    const settled = await settleAttempt(deps, result, false);
+    return settled.moved === 'retrying' ? { kind: 'wait', untilMs: result.retryAtMs ?? deps.nowMs() } : DONE;
+  } finally {
+    inFlight.release();
+  }
 }

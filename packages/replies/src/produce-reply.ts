@@ -5,29 +5,18 @@ import type { DeliveryRecord, TurnBatch } from './reply.types.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
 
-/** Given for a batch this run took itself: its delivery id is new (no record yet), and the context may already be on its way. */
-export interface TakenNow {
-  context: Promise<ContextMessage[]> | undefined;
-}
-
 /**
- * Produces the reply to a turn's batch once: the engine answers the newest message (the one its due
+ * Produces the reply to a turn's batch: the engine answers the newest message (the one its due
  * message carries) with the conversation's context before it as history (reply-input.ts). Returns
- * the stored record (an existing one after a crash, so the same reply is delivered), or undefined
- * when the engine has nothing to send. Rejects when `deps.stopping` aborts the engine's call.
+ * the record to store with the attempt's outcome (SETTLE stores it unless one exists, so a re-run
+ * after a crash keeps the first stored reply), or undefined when the engine has nothing to send.
+ * Rejects when `deps.stopping` aborts the engine's call.
  */
-export async function produceReply(deps: WorkerDeps, batch: TurnBatch, taken?: TakenNow): Promise<DeliveryRecord | undefined> {
+export async function produceReply(deps: WorkerDeps, batch: TurnBatch, context: readonly ContextMessage[]): Promise<DeliveryRecord | undefined> {
   const newest = batch.messages[batch.messages.length - 1];
   if (!newest) return undefined;
   const { conversationId } = newest;
   const { deliveryId, generation } = batch;
-  // A batch taken again (a re-run) may have its record already; both reads share one round trip.
-  const [existing, context] = await Promise.all([
-    taken ? undefined : deps.deliveries.get(deliveryId),
-    taken?.context ?? deps.contexts.read(conversationId),
-  ]);
-  if (existing) return existing;
-
   const { message, history } = replyInput(newest, context);
   const metrics = deps.metrics ?? NO_REPLY_METRICS;
   const engineStart = deps.nowMs();
@@ -60,7 +49,7 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, taken?: T
     sources,
     createTimestamp: Math.floor(deps.nowMs() / 1000),
   });
-  return deps.deliveries.create({
+  return {
     delivery_id: deliveryId,
     conversation_id: conversationId,
     client: newest.client,
@@ -76,6 +65,6 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, taken?: T
     dead_detail: '',
     attempt_base: 0,
     // the turn pauses the conversation when it ends with a handoff (process-turn.ts)
-    ...(handoff ? { handoff: true } : {}),
-  });
+    ...(handoff ? { handoff: true as const } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '@dialog-relay/config';
+import type { ContextMessage } from '@dialog-relay/contracts';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, END_ATTEMPT, FINISH, SCHEDULE, TAKE, WAITING_TURN } from './turns.lua.js';
@@ -8,7 +9,11 @@ export type TakeResult =
   | { kind: 'stopped' }
   | { kind: 'empty' }
   | { kind: 'wait'; ms: number }
-  | { kind: 'batch'; batch: TurnBatch };
+  /**
+   * opened: the batch was taken by this call, its attempt marked in flight and the context read
+   * (TAKE); undefined for a batch taken before (a retry, a re-run), whose attempt is not open yet.
+   */
+  | { kind: 'batch'; batch: TurnBatch; opened: { context: ContextMessage[] } | undefined };
 
 export interface CancelResult {
   /** Messages that lost their pending reply. */
@@ -25,11 +30,28 @@ export interface CancelResult {
   waiting: number;
 }
 
+/** What queuing a due message did: 'full' when the conversation already holds `maxPending` waiting messages (nothing queued). */
+export type ScheduleResult = { kind: 'stopped' } | { kind: 'paused' } | { kind: 'full'; max: number } | { kind: 'queued'; generation: number };
+
+/** SCHEDULE's reply, read. */
+export const scheduleResultOf = (raw: unknown): ScheduleResult => {
+  const reply = raw as [string, (string | number)?];
+  if (reply[0] === 'stopped' || reply[0] === 'paused') return { kind: reply[0] };
+  if (reply[0] === 'full') return { kind: 'full', max: Number(reply[1]) };
+  return { kind: 'queued', generation: Number(reply[1]) };
+};
+
+/** CANCEL's reply, read. */
+export const cancelResultOf = (raw: unknown): CancelResult => {
+  const [cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation, waiting] = raw as [number, string, string[], number, string, number];
+  return { cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation: Number(generation), waiting };
+};
+
 /** Typed calls of the per-conversation turn protocol (turns.lua.ts). */
 export interface TurnStore {
-  /** Whether a take may answer 'wait' (AUTO_REPLY_DEBOUNCE_MS > 0); without it a take of a due turn takes its batch. */
-  readonly debounces: boolean;
-  schedule(message: DueMessage): Promise<{ kind: 'stopped' } | { kind: 'paused' } | { kind: 'queued'; generation: number }>;
+  /** How long an attempt's in-flight marker lasts from its opening (config: longer than one attempt). */
+  readonly attemptMarkerTtlMs: number;
+  schedule(message: DueMessage): Promise<ScheduleResult>;
   take(conversationId: string, generation: number, deliveryId: string): Promise<TakeResult>;
   /** pauseMs > 0 (a handoff): pause the conversation's auto replies that long, dropping the messages that wait. */
   finish(conversationId: string, generation: number, pauseMs?: number): Promise<{ next: boolean; generation: number }>;
@@ -59,10 +81,12 @@ export interface TurnTimings {
   pendingTtlMs: number;
   /** Expiry of the in-flight marker (config: longer than one attempt). */
   attemptMarkerTtlMs: number;
+  /** PENDING_MESSAGES_MAX: waiting messages a conversation may hold (none: no cap). */
+  maxPending?: number;
 }
 
 /** A batch as the scripts stored it (trusted: the hot path). */
-const parseBatch = (json: string): TurnBatch => {
+export const parseBatch = (json: string): TurnBatch => {
   const raw = JSON.parse(json) as { delivery_id: string; generation: number; messages: StoredDueMessage[] };
   return { deliveryId: raw.delivery_id, generation: raw.generation, messages: raw.messages };
 };
@@ -95,7 +119,7 @@ function checkBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
 const DUE_MESSAGE_MAX_CHARS = 65_536;
 
 /** The stored form of a due message: without its content when that would make it larger than DUE_MESSAGE_MAX_CHARS. */
-function dueJson(message: DueMessage): string {
+export function dueJson(message: DueMessage): string {
   const json = JSON.stringify(message);
   return json.length <= DUE_MESSAGE_MAX_CHARS ? json : JSON.stringify({ ...message, content: undefined });
 }
@@ -113,26 +137,28 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     attempts: keys.attemptsInFlight(c),
     legacyAttempt: keys.attemptInFlight(c),
     waiting: keys.waitingConversations(keys.shardOf(c)),
+    order: keys.contextOrder(c),
+    messages: keys.contextMessages(c),
   });
   return {
-    debounces: timings.debounceMs > 0,
+    attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
       const k = turnKeys(message.conversationId);
-      const reply = (await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
-        { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId })) as [string, string?];
-      if (reply[0] === 'stopped' || reply[0] === 'paused') return { kind: reply[0] };
-      return { kind: 'queued', generation: Number(reply[1]) };
+      return scheduleResultOf(await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
+        { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId, maxPending: timings.maxPending ?? 0 }));
     },
     async take(c, generation, deliveryId) {
       const reply = (await runScript(redis, TAKE, turnKeys(c),
-        { generation, debounceMs: timings.debounceMs, maxWaitMs: timings.maxWaitMs, ttlMs: timings.pendingTtlMs, deliveryId, conversationId: c })) as [string, string?];
+        { generation, debounceMs: timings.debounceMs, maxWaitMs: timings.maxWaitMs, ttlMs: timings.pendingTtlMs, deliveryId, conversationId: c, markerTtlMs: timings.attemptMarkerTtlMs })) as [string, string?, string[]?];
       switch (reply[0]) {
         case 'stale':
           return { kind: 'stale', current: Number(reply[1]) };
         case 'wait':
           return { kind: 'wait', ms: Number(reply[1]) };
         case 'batch':
-          return { kind: 'batch', batch: parseBatch(reply[1] ?? '') };
+          return { kind: 'batch', batch: parseBatch(reply[1] ?? ''), opened: undefined };
+        case 'taken':
+          return { kind: 'batch', batch: parseBatch(reply[1] ?? ''), opened: { context: (reply[2] ?? []).map((json) => JSON.parse(json) as ContextMessage) } };
         case 'stopped':
           return { kind: 'stopped' };
         default:
@@ -144,9 +170,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
       return { next: reply[0] === 'next', generation: Number(reply[1]) };
     },
     async cancel(c, options) {
-      const [cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation, waiting] = (await runScript(redis, CANCEL, turnKeys(c),
-        { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c })) as [number, string, string[], number, string, number];
-      return { cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation: Number(generation), waiting };
+      return cancelResultOf(await runScript(redis, CANCEL, turnKeys(c), { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c }));
     },
     async resume(c) {
       // Ends a stop, and a pause (a human's, a handoff's) early; both keys share the conversation's slot.
@@ -181,7 +205,8 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
 }
 
 /** The turn timings of a configuration (computed once in config). */
-export const turnTimingsOf = (config: Pick<Config, 'autoReplyDebounceMs' | 'autoReplyMaxWaitMs' | 'replies'>): TurnTimings => ({
+export const turnTimingsOf = (config: Pick<Config, 'autoReplyDebounceMs' | 'autoReplyMaxWaitMs' | 'replies' | 'pendingMessagesMax'>): TurnTimings => ({
+  maxPending: config.pendingMessagesMax,
   debounceMs: config.autoReplyDebounceMs,
   maxWaitMs: config.autoReplyMaxWaitMs,
   pendingTtlMs: config.replies.pendingTtlMs,

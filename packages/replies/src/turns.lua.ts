@@ -1,4 +1,8 @@
 import { defineLuaScript } from '@dialog-relay/redis';
+import { handoffPauseLua, markAttemptLua, readContextLua } from './attempt.lua.js';
+import { CANCEL, SCHEDULE } from './ingress.lua.js';
+
+export { CANCEL, SCHEDULE };
 
 /**
  * The per-conversation turn protocol (docs/reply-protocol.md). A conversation has a generation G
@@ -7,60 +11,32 @@ import { defineLuaScript } from '@dialog-relay/redis';
  * follows. Every step is one atomic script, so any number of API and worker replicas keep one order.
  */
 
-export const SCHEDULE = defineLuaScript({
-  name: 'schedule',
-  keys: ['pending', 'since', 'oldest', 'generation', 'stop', 'paused', 'scheduled', 'waiting'],
-  args: ['message', 'ttlMs', 'conversationId'],
-  source: `
---[[ Queue one due message (API).
-  Input:  KEYS[1] pending     list of JSON due messages
-          KEYS[2] since       server ms of the latest due message (debounce)
-          KEYS[3] oldest      server ms of the oldest unanswered message (debounce ceiling)
-          KEYS[4] generation  the conversation's turn number
-          KEYS[5] stop        set while auto reply is stopped
-          KEYS[6] paused      set while a human's message pauses auto replies
-          KEYS[7] scheduled   marker of this msg_id, so a retried request is never queued twice
-          KEYS[8] waiting     the shard's sorted set of conversations with messages waiting
-          ARGV[1] message     JSON due message
-          ARGV[2] ttlMs       expiry of the pending keys
-          ARGV[3] conversationId  (its member in KEYS[8], scored by the time it started waiting)
-  Output: {'stopped'} | {'paused'} | {'queued', G} (G also when the msg_id was queued before, so
-          the caller makes sure job G exists) ]]
-if redis.call('EXISTS', KEYS[5]) == 1 then return {'stopped'} end
-if redis.call('EXISTS', KEYS[6]) == 1 then return {'paused'} end
-local g = redis.call('GET', KEYS[4])
-if not g then g = '0'; redis.call('SET', KEYS[4], g) end
-if not redis.call('SET', KEYS[7], '1', 'NX', 'PX', ARGV[2]) then return {'queued', g} end
-redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
-redis.call('SET', KEYS[2], now, 'PX', ARGV[2])
-redis.call('SET', KEYS[3], now, 'NX', 'PX', ARGV[2])
-redis.call('ZADD', KEYS[8], 'NX', now, ARGV[3])
-return {'queued', g}
-`,
-});
-
 export const TAKE = defineLuaScript({
   name: 'take',
-  keys: ['pending', 'since', 'oldest', 'generation', 'batch', 'stop', 'waiting'],
-  args: ['generation', 'debounceMs', 'maxWaitMs', 'ttlMs', 'deliveryId', 'conversationId'],
+  keys: ['pending', 'since', 'oldest', 'generation', 'batch', 'stop', 'waiting', 'attempts', 'order', 'messages'],
+  args: ['generation', 'debounceMs', 'maxWaitMs', 'ttlMs', 'deliveryId', 'conversationId', 'markerTtlMs'],
   source: `
---[[ Job G starts (worker): take the due messages of this turn.
+--[[ Job G starts (worker): take the due messages of this turn, and open the reply's attempt.
   Input:  KEYS[1] pending     KEYS[2] since     KEYS[3] oldest     KEYS[4] generation
           KEYS[5] batch       JSON {delivery_id, generation, count, messages} of the live turn
                               (count: how many messages, in a fixed header CANCEL reads without
                               decoding the messages, which carry their content)
           KEYS[6] stop        KEYS[7] waiting  (the conversation leaves it once nothing waits)
+          KEYS[8] attempts    hash of the attempts in flight: delivery id -> until ms
+          KEYS[9] order       KEYS[10] messages  (the conversation's context)
           ARGV[1] generation  G of the job
           ARGV[2] debounceMs  0: one message per reply
           ARGV[3] maxWaitMs   the debounce ceiling, from the oldest unanswered message
           ARGV[4] ttlMs       expiry of the batch
           ARGV[5] deliveryId  the id the reply gets if this call takes a new batch
           ARGV[6] conversationId
+          ARGV[7] markerTtlMs  of the in-flight marker
   Output: {'stale', current} | {'stopped'} | {'empty'} | {'wait', ms} | {'batch', json}
-          A re-run (after a crash) finds the batch it took before, with its delivery id. ]]
+          | {'taken', json, context}: a batch taken now, its attempt marked in flight (the
+          generation and the stop checked in the same step, as OPEN_ATTEMPT does) and the
+          conversation's context read, so the reply is produced and sent without another call.
+          A re-run (after a crash) finds the batch it took before, with its delivery id ('batch'):
+          the caller opens its attempt with OPEN_ATTEMPT. ]]
 local current = tonumber(redis.call('GET', KEYS[4]) or '0')
 if current ~= tonumber(ARGV[1]) then return {'stale', tostring(current)} end
 local existing = redis.call('GET', KEYS[5])
@@ -72,9 +48,9 @@ if redis.call('LLEN', KEYS[1]) == 0 then
 end
 local debounce = tonumber(ARGV[2])
 local items
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
 if debounce > 0 then
-  local t = redis.call('TIME')
-  local now = t[1] * 1000 + math.floor(t[2] / 1000)
   local quiet = debounce - (now - tonumber(redis.call('GET', KEYS[2]) or '0'))
   local ceiling = tonumber(ARGV[3]) - (now - tonumber(redis.call('GET', KEYS[3]) or '0'))
   if quiet > 0 and ceiling > 0 then return {'wait', tostring(math.min(quiet, ceiling))} end
@@ -89,7 +65,10 @@ if redis.call('LLEN', KEYS[1]) == 0 then
 end
 local json = '{"delivery_id":' .. cjson.encode(ARGV[5]) .. ',"generation":' .. ARGV[1] .. ',"count":' .. #items .. ',"messages":[' .. table.concat(items, ',') .. ']}'
 redis.call('SET', KEYS[5], json, 'PX', ARGV[4])
-return {'batch', json}
+${markAttemptLua('KEYS[8]', 'ARGV[5]', 'now', 'tonumber(ARGV[7])')}
+local context = {}
+${readContextLua('KEYS[9]', 'KEYS[10]', 'context')}
+return {'taken', json, context}
 `,
 });
 
@@ -112,76 +91,9 @@ if current == tonumber(ARGV[1]) then
   current = redis.call('INCR', KEYS[1])
   redis.call('DEL', KEYS[2])
 end
-local pause = tonumber(ARGV[2])
-if pause > 0 then
-  local t = redis.call('TIME')
-  local untilMs = t[1] * 1000 + math.floor(t[2] / 1000) + pause
-  if tonumber(redis.call('GET', KEYS[5]) or '0') < untilMs then redis.call('SET', KEYS[5], untilMs, 'PX', pause) end
-  redis.call('DEL', KEYS[3], KEYS[6])
-  redis.call('ZREM', KEYS[7], ARGV[3])
-end
+${handoffPauseLua('KEYS[5]', 'KEYS[3]', 'KEYS[6]', 'KEYS[7]', 'ARGV[2]', 'ARGV[3]')}
 if redis.call('LLEN', KEYS[3]) > 0 and redis.call('EXISTS', KEYS[4]) == 0 then return {'next', tostring(current)} end
 return {'idle', tostring(current)}
-`,
-});
-
-export const CANCEL = defineLuaScript({
-  name: 'cancel',
-  keys: ['stop', 'paused', 'pending', 'oldest', 'generation', 'batch', 'attempts', 'waiting', 'legacyAttempt'],
-  args: ['stop', 'pauseMs', 'conversationId'],
-  source: `
---[[ Cancel the conversation's unsent reply: stop_auto_reply, or a human's message (API).
-  Input:  KEYS[1] stop  KEYS[2] paused  KEYS[3] pending  KEYS[4] oldest  KEYS[5] generation
-          KEYS[6] batch  KEYS[7] attempts  (hash of the attempts in flight: delivery id -> until ms)
-          KEYS[8] waiting  (the conversation leaves it: nothing waits any more)
-          KEYS[9] legacyAttempt  (an attempt in flight as earlier versions marked it: its delivery id)
-          ARGV[1] stop     '1' sets the stop flag (stop_auto_reply), '0' does not (a human's message)
-          ARGV[2] pauseMs  > 0: pause auto replies this long (HUMAN_PAUSE_S)
-          ARGV[3] conversationId
-  Output: {cancelled messages, batch delivery id or '', {delivery ids of the attempts in flight},
-           paused until ms or 0, the generation that was live, messages that were still waiting
-           for their turn (not taken)}
-          G advances, so a job of the old generation, whatever its state, can no longer deliver. ]]
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
-if ARGV[1] == '1' then redis.call('SET', KEYS[1], '1') end
-local until_ms = 0
-if tonumber(ARGV[2]) > 0 then
-  until_ms = now + tonumber(ARGV[2])
-  redis.call('SET', KEYS[2], until_ms, 'PX', ARGV[2])
-end
-local waiting = redis.call('LLEN', KEYS[3])
-local cancelled = waiting
-redis.call('DEL', KEYS[3], KEYS[4])
-redis.call('ZREM', KEYS[8], ARGV[3])
-local deliveryId = ''
--- The batch's header names its delivery id and size: read only that, not the messages' content.
-local head = redis.call('GETRANGE', KEYS[6], 0, 299)
-if head ~= '' then
-  local id, count = string.match(head, '^{"delivery_id":"([%w_%-]*)","generation":%d+,"count":(%d+),')
-  if id then
-    cancelled = cancelled + tonumber(count)
-    deliveryId = id
-  else
-    -- A batch taken before the header had its count (ids only, small), or a corrupt one.
-    local ok, decoded = pcall(cjson.decode, redis.call('GET', KEYS[6]))
-    if ok and type(decoded) == 'table' then
-      cancelled = cancelled + #(decoded['messages'] or {})
-      deliveryId = decoded['delivery_id'] or ''
-    end
-  end
-  redis.call('DEL', KEYS[6])
-end
-local live = redis.call('GET', KEYS[5]) or '0'
-redis.call('INCR', KEYS[5])
-local inFlight = {}
-local marked = redis.call('HGETALL', KEYS[7])
-for i = 1, #marked, 2 do
-  if tonumber(marked[i + 1]) > now then inFlight[#inFlight + 1] = marked[i] end
-end
-local legacy = redis.call('GET', KEYS[9])
-if legacy then inFlight[#inFlight + 1] = legacy end
-return {cancelled, deliveryId, inFlight, until_ms, live, waiting}
 `,
 });
 

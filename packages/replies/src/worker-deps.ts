@@ -5,6 +5,7 @@ import type { Logger } from '@dialog-relay/logger';
 import type { JobProducer } from '@dialog-relay/queue';
 import type { ReplyEngine } from '@dialog-relay/reply-engine';
 import type { AttemptRegistry } from './attempt-aborts.js';
+import type { AttemptStore } from './attempt.store.js';
 import type { DeliveryStore } from './delivery.store.js';
 import type { ReplyMetrics } from './reply-metrics.js';
 import type { TurnStore } from './turn.store.js';
@@ -25,6 +26,8 @@ export interface DeliverySettings {
 export interface WorkerDeps {
   turns: TurnStore;
   deliveries: DeliveryStore;
+  /** The steps around an attempt that write the turn, the record and the context together. */
+  attemptStore: AttemptStore;
   contexts: ContextStore;
   engine: ReplyEngine;
   deliverer: Deliverer;
@@ -34,8 +37,8 @@ export interface WorkerDeps {
   settings: DeliverySettings;
   logger: Logger;
   nowMs: () => number;
-  /** A new delivery id for a reply in this conversation (in its shard). */
-  newDeliveryId: (conversationId: string) => string;
+  /** A new delivery id for a reply in this conversation (in its shard); the generation is the turn's (tests name ids by it). */
+  newDeliveryId: (conversationId: string, generation?: number) => string;
   random?: () => number;
   /** Aborts when the worker drains: a reply being produced is handed back, not waited for (docs/service-rules.md §12). */
   stopping?: AbortSignal;

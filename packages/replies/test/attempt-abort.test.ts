@@ -22,13 +22,13 @@ describe('aborting a delivery attempt', () => {
   const turn = () => processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });
   const botReplies = async () => (await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot');
 
-  it('refuses an attempt whose stop landed while its client was still being looked up: nothing is sent or recorded as attempted, the reply is cancelled', async () => {
+  it('cancels an attempt whose stop landed while its client was still being looked up: the stop finds it in flight, nothing is sent, the reply is cancelled', async () => {
     let stopAnswered = false;
-    // A slow client lookup (a Redis-stored client, a cold cache) comes before the stop check, so the
-    // stop finds no attempt in flight and the check refuses the attempt: no abort is needed.
+    // The take marked the attempt in flight before the client lookup (a Redis-stored client, a cold
+    // cache): the stop finds the marker and aborts the attempt, which then sends nothing.
     h = createHarness(redis, {
       findClient: async () => {
-        expect(await h.attemptInFlight()).to.equal(false);
+        expect(await h.attemptInFlight()).to.equal(true);
         expect(await h.replies.stop(CONVERSATION)).to.equal(1);
         stopAnswered = true;
         return CLIENT;
@@ -39,10 +39,13 @@ describe('aborting a delivery attempt', () => {
     expect(await turn()).to.deep.equal(DONE);
 
     expect(stopAnswered).to.equal(true);
-    expect(h.aborts).to.deep.equal([]);
+    expect(h.aborts).to.deep.equal([{ conversationId: CONVERSATION, deliveryId: id }]);
     expect(h.deliverer.requests).to.deep.equal([]);
     expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
-    expect(await h.deliveries.attempts(id)).to.deep.equal([]);
+    const attempts = await h.deliveries.attempts(id);
+    expect(attempts).to.have.length(1);
+    expect(attempts[0]!.error).to.match(/^cancelled/);
+    expect(h.acknowledged).to.deep.equal([id]);
     expect(await h.attemptInFlight()).to.equal(false);
     expect(await botReplies()).to.deep.equal([]);
   });
@@ -51,13 +54,14 @@ describe('aborting a delivery attempt', () => {
     h = createHarness(redis);
     const turns = h.deps.turns;
     let stopAnswered = false;
+    // The take checks the stop and marks the attempt in flight; the stop lands right after it.
     h.deps.turns = {
       ...turns,
-      beginAttempt: async (...args) => {
-        const go = await turns.beginAttempt(...args);
+      take: async (...args) => {
+        const taken = await turns.take(...args);
         expect(await h.replies.stop(CONVERSATION)).to.equal(1);
         stopAnswered = true;
-        return go;
+        return taken;
       },
     };
     await h.receive('a');
@@ -97,7 +101,7 @@ describe('aborting a delivery attempt', () => {
     // The stop's cancellation lands during the attempt but its abort does not reach the worker
     // (e.g. the worker's signal connection was reconnecting); the receiver then answers 200.
     h.deliverer.during = async () => {
-      expect(await h.deliveries.cancel(id)).to.equal(true);
+      expect((await h.turns.cancel(CONVERSATION, { setStop: true, pauseMs: 0 })).inFlightDeliveryIds).to.deep.equal([id]);
     };
     h.deliverer.answer(outcome.delivered(200));
 

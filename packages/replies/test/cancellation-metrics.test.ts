@@ -91,7 +91,7 @@ describe('cancellation metrics (ingress and worker count each cancelled reply on
     expect(workerCancellations()).to.deep.equal([['cancelled', 'in_flight']]);
   });
 
-  it('counts a reply the worker refuses at its attempt (stopped while the engine produced it) as before_attempt, not at the ingress', async () => {
+  it('counts a reply stopped while the engine produced it once, by the worker (in_flight: its attempt opened with the take), not at the ingress', async () => {
     await h.receive('a');
     h.engine.during = async () => {
       await h.replies.stop(CONVERSATION);
@@ -100,27 +100,45 @@ describe('cancellation metrics (ingress and worker count each cancelled reply on
     expect(await turn()).to.deep.equal(DONE);
 
     expect(h.ingressMetrics).to.deep.equal([]);
-    expect(workerCancellations()).to.deep.equal([['cancelled', 'before_attempt']]);
-    expect(worker.filter((call) => call[0] === 'attempt')).to.deep.equal([]);
+    expect(workerCancellations()).to.deep.equal([['cancelled', 'in_flight']]);
+    expect(h.deliverer.requests).to.deep.equal([]);
     expect((await h.deliveries.get(testDeliveryId(CONVERSATION, 0)))?.state).to.equal('cancelled');
   });
 
-  it('does not count again at the attempt a reply the ingress already cancelled (stopped between its production and its attempt)', async () => {
+  it('counts a reply stopped between its production and its POST once, by the worker, not at the ingress', async () => {
+    const findClient = h.deps.findClient;
+    h.deps.findClient = async (id) => {
+      await h.replies.stop(CONVERSATION);
+      return findClient(id);
+    };
     await h.receive('a');
-    const create = h.deps.deliveries.create.bind(h.deps.deliveries);
-    h.deps.deliveries = {
-      ...h.deps.deliveries,
-      create: async (record) => {
-        const created = await create(record);
-        await h.replies.stop(CONVERSATION);
-        return created;
+
+    expect(await turn()).to.deep.equal(DONE);
+
+    expect(h.ingressMetrics).to.deep.equal([]);
+    expect(workerCancellations()).to.deep.equal([['cancelled', 'in_flight']]);
+    expect(h.deliverer.requests).to.deep.equal([]);
+  });
+
+  it('counts a reply the worker refuses at a retry\'s check (stopped between the take and the check) as before_attempt, once', async () => {
+    await h.receive('a');
+    h.deliverer.answer(outcome.retry(503));
+    expect((await turn()).kind).to.equal('wait');
+    h.clock.advance(5000);
+    // The stop lands between the retry's take (which finds its batch) and the check that opens the attempt.
+    const open = h.deps.attemptStore.open.bind(h.deps.attemptStore);
+    h.deps.attemptStore = {
+      ...h.deps.attemptStore,
+      open: async (...args) => {
+        await h.turns.cancel(CONVERSATION, { setStop: true, pauseMs: 0 });
+        return open(...args);
       },
     };
 
     expect(await turn()).to.deep.equal(DONE);
 
-    expect(h.ingressMetrics).to.deep.equal([['pendingCancelled', 'stop', 1]]);
-    expect(workerCancellations()).to.deep.equal([]);
-    expect(h.deliverer.requests).to.deep.equal([]);
+    expect(workerCancellations()).to.deep.equal([['cancelled', 'before_attempt']]);
+    expect(h.deliverer.requests).to.have.length(1);
+    expect((await h.deliveries.get(testDeliveryId(CONVERSATION, 0)))?.state).to.equal('cancelled');
   });
 });

@@ -7,7 +7,7 @@ import { createRedisKeys, type Redis, type RedisKeys } from '@dialog-relay/redis
 import type { EngineReply, ReplyEngine, ReplyRequest } from '@dialog-relay/reply-engine';
 import { uniquePrefix } from '@dialog-relay/testkit';
 import {
-  createAutoReplies, createDeliveryStore, createTurnStore, type AbortRequester, type AttemptRegistry, type AutoReplies, type DeliverySettings, type DeliveryStore,
+  createAttemptStore, createAutoReplies, createDeliveryStore, createTurnStore, type AbortRequester, type AttemptRegistry, type AutoReplies, type DeliverySettings, type DeliveryStore,
   type DueMessage, type TurnStore, type TurnTimings, type WorkerDeps,
 } from '../src/index.js';
 
@@ -176,8 +176,12 @@ export function createHarness(
   const deps: WorkerDeps = {
     turns: { ...turns, take: (c, g) => turns.take(c, g, testDeliveryId(c, g)) },
     deliveries,
+    attemptStore: createAttemptStore({
+      redis, keys, attemptMarkerTtlMs: turns.attemptMarkerTtlMs, recordTtlS: RECORD_TTL_S, deadLetterTtlS: DEAD_LETTER_TTL_S,
+      context: { maxMessages: overrides.contextMaxMessages ?? 50, ttlMs: 3600_000 },
+    }),
     attempts,
-    newDeliveryId: () => 'dlv_unused',
+    newDeliveryId: (c, g) => testDeliveryId(c, g ?? 0),
     contexts,
     engine,
     deliverer,

@@ -75,16 +75,25 @@ describe('a stop whose abort signal is lost', () => {
     await waitUntil(async () => workerSubscriber.status === 'end' && (await subscribers()) === 0, 5000);
   };
 
-  /** Runs `during` right after the attempt's first stop check answered (between the check and the POST). */
+  /**
+   * Runs `during` right after the attempt's first stop check answered (between the check and the
+   * POST). The first check is the take's (TAKE marks the attempt of the batch it takes in flight);
+   * the check run again before the request is written is beginAttempt.
+   */
   const afterStopCheck = (during: () => Promise<void>): { checks: () => number } => {
     const turns: TurnStore = h.deps.turns;
     let checks = 0;
     h.deps.turns = {
       ...turns,
+      take: async (...args) => {
+        const taken = await turns.take(...args);
+        checks += 1;
+        if (checks === 1) await during();
+        return taken;
+      },
       beginAttempt: async (...args) => {
         const go = await turns.beginAttempt(...args);
         checks += 1;
-        if (checks === 1) await during();
         return go;
       },
     };

@@ -90,18 +90,24 @@ describe('processTurn (one conversation turn)', () => {
     expect((await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot')).to.have.length(1);
   });
 
-  it('finishes without delivering again when re-run after a crash between delivery and the end of the turn', async () => {
+  it('sends the same delivery id again and finishes once when re-run after a crash between the POST and its outcome', async () => {
     await h.receive('a');
-    // The first run, cut short after the delivery: take, produce, attempt, but no finish.
+    // The first run, cut short after the POST: take (which opens the attempt), produce, attempt, but
+    // nothing written after it. Writing the outcome and ending the turn are one step (SETTLE).
     const taken = await h.deps.turns.take(CONVERSATION, 0, 'unused');
-    if (taken.kind !== 'batch') throw new Error(`expected a batch, got ${taken.kind}`);
-    const record = await produceReply(h.deps, taken.batch);
-    expect(await attemptDelivery(h.deps, record!, 0)).to.deep.equal(DONE);
+    if (taken.kind !== 'batch' || !taken.opened) throw new Error(`expected a batch taken now, got ${taken.kind}`);
+    const record = await produceReply(h.deps, taken.batch, taken.opened.context);
+    const inFlight = h.deps.attempts.register(CONVERSATION, record!.delivery_id);
+    const first = await attemptDelivery(h.deps, record!, { generation: 0, attemptsMade: 0, produced: true, openedAtMs: h.clock.now }, inFlight);
+    expect(first.next.kind).to.equal('delivered');
 
     expect(await turn(0)).to.deep.equal(DONE);
 
-    expect(h.engine.calls).to.have.length(1);
-    expect(h.deliverer.requests).to.have.length(1);
+    expect(h.deliverer.requests).to.have.length(2);
+    expect(h.deliverer.requests[1]!.deliveryId).to.equal(h.deliverer.requests[0]!.deliveryId);
+    expect((await h.deliveries.attempts(record!.delivery_id)).map((a) => a.attempt)).to.deep.equal([1]);
+    expect((await h.deliveries.get(record!.delivery_id))?.state).to.equal('delivered');
+    expect((await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot')).to.have.length(1);
     expect(await h.deps.turns.take(CONVERSATION, 0, 'unused')).to.deep.equal({ kind: 'stale', current: 1 });
   });
 
@@ -213,7 +219,7 @@ describe('processTurn (one conversation turn)', () => {
       expect(h.turnJobs).to.deep.equal([]);
     });
 
-    it('cancels a reply produced while the stop happened, before any attempt', async () => {
+    it('cancels a reply produced while the stop happened: nothing is sent, its opened attempt is logged as cancelled', async () => {
       await h.receive('a');
       h.engine.during = async () => {
         await h.replies.stop(CONVERSATION);
@@ -224,7 +230,8 @@ describe('processTurn (one conversation turn)', () => {
       expect(h.engine.calls).to.have.length(1);
       expect(h.deliverer.requests).to.deep.equal([]);
       expect((await h.deliveries.get(firstId))?.state).to.equal('cancelled');
-      expect(await h.deliveries.attempts(firstId)).to.deep.equal([]);
+      const attempts = await h.deliveries.attempts(firstId);
+      expect(attempts.map((a) => [a.status, a.error?.startsWith('cancelled')])).to.deep.equal([[null, true]]);
     });
 
     it('still sends nothing for the old generation after resume, while new messages get replies', async () => {

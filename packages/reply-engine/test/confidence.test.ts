@@ -30,6 +30,25 @@ entries:
     expect(confidentEntry(ranking, kb.thresholds)?.id).to.equal('opening-hours');
   });
 
+  it('answers a message that is one phrasing\'s words, or the phrasing itself, whatever the margin', () => {
+    const near = parseKnowledgeBase(`
+fallback: []
+entries:
+  - { id: returns, questions: ["How do I return an item?"], answer: "A" }
+  - { id: non-returnable, questions: ["Which items can I not return?"], answer: "B" }
+  - { id: refunds, questions: ["Can I get a refund?"], answer: "C" }
+  - { id: refund-status, questions: ["can I get my refund"], answer: "D" }
+`, 'yaml');
+    const nearIndex = createKnowledgeIndex(near.entries);
+    const returns = nearIndex.rank('how do I return an item');
+    expect(returns.matches[0]?.whole).to.equal(true);
+    expect(confidenceFeatures(returns).margin).to.be.below(near.thresholds.minMargin);
+    expect(confidentEntry(returns, near.thresholds)?.id).to.equal('returns');
+    // the same words in two entries: the phrasing written letter for letter decides
+    expect(confidentEntry(nearIndex.rank('Can I get a refund?'), near.thresholds)?.id).to.equal('refunds');
+    expect(confidentEntry(nearIndex.rank('can I get my refund'), near.thresholds)?.id).to.equal('refund-status');
+  });
+
   it('does not count a phrasing as said when the message has a word more, or the phrasing one the message lacks', () => {
     // "when are you open" and "opening hours" both read as hours now, so the extra and the missing word are other ones
     expect(confidenceFeatures(index.rank('when are you open in december')).whole).to.equal(false);
@@ -37,7 +56,7 @@ entries:
     expect(confidenceFeatures(index.rank('holidays')).whole).to.equal(false);
   });
 
-  it('still needs the lead over the second entry', () => {
+  it('needs the lead over the second entry when both have the message\'s words as a phrasing', () => {
     const tied = parseKnowledgeBase(`
 fallback: []
 entries:
@@ -45,7 +64,9 @@ entries:
   - { id: b, questions: ["gift"], answer: "B" }
 `, 'yaml');
     const ranking = createKnowledgeIndex(tied.entries).rank('gift');
-    expect(confidenceFeatures(ranking).whole).to.equal(true);
+    expect(ranking.matches.map((match) => match.whole)).to.deep.equal([true, true]);
+    expect(ranking.verbatim).to.equal(undefined);
+    expect(confidenceFeatures(ranking).whole).to.equal(false);
     expect(confidentEntry(ranking, tied.thresholds)).to.equal(undefined);
   });
 });

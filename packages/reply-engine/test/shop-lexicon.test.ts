@@ -2,39 +2,21 @@ import { expect } from 'chai';
 import { parseKnowledgeBase, termsOf, tokenize } from '../src/index.js';
 import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
 import { englishStem } from '../src/text/english-stem.js';
-import { AFTER_SALES_GROUPS } from '../src/text/shop-groups-after-sales.js';
-import { DELIVERY_GROUPS } from '../src/text/shop-groups-delivery.js';
-import { PAYMENT_ACCOUNT_GROUPS } from '../src/text/shop-groups-payment-account.js';
-import { PRODUCT_SHOP_GROUPS } from '../src/text/shop-groups-products.js';
-import { SHOP_SYNONYM_GROUPS } from '../src/text/shop-synonym-groups.js';
-import { ENGLISH_PHRASES } from '../src/text/shop-english-phrases.js';
-import { rewriteEnglishPhrases } from '../src/text/synonyms.js';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { loadShippedLexicon, LEXICONS_DIR } from '../src/text/lexicon-data.js';
+import { parse as parseYaml } from 'yaml';
+import { readFileSync } from 'node:fs';
 
 const concepts = (text: string): string[] => tokenize(text).filter((term) => term.startsWith('~'));
 
 describe('the shop lexicon', () => {
-  it('rewrites English phrases as trying every rule in order would, on every message and phrasing of the evaluation sets', () => {
-    const dir = fileURLToPath(new URL('../../knowledge/eval/', import.meta.url));
-    const files = [...readdirSync(dir).map((f) => dir + f), ...readdirSync(`${dir}independent`).map((f) => `${dir}independent/${f}`)];
-    const texts = files.flatMap((file) => {
-      if (file.endsWith('.jsonl')) return readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => (JSON.parse(line) as { text: string }).text);
-      if (file.endsWith('.yaml')) return [...readFileSync(file, 'utf8').matchAll(/- "(.*)"/g)].map((m) => m[1]!);
-      return [];
-    });
-    expect(texts.length).to.be.above(3000);
-    const differing = texts.map((text) => text.normalize('NFKC').toLowerCase()).filter((text) => {
-      const everyRule = ENGLISH_PHRASES.reduce((rewritten, [pattern, replacement]) => rewritten.replace(pattern, replacement), text);
-      return rewriteEnglishPhrases(text) !== everyRule;
-    });
-    expect(differing).to.deep.equal([]);
-  });
-
-  it('defines each concept in one area file only (joining the areas would drop a repeated one)', () => {
-    const names = [AFTER_SALES_GROUPS, DELIVERY_GROUPS, PAYMENT_ACCOUNT_GROUPS, PRODUCT_SHOP_GROUPS].flatMap((area) => Object.keys(area));
-    expect(names.filter((name, i) => names.indexOf(name) !== i)).to.deep.equal([]);
-    expect(Object.keys(SHOP_SYNONYM_GROUPS)).to.have.length(names.length);
+  it('is data: lexicons/shop.yaml, read once, each concept defined once (a repeated one is refused, not dropped)', () => {
+    const shop = loadShippedLexicon('shop');
+    expect(Object.keys(shop.synonyms).length).to.be.above(80);
+    expect(shop.englishPhrases.length).to.be.above(100);
+    expect(loadShippedLexicon('shop')).to.equal(shop);
+    expect(readFileSync(`${LEXICONS_DIR}shop.yaml`, 'utf8')).to.match(/^synonyms:$/m);
+    // the lexicons are read like this: a concept written twice is an error, not a silently dropped group
+    expect(() => void parseYaml('synonyms:\n  order: [purchase]\n  order: [bought]\n')).to.throw(/unique/);
   });
 
   it('reads customer idioms as the words a FAQ author writes', () => {

@@ -6,7 +6,7 @@ export const ERROR_CODES = [
   'invalid_request', 'content_or_files_required', 'quote_required', 'sender_or_group_required', 'from_user_type_required',
   'msg_id_required', 'at_list_not_allowed', 'mixed_content_types', 'send_url_not_supported', 'send_url_required',
   'send_url_forbidden', 'unknown_command', 'invalid_signature', 'timestamp_out_of_range', 'unauthorized', 'forbidden',
-  'command_not_allowed', 'not_found', 'method_not_allowed', 'replayed_request', 'request_in_progress', 'rate_limited',
+  'command_not_allowed', 'not_found', 'method_not_allowed', 'replayed_request', 'request_in_progress', 'rate_limited', 'pending_limit',
   'internal_error', 'service_unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -22,6 +22,10 @@ export interface QueueSnapshot {
   deadLetters: number;
   /** Worker replicas connected to the reply queue. */
   workers: number;
+  /** Reply jobs due and waiting for a worker (never those whose delay has not passed). */
+  dueJobs: number;
+  /** How long the oldest due reply job has waited for a worker, in ms (0: none waits). */
+  oldestDueMs: number;
 }
 
 /** Prometheus metrics of one API process, on a registry of its own (not the global one). */
@@ -42,6 +46,20 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
       name: 'dialog_relay_dead_letters_stored', help: 'Replies kept in the dead-letter state now', registers: [registry],
       async collect() {
         this.set((await read()).deadLetters);
+      },
+    });
+    // What a worker autoscaler reads (deploy/kubernetes/worker-scaledobject.yaml): here on the API,
+    // which runs whatever the number of workers, even none.
+    new Gauge({
+      name: 'dialog_relay_queue_due_jobs', help: 'Reply jobs due and waiting for a worker (wait list, prioritized, due but not yet promoted; never those still in their delay)', registers: [registry],
+      async collect() {
+        this.set((await read()).dueJobs);
+      },
+    });
+    new Gauge({
+      name: 'dialog_relay_oldest_waiting_reply_age_seconds', help: 'How long the oldest due reply job has waited for a worker (0: none waits)', registers: [registry],
+      async collect() {
+        this.set((await read()).oldestDueMs / 1000);
       },
     });
     new Gauge({

@@ -1,5 +1,5 @@
 import type { ChatService } from '@dialog-relay/chat';
-import { AppError, checkRawBodyShape, leadingErrorCode } from '@dialog-relay/contracts';
+import { AppError, checkRawBodyShape, jsonParseFailureDetail, leadingErrorCode } from '@dialog-relay/contracts';
 import type { Logger } from '@dialog-relay/logger';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { sendSuccess } from '../http/envelope.js';
@@ -20,36 +20,54 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
   next();
 }
 
-/**
- * Runs on the raw bytes before JSON.parse (docs/service-rules.md §16): a body of too many values or nested too
- * deep is refused after one pass over its bytes, never parsed. JSON is read as UTF-8 only (RFC 8259
- * §8.1), so that pass reads the bytes the parser will.
- */
-function checkBeforeParsing(_req: unknown, _res: unknown, raw: Buffer, encoding: string): void {
-  if (encoding !== 'utf-8') {
-    throw new AppError('unsupported_media_type', 'Send UTF-8 JSON (Content-Type: application/json).', { detail: `received charset ${encoding}` });
-  }
-  // The JSON parser would read an empty body (or a lone byte order mark) as {}: it is text that is not JSON (docs/service-rules.md §3).
-  if (raw.length === 0 || (raw.length === 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf)) {
-    throw new AppError('malformed_json', 'The body is empty; send a JSON object.');
-  }
-  const shape = checkRawBodyShape(raw);
-  if (shape) throw new AppError(leadingErrorCode([shape]), shape.message, { errors: [shape] });
+/** The charset parameter of the Content-Type (lower case), or utf-8 when it names none. */
+function charsetOf(req: Request): string {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(req.get('content-type') ?? '');
+  return (match?.[1] ?? 'utf-8').toLowerCase();
 }
 
-/** POST /custom-im/chat-messages: Content-Type, size limit and JSON parsing here; everything else in the chat service. */
+/**
+ * One pass over the body (docs/performance.md): the raw bytes (read, inflated and size-limited by
+ * express.raw) are held to the shape limits (docs/service-rules.md §16: a body of too many values or
+ * nested too deep is refused after one read of its bytes, never parsed), then parsed once; the
+ * validator does not walk the parsed body again. JSON is read as UTF-8 only (RFC 8259 §8.1).
+ */
+function parseBody(req: Request): Record<string, unknown> {
+  const charset = charsetOf(req);
+  if (charset !== 'utf-8' && charset !== 'utf8') {
+    throw new AppError('unsupported_media_type', 'Send UTF-8 JSON (Content-Type: application/json).', { detail: `received charset ${charset}` });
+  }
+  const raw: unknown = req.body;
+  const bytes = Buffer.isBuffer(raw) ? raw : EMPTY;
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  // An empty body (or a lone byte order mark) is text that is not JSON (docs/service-rules.md §3).
+  if (bytes.length === bom) throw new AppError('malformed_json', 'The body is empty; send a JSON object.');
+  const shape = checkRawBodyShape(bytes);
+  if (shape) throw new AppError(leadingErrorCode([shape]), shape.message, { errors: [shape] });
+  let body: unknown;
+  try {
+    body = JSON.parse(bytes.toString('utf8', bom));
+  } catch (error) {
+    throw new AppError('malformed_json', 'The body is not valid JSON.', { detail: jsonParseFailureDetail((error as Error).message) });
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('malformed_json', 'The body must be a JSON object.');
+  }
+  return body as Record<string, unknown>;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** POST /custom-im/chat-messages: Content-Type, size limit and the one pass over the body here; everything else in the chat service. */
 export function chatMessagesRouter(deps: { chat: ChatService; logger: Logger; metrics: ApiMetrics; bodyLimitBytes: number }): Router {
   const router = express.Router();
-  const parseJson = express.json({ limit: deps.bodyLimitBytes, strict: false, type: () => true, verify: checkBeforeParsing });
+  const readBody = express.raw({ limit: deps.bodyLimitBytes, type: () => true });
 
-  router.post(CHAT_MESSAGES_PATH, requireJson, parseJson, async (req: Request, res: Response) => {
+  router.post(CHAT_MESSAGES_PATH, requireJson, readBody, async (req: Request, res: Response) => {
     const requestId = requestIdFrom(res);
-    const body: unknown = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new AppError('malformed_json', 'The body must be a JSON object.');
-    }
+    const body = parseBody(req);
     const logger = deps.logger.child({ request_id: requestId });
-    const outcome = await deps.chat.handle(body as Record<string, unknown>, { requestId, logger, sourceAddress: req.ip ?? req.socket.remoteAddress });
+    const outcome = await deps.chat.handle(body, { requestId, logger, sourceAddress: req.ip ?? req.socket.remoteAddress, shapeChecked: true });
     if (outcome.idempotentReplay) res.set('Idempotent-Replayed', 'true');
     res.locals['eventType'] = outcome.eventType;
     res.locals['command'] = outcome.command;

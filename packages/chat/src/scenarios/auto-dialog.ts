@@ -1,19 +1,26 @@
-import type { AutoReplyRequest } from '../ports.js';
+import { AppError } from '@dialog-relay/contracts';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
+import type { AutoReplyRequest } from '../ports.js';
 import { isHumanReply, isReplyDue } from '../reply-policy.js';
-import { noReads, nothingToCommit, type Scenario } from './scenario.js';
+import type { Scenario } from './scenario.js';
+
+/** Where the accept script puts the answer's status (a string no answer holds otherwise). */
+const STATUS_SLOT = '\u0000status';
+/** The answer's status for each outcome of queuing the message. */
+const STATUS_OF = { queued: 'queued', stopped: 'suppressed', paused: 'suppressed' } as const;
 
 /**
  * docs/service-rules.md §6, §14: record the message (and index its msg_id for assist_dialog), then queue a reply
  * when one is due (the replies refuse while auto reply is stopped or paused), or, for a person
  * writing on the bound account or as staff, cancel the reply not sent yet. Answered 202 with status
- * queued | recorded | suppressed. The writes go out in one tick (one round trip), in order, so the
- * message is in the context before it is queued. Where the deployment asks for it, the 202 waits
- * until replicas hold all of it (docs/scaling.md); when they do not, the request fails (503) and
- * the caller's retry with the same msg_id finds the message already queued (SCHEDULE dedupes). The
- * confirmation begins before the writes, so that it can tell that they and its fence reached the same master.
+ * queued | recorded | suppressed. The queuing, the record, the index and the idempotent answer are
+ * one script (queuing first: a conversation holding PENDING_MESSAGES_MAX waiting messages ends it,
+ * nothing written, 429 pending_limit); then the reply's turn job is added. Where the deployment
+ * asks for it, the 202 waits until replicas hold all of it (docs/scaling.md); when they do not,
+ * the request fails (503) and the caller's retry with the same msg_id finds the message already
+ * queued (SCHEDULE dedupes).
  */
-export const autoDialog: Scenario = (deps, input) => ({ reads: noReads, finish: async () => {
+export const autoDialog: Scenario = (deps, input) => ({ reads: [], finish: () => {
     const { request, client, msgId, sendUrl } = input;
     const info = request.message_info;
     const conversationId = conversationIdOf(client.id, info);
@@ -32,13 +39,33 @@ export const autoDialog: Scenario = (deps, input) => ({ reads: noReads, finish: 
       content: recorded.content,
       createTimestamp: recorded.create_timestamp,
     } : undefined;
-    const replicated = deps.replication?.begin();
-    const [, , scheduled] = await Promise.all([
-      deps.contexts.record(conversationId, [recorded]),
-      deps.messageIndex.remember(client.id, msgId, conversationId),
-      due ? deps.autoReplies.schedule(due) : isHumanReply(info) ? deps.autoReplies.humanReplied(conversationId) : undefined,
-    ]);
-    await replicated?.confirm();
-    const status = scheduled === undefined ? 'recorded' : scheduled === 'queued' ? 'queued' : 'suppressed';
-    return { status: 202, conversationId, data: { conversation_id: conversationId, msg_id: msgId, status }, commit: nothingToCommit };
+    const schedule = due ? deps.autoReplies.scheduleStep(due) : undefined;
+    const human = !due && isHumanReply(info);
+    const data = { conversation_id: conversationId, msg_id: msgId, status: schedule ? STATUS_SLOT : 'recorded' };
+    return Promise.resolve({
+      status: 202,
+      conversationId,
+      data,
+      writes: [
+        ...(schedule ? [schedule.call] : []),
+        deps.contexts.recordStep(conversationId, [recorded]),
+        deps.messageIndex.rememberStep(client.id, msgId, conversationId),
+      ],
+      ...(schedule ? { outcome: { slot: STATUS_SLOT, words: STATUS_OF } } : {}),
+      replicated: true,
+      async settle(replies: readonly unknown[]) {
+        if (schedule) {
+          const scheduled = await schedule.settle(replies[0]);
+          if (scheduled === 'full') {
+            throw new AppError('pending_limit', 'This conversation already holds the most messages that may wait for their reply; this one was not accepted.', {
+              retryAfterS: 5,
+              detail: 'Nothing was recorded or queued: send the message again once the conversation has been answered (PENDING_MESSAGES_MAX).',
+            });
+          }
+          return { ...data, status: STATUS_OF[scheduled] };
+        }
+        if (human) await deps.autoReplies.humanReplied(conversationId);
+        return data;
+      },
+    });
 } });

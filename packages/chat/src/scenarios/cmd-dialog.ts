@@ -1,30 +1,42 @@
 import { AppError, COMMANDS } from '@dialog-relay/contracts';
 import { conversationIdOf } from '@dialog-relay/conversations';
-import type { AutoReplyStatus } from '../ports.js';
-import { noReads, nothingToCommit, type Scenario, type ScenarioResult } from './scenario.js';
+import { settled, type Scenario, type ScenarioResult } from './scenario.js';
+
+/** Where the write script puts the number of messages a stop cancelled (a string no answer holds otherwise). */
+const CANCELLED_SLOT = '\u0000cancelled';
 
 /**
  * docs/service-rules.md §8: the command is content, trimmed (validated before); the conversation is the one of
  * §5. Commands steer the conversation and are not recorded in its context: they are not chat.
+ * auto_reply_status reads everything in the request's first script; stop and resume write in the
+ * second, with the idempotent answer.
  */
 export const cmdDialog: Scenario = (deps, input) => {
   const conversationId = conversationIdOf(input.client.id, input.request.message_info);
   const base = { conversation_id: conversationId, command: input.command };
-  const done = (data: Record<string, unknown>): ScenarioResult => ({ status: 200, conversationId, data: { ...base, ...data }, commit: nothingToCommit });
-  const reads = input.command === 'auto_reply_status' ? deps.autoReplies.status(conversationId) : noReads;
-  return { reads, finish: async () => {
+  const status = input.command === 'auto_reply_status' ? deps.autoReplies.statusStep(conversationId) : undefined;
+  return { reads: status ? [status.call] : [], finish: async (replies): Promise<ScenarioResult> => {
     switch (input.command) {
       case 'stop_auto_reply': {
-        const cancelled = await deps.autoReplies.stop(conversationId);
-        input.logger.info('auto reply stopped', { conversation_id: conversationId, cancelled });
-        return done({ auto_reply: 'stopped', cancelled });
+        const stop = deps.autoReplies.stopStep(conversationId);
+        return {
+          status: 200, conversationId, data: { ...base, auto_reply: 'stopped', cancelled: CANCELLED_SLOT },
+          writes: [stop.call],
+          outcome: { slot: CANCELLED_SLOT, words: '*' },
+          async settle([reply]) {
+            const cancelled = await stop.settle(reply);
+            input.logger.info('auto reply stopped', { conversation_id: conversationId, cancelled });
+            return { ...base, auto_reply: 'stopped', cancelled };
+          },
+        };
       }
-      case 'resume_auto_reply':
-        await deps.autoReplies.resume(conversationId);
-        return done({ auto_reply: 'active' });
+      case 'resume_auto_reply': {
+        const data = { ...base, auto_reply: 'active' };
+        return { status: 200, conversationId, data, writes: [deps.autoReplies.resumeStep(conversationId).call], settle: settled(data) };
+      }
       case 'auto_reply_status': {
-        const status = (await reads) as AutoReplyStatus;
-        return done({ ...status });
+        const data = { ...base, ...(await status!.settle(replies[0])) };
+        return { status: 200, conversationId, data, writes: [], settle: settled(data) };
       }
       case undefined:
         throw new AppError('unknown_command', `cmd_dialog needs a command: ${COMMANDS.join(', ')}.`);

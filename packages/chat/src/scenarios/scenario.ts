@@ -1,9 +1,10 @@
 import type { ClientSettings } from '@dialog-relay/config';
 import type { ChatMessageRequest, Command } from '@dialog-relay/contracts';
+import type { AnswerOutcome } from '@dialog-relay/admission';
 import type { ContextStore, MessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
 import type { ReplyEngine } from '@dialog-relay/reply-engine';
-import type { AutoReplies, Replication } from '../ports.js';
+import type { AutoReplies, Replication, ScriptCall } from '../ports.js';
 
 export interface ScenarioDeps {
   contexts: ContextStore;
@@ -26,25 +27,35 @@ export interface ScenarioInput {
   logger: Logger;
 }
 
+/**
+ * What a scenario writes, in one script with its idempotent answer (docs/performance.md "Command
+ * budgets"): `writes` run first, then the answer is stored; `settle` reads the parts' results
+ * (the answer's data as it is finally sent, or an AppError that refuses the request).
+ */
 export interface ScenarioResult {
   status: number;
   conversationId: string;
+  /** The answer's data; may hold `outcome.slot`, filled by the write script (the stored answer) and by settle (the one sent). */
   data: Record<string, unknown>;
-  /** Redis writes that may go out together with storing the idempotent answer (one round trip). */
-  commit: () => Promise<unknown>;
+  writes: readonly ScriptCall[];
+  outcome?: AnswerOutcome;
+  /** The write script's results of `writes`, in order; resolves with the data to send. */
+  settle(replies: readonly unknown[]): Promise<Record<string, unknown>>;
+  /** The writes must be on the replicas before the answer (auto_dialog, docs/scaling.md). */
+  replicated?: boolean;
 }
 
-export const nothingToCommit = (): Promise<void> => Promise.resolve();
-
 /**
- * A scenario starts its reads at once (they have no side effects, so they may go out in the same
- * round trip as admission) and returns `finish`, which the service calls once the request is admitted.
+ * A scenario names its reads (parts of the request's first script, with admission: they have no
+ * side effects, so they may run before the request is admitted) and returns `finish`, which the
+ * service calls with their results once the request is admitted.
  */
 export interface StartedScenario {
-  reads: Promise<unknown>;
-  finish: () => Promise<ScenarioResult>;
+  reads: readonly ScriptCall[];
+  finish: (replies: readonly unknown[]) => Promise<ScenarioResult>;
 }
 
 export type Scenario = (deps: ScenarioDeps, input: ScenarioInput) => StartedScenario;
 
-export const noReads: Promise<undefined> = Promise.resolve(undefined);
+/** The data as the write script left it. */
+export const settled = (data: Record<string, unknown>) => (): Promise<Record<string, unknown>> => Promise.resolve(data);

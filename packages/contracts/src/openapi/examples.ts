@@ -72,6 +72,7 @@ export const ERROR_EXAMPLES: Record<string, { summary: string; value: Body }> = 
     value: { code: 401, message: 'The signature does not match.', request_id: 'req-2', error: 'invalid_signature', detail: 'hmac-sha256 signs: {"client":"demo",…}; md5 signs: {secret}1700000000demo' },
   },
   rate_limited: { summary: 'over the per-second limit (Retry-After)', value: { code: 429, message: 'Too many requests for this client.', request_id: 'req-3', error: 'rate_limited' } },
+  pending_limit: { summary: 'auto_dialog: the conversation already holds PENDING_MESSAGES_MAX unanswered messages; this one was not accepted (Retry-After)', value: { code: 429, message: 'This conversation already holds 200 messages waiting for their reply; send this one again later.', request_id: 'req-3b', error: 'pending_limit' } },
   service_unavailable: { summary: 'Redis unreachable (Retry-After)', value: { code: 503, message: 'The service is unavailable; try again shortly.', request_id: 'req-4', error: 'service_unavailable' } },
 };
 

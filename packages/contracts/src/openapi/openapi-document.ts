@@ -23,7 +23,7 @@ export interface OpenApiOptions {
 
 /** Codes the chat endpoint never answers (they belong to the admin routes or unknown paths). */
 const NOT_FROM_CHAT: readonly ErrorCode[] = ['unauthorized', 'forbidden', 'not_found', 'method_not_allowed'];
-const RETRY_AFTER_CODES: readonly ErrorCode[] = ['rate_limited', 'service_unavailable', 'request_in_progress'];
+const RETRY_AFTER_CODES: readonly ErrorCode[] = ['rate_limited', 'pending_limit', 'service_unavailable', 'request_in_progress'];
 
 /**
  * The OpenAPI 3.1 document of the API, built from the same request schema the validator compiles

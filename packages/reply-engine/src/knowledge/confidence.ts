@@ -8,7 +8,7 @@ export interface ConfidenceFeatures {
   margin: number;
   /** best / the message's own term weight: how much of the message the best entry explains. */
   coverage: number;
-  /** The best entry has a phrasing with exactly the message's words (KnowledgeMatch.whole). */
+  /** The best entry has a phrasing with exactly the message's words (KnowledgeMatch.whole), and the second has none. */
   whole: boolean;
 }
 
@@ -19,22 +19,29 @@ export function confidenceFeatures(ranking: KnowledgeRanking): ConfidenceFeature
     score: first.score,
     margin: (first.score - (second?.score ?? 0)) / first.score,
     coverage: ranking.weight > 0 ? Math.min(1, first.score / ranking.weight) : 0,
-    whole: first.whole,
+    whole: first.whole && second?.whole !== true,
   };
 }
 
 /**
- * Relevant enough, ahead of the second, covering the message. A message that is exactly one of the
- * FAQ's phrasings ("When are you open?") needs only the lead: its few words may be common ones, but
- * it asks what the FAQ author wrote (docs/knowledge-engine.md, "Confidence").
+ * Relevant enough, ahead of the second, covering the message. A message that says exactly what one
+ * of the FAQ's phrasings says ("When are you open?", "How do I return an item?") needs none of it,
+ * unless the second entry has such a phrasing too: its few words may be common ones, and a
+ * neighbouring entry may share most of them, but it asks what the FAQ author wrote
+ * (docs/knowledge-engine.md, "Confidence").
  */
 export function isConfident(features: ConfidenceFeatures, thresholds: ConfidenceThresholds): boolean {
+  if (features.whole) return true;
   if (features.margin < thresholds.minMargin) return false;
-  return features.whole || (features.score >= thresholds.minScore && features.coverage >= thresholds.minCoverage);
+  return features.score >= thresholds.minScore && features.coverage >= thresholds.minCoverage;
 }
 
-/** The best entry when it is clearly the answer: relevant enough, ahead of the second, covering the message. */
+/**
+ * The entry that answers: the one whose phrasing the message is, letter for letter; else the best
+ * entry when it is clearly the answer (isConfident).
+ */
 export function confidentEntry(ranking: KnowledgeRanking, thresholds: ConfidenceThresholds): KnowledgeEntry | undefined {
+  if (ranking.verbatim) return ranking.verbatim;
   const best = ranking.matches[0];
   return best && isConfident(confidenceFeatures(ranking), thresholds) ? best.entry : undefined;
 }

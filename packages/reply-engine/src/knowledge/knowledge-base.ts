@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import type { Localized } from '../language/localized.js';
+import type { Lexicon } from '../text/synonyms.js';
 import { readKnowledgeBase } from './knowledge-validation.js';
 
 /**
@@ -38,6 +39,10 @@ export interface KnowledgeBase {
   fallback: Localized;
   thresholds: ConfidenceThresholds;
   entries: KnowledgeEntry[];
+  /** The shipped lexicons the file uses (`lexicons:`; DEFAULT_LEXICONS when it names none). */
+  lexicons?: string[];
+  /** Those lexicons and the file's own `synonyms:`, compiled (undefined: the default lexicon). */
+  lexicon?: Lexicon;
   /** What was accepted but ignored (an earlier version's setting); logged when the file is loaded. */
   warnings: string[];
 }

@@ -1,7 +1,11 @@
+import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
 import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
+import { buildIndexPostings, distinctiveness, type TermPostings } from './index-postings.js';
 import { createTermExpansion } from './term-expansion.js';
 import { conceptSiblings, createTermPairsBuilder } from './term-pairs.js';
+
+export { ANSWER_FACTOR, ANSWER_SPREAD } from './index-postings.js';
 
 export interface KnowledgeMatch {
   entry: KnowledgeEntry;
@@ -14,25 +18,21 @@ export interface KnowledgeMatch {
 const WHOLE_SHARE = 0.99;
 
 export interface KnowledgeRanking {
-  /** Entries that matched at all, best first. */
+  /** The best entries that matched at all (as many as the depth asked for), best first. */
   matches: KnowledgeMatch[];
   /** The message's own term weight (what a perfect entry would explain); 0 when it has no terms. */
   weight: number;
+  /** The entry one of whose phrasings is the message itself, letter for letter (case, spaces and punctuation aside), if one entry has it. */
+  verbatim?: KnowledgeEntry | undefined;
 }
 
 export interface KnowledgeIndex {
-  rank(text: string): KnowledgeRanking;
+  /** Ranks the entries for a text; `depth`: how many of the best are returned, with exact scores (default DEFAULT_RANK_DEPTH). */
+  rank(text: string, depth?: number): KnowledgeRanking;
 }
 
-interface Posting {
-  doc: number;
-  factor: number;
-}
-
-/** Answers are indexed too, their words counting this much: they name what the questions leave out. */
-export const ANSWER_FACTOR = 0.5;
-/** How much an entry that has a term only in its answer counts towards the term's spread. */
-export const ANSWER_SPREAD = 0.6;
+/** How many entries a ranking returns unless told otherwise. */
+export const DEFAULT_RANK_DEPTH = 6;
 /** Weight of a term never seen in the FAQ: unknown topics lower a message's coverage. */
 export const UNKNOWN_TERM_WEIGHT = 0.4;
 /** Share of an entry's score from its best single phrasing (words that occur together); the rest from all its words. */
@@ -40,143 +40,234 @@ export const PHRASING_SHARE = 0.3;
 /** How much two of the message's words found together in one phrasing add, besides each word's own gain (term-pairs.ts). */
 export const PAIR_FACTOR = 0.5;
 
-/**
- * Distinctiveness of a term found in `df` of `n` entries: 1 for one entry, falling towards 0 for a
- * term every entry has. Squared, so shared words ("order", "订单", "注文") count far less than words
- * of one entry, and normalised by log(1 + n), so scores read the same for any FAQ size.
- */
-function distinctiveness(df: number, n: number): number {
-  const idf = Math.log(1 + n / df) / Math.log(1 + n);
-  return idf * idf;
+/** A text as compared letter for letter with a phrasing: case, width, spaces and punctuation aside. */
+export function verbatimKey(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-function termsWithScale(text: string, scale: number, into: Map<string, number>): void {
-  for (const [term, factor] of termsOf(text)) if ((into.get(term) ?? 0) < factor * scale) into.set(term, factor * scale);
+/** What one message term matches in the index: the index terms it stands for (term-expansion.ts). */
+interface QueryTerm {
+  factor: number;
+  own: boolean;
+  postings: TermPostings[];
+  /** distinctiveness × relation of each of `postings`. */
+  gains: number[];
+}
+
+interface Related {
+  /** For the word pairs: the index terms with their relation. */
+  terms: ReadonlyArray<readonly [string, number]>;
+  postings: TermPostings[];
+  relations: number[];
+}
+
+/** The position of `entry` in an ascending list of entries, or -1. */
+function find(entries: Int32Array, entry: number): number {
+  let low = 0;
+  let high = entries.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const value = entries[middle] ?? 0;
+    if (value === entry) return middle;
+    if (value < entry) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
 
 /**
- * Indexes a FAQ: each phrasing of a question is a document, and so are each entry's answers (their
- * words at ANSWER_FACTOR). A message's terms are matched against index terms (themselves, stem
- * variants, one-typo neighbours: term-expansion.ts); a match gains
- * distinctiveness × relation factor × the smaller of the two term factors. An entry's score blends
- * its best document (words that occur together in one phrasing) with the best gain of each
- * message term anywhere in the entry, plus the gains of the message's word pairs found together in
- * one of its phrasings (term-pairs.ts). docs/knowledge-engine.md explains the whole ranking.
+ * Indexes a FAQ (index-postings.ts) and ranks its entries for a message. A message's terms are
+ * matched against index terms (themselves, stem variants, one-typo neighbours: term-expansion.ts);
+ * a match gains distinctiveness × relation factor × the smaller of the two term factors. An entry's
+ * score blends its best document (words that occur together in one phrasing) with the best gain of
+ * each message term anywhere in the entry, plus the gains of the message's word pairs found
+ * together in one of its phrasings (term-pairs.ts). docs/knowledge-engine.md explains the ranking.
+ *
+ * One pass over the entries' postings gives every entry's term and pair sums, and with them bounds
+ * of its score (the best document scores between 0 and the term sum); the phrasings are then read
+ * only for the entries that can still reach the first `depth`, best bound first.
  */
-export function createKnowledgeIndex(entries: readonly KnowledgeEntry[]): KnowledgeIndex {
-  const docEntry: number[] = [];
-  const postings = new Map<string, Posting[]>();
-  const entriesOf = new Map<string, Set<number>>();
-  const answerEntriesOf = new Map<string, Set<number>>();
-  const pairsBuilder = createTermPairsBuilder();
-  const addDoc = (entry: number, terms: Map<string, number>, owners: Map<string, Set<number>>): void => {
-    const doc = docEntry.length;
-    docEntry.push(entry);
-    for (const [term, factor] of terms) {
-      const list = postings.get(term);
-      if (list) list.push({ doc, factor });
-      else postings.set(term, [{ doc, factor }]);
-      const set = owners.get(term);
-      if (set) set.add(entry);
-      else owners.set(term, new Set([entry]));
-    }
-  };
-  entries.forEach((entry, index) => {
+export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon: Lexicon = defaultLexicon()): KnowledgeIndex {
+  const index = buildIndexPostings(entries, lexicon);
+  const { terms, docEntry, docWeights } = index;
+  const entryCount = entries.length;
+  const pairsBuilder = createTermPairsBuilder(lexicon);
+  for (const { entry, terms: phrasing } of index.phrasingTerms) {
+    pairsBuilder.add(entry, [...phrasing].filter(([, factor]) => factor >= MIN_OWN_FACTOR).map(([term]) => term), conceptSiblings(phrasing.keys(), lexicon));
+  }
+  index.phrasingTerms.length = 0;
+  const pairs = pairsBuilder.build((entriesWithPair) => distinctiveness(entriesWithPair, entryCount));
+  const expansion = createTermExpansion(terms.keys());
+  const verbatim = new Map<string, number>();
+  entries.forEach((entry, i) => {
     for (const question of entry.questions) {
-      const terms = new Map<string, number>();
-      termsWithScale(question, 1, terms);
-      addDoc(index, terms, entriesOf);
-      pairsBuilder.add(index, [...terms].filter(([, factor]) => factor >= MIN_OWN_FACTOR).map(([term]) => term), conceptSiblings(terms.keys()));
+      const key = verbatimKey(question);
+      const known = verbatim.get(key);
+      if (key !== '') verbatim.set(key, known === undefined || known === i ? i : -1);
     }
-    const answerTerms = new Map<string, number>();
-    for (const parts of Object.values(entry.answer)) for (const part of parts) if (part.type === 'text') termsWithScale(part.content, ANSWER_FACTOR, answerTerms);
-    addDoc(index, answerTerms, answerEntriesOf);
   });
-  const weights = new Map<string, number>();
-  for (const term of postings.keys()) {
-    // answers use common words freely ("open My account"); they count ANSWER_SPREAD towards a term's spread
-    const inQuestions = entriesOf.get(term) ?? new Set<number>();
-    let onlyInAnswers = 0;
-    for (const entry of answerEntriesOf.get(term) ?? []) if (!inQuestions.has(entry)) onlyInAnswers += 1;
-    weights.set(term, distinctiveness(Math.max(1, inQuestions.size + ANSWER_SPREAD * onlyInAnswers), entries.length));
+  // each entry's documents, consecutive: firstDoc[e] … firstDoc[e + 1]
+  const firstDoc = new Int32Array(entryCount + 1);
+  docEntry.forEach((entry) => void (firstDoc[entry + 1] = (firstDoc[entry + 1] ?? 0) + 1));
+  let mostDocs = 0;
+  for (let e = 0; e < entryCount; e++) {
+    mostDocs = Math.max(mostDocs, firstDoc[e + 1] ?? 0);
+    firstDoc[e + 1] = (firstDoc[e + 1] ?? 0) + (firstDoc[e] ?? 0);
   }
-  // a document's own weight: a phrasing that is all about the message's words beats a long one that mentions them
-  const docWeights = new Float64Array(docEntry.length);
-  for (const [term, list] of postings) {
-    for (const posting of list) if (posting.factor >= MIN_OWN_FACTOR) docWeights[posting.doc] = (docWeights[posting.doc] ?? 0) + posting.factor * (weights.get(term) ?? 0);
-  }
-  const expansion = createTermExpansion(postings.keys());
-  const pairs = pairsBuilder.build((entriesWithPair) => distinctiveness(entriesWithPair, entries.length));
-  const docCount = docEntry.length;
-
-  return {
-    rank(text) {
-      const docScores = new Float64Array(docCount);
-      const entryTotals = new Float64Array(entries.length);
-      const bestOfDoc = new Float64Array(docCount);
-      // the gains of own terms (words, concepts) alone, to tell a message that is exactly one phrasing
-      const ownScores = new Float64Array(docCount);
-      const bestOwnOfDoc = new Float64Array(docCount);
-      const bestOfEntry = new Float64Array(entries.length);
-      const touched: number[] = [];
-      const ownTerms: (readonly [number, ReadonlyArray<readonly [string, number]>])[] = [];
-      let weight = 0;
-      const messageTerms = termsOf(text);
-      for (const [term, queryFactor] of messageTerms) {
-        const related = expansion.expand(term);
-        if (queryFactor >= MIN_OWN_FACTOR && related.length > 0) ownTerms.push([queryFactor, related]);
-        if (related.length === 0) {
-          if (queryFactor >= MIN_OWN_FACTOR) weight += queryFactor * UNKNOWN_TERM_WEIGHT;
-          continue;
-        }
-        let termWeight = 0;
-        for (const [indexTerm, relation] of related) {
-          const distinct = (weights.get(indexTerm) ?? 0) * relation;
-          termWeight = Math.max(termWeight, distinct);
-          for (const posting of postings.get(indexTerm) ?? []) {
-            const gain = distinct * Math.min(queryFactor, posting.factor);
-            const previous = bestOfDoc[posting.doc] ?? 0;
-            if (previous === 0) touched.push(posting.doc);
-            if (gain > previous) bestOfDoc[posting.doc] = gain;
-            if (queryFactor >= MIN_OWN_FACTOR && posting.factor >= MIN_OWN_FACTOR && gain > (bestOwnOfDoc[posting.doc] ?? 0)) bestOwnOfDoc[posting.doc] = gain;
-          }
-        }
-        if (queryFactor >= MIN_OWN_FACTOR) weight += queryFactor * termWeight;
-        for (const doc of touched) {
-          const gain = bestOfDoc[doc] ?? 0;
-          docScores[doc] = (docScores[doc] ?? 0) + gain;
-          const entry = docEntry[doc] ?? 0;
-          if (gain > (bestOfEntry[entry] ?? 0)) bestOfEntry[entry] = gain;
-          bestOfDoc[doc] = 0;
-          ownScores[doc] = (ownScores[doc] ?? 0) + (bestOwnOfDoc[doc] ?? 0);
-          bestOwnOfDoc[doc] = 0;
-        }
-        touched.length = 0;
-        for (let i = 0; i < entryTotals.length; i++) {
-          entryTotals[i] = (entryTotals[i] ?? 0) + (bestOfEntry[i] ?? 0);
-          bestOfEntry[i] = 0;
+  const relatedCache = new Map<string, Related>();
+  const relatedOf = (term: string): Related => {
+    let related = relatedCache.get(term);
+    if (related === undefined) {
+      const expanded = expansion.expand(term);
+      related = { terms: expanded, postings: [], relations: [] };
+      for (const [indexTerm, relation] of expanded) {
+        const postings = terms.get(indexTerm);
+        if (postings) {
+          related.postings.push(postings);
+          related.relations.push(relation);
         }
       }
-      const bestDoc = new Float64Array(entries.length);
-      const whole = new Uint8Array(entries.length);
-      docScores.forEach((raw, doc) => {
-        const entry = docEntry[doc] ?? 0;
-        const own = ownScores[doc] ?? 0;
-        if (weight > 0 && own >= WHOLE_SHARE * weight && own >= WHOLE_SHARE * (docWeights[doc] ?? 0)) whole[entry] = 1;
-        const precision = Math.min(1, raw / Math.max(docWeights[doc] ?? 0, 1e-9));
-        const score = raw * (0.5 + 0.5 * precision);
-        if (score > (bestDoc[entry] ?? 0)) bestDoc[entry] = score;
-      });
-      const pairTotals = new Float64Array(entries.length);
-      pairs.score(ownTerms, conceptSiblings(messageTerms.keys()), pairTotals);
-      const matches: KnowledgeMatch[] = [];
-      entryTotals.forEach((total, i) => {
-        const entry = entries[i];
-        const score = PHRASING_SHARE * (bestDoc[i] ?? 0) + (1 - PHRASING_SHARE) * (total + PAIR_FACTOR * (pairTotals[i] ?? 0));
-        if (score > 0 && entry) matches.push({ entry, score, whole: whole[i] === 1 });
-      });
-      matches.sort((a, b) => b.score - a.score);
-      return { matches, weight };
+      if (relatedCache.size >= 20_000) relatedCache.clear();
+      relatedCache.set(term, related);
+    }
+    return related;
+  };
+  // scratch buffers, one set per index: rank is synchronous
+  const entryTotals = new Float64Array(entryCount);
+  const pairTotals = new Float64Array(entryCount);
+  const bestOfEntry = new Float64Array(entryCount);
+  const upper = new Float64Array(entryCount);
+  const raw = new Float64Array(mostDocs);
+  const own = new Float64Array(mostDocs);
+  const bestOfDoc = new Float64Array(mostDocs);
+  const bestOwnOfDoc = new Float64Array(mostDocs);
+
+  /** The exact score of entry `e` and whether one of its phrasings is the message whole. */
+  const exactScore = (e: number, query: readonly QueryTerm[], weight: number): KnowledgeMatch => {
+    const first = firstDoc[e] ?? 0;
+    const count = (firstDoc[e + 1] ?? 0) - first;
+    raw.fill(0, 0, count);
+    own.fill(0, 0, count);
+    // bestOfDoc and bestOwnOfDoc are all 0 between terms: each term's loop below resets what it set
+    for (const term of query) {
+      let matched = false;
+      const { postings: list, gains, factor: queryFactor, own: ownTerm } = term;
+      for (let r = 0; r < list.length; r++) {
+        const postings = list[r] as TermPostings;
+        const k = find(postings.entries, e);
+        if (k < 0) continue;
+        matched = true;
+        const distinct = gains[r] ?? 0;
+        const { docs, docFactors, docStart } = postings;
+        const end = docStart[k + 1] ?? 0;
+        for (let j = docStart[k] ?? 0; j < end; j++) {
+          const d = (docs[j] ?? 0) - first;
+          const factor = docFactors[j] ?? 0;
+          const gain = distinct * (queryFactor < factor ? queryFactor : factor);
+          if (gain > (bestOfDoc[d] ?? 0)) bestOfDoc[d] = gain;
+          if (ownTerm && factor >= MIN_OWN_FACTOR && gain > (bestOwnOfDoc[d] ?? 0)) bestOwnOfDoc[d] = gain;
+        }
+      }
+      if (!matched) continue;
+      for (let d = 0; d < count; d++) {
+        raw[d] = (raw[d] ?? 0) + (bestOfDoc[d] ?? 0);
+        own[d] = (own[d] ?? 0) + (bestOwnOfDoc[d] ?? 0);
+        bestOfDoc[d] = 0;
+        bestOwnOfDoc[d] = 0;
+      }
+    }
+    let bestDoc = 0;
+    let whole = false;
+    for (let d = 0; d < count; d++) {
+      const score = raw[d] ?? 0;
+      const ownScore = own[d] ?? 0;
+      const docWeight = docWeights[first + d] ?? 0;
+      if (weight > 0 && ownScore >= WHOLE_SHARE * weight && ownScore >= WHOLE_SHARE * docWeight) whole = true;
+      const precision = Math.min(1, score / Math.max(docWeight, 1e-9));
+      const scored = score * (0.5 + 0.5 * precision);
+      if (scored > bestDoc) bestDoc = scored;
+    }
+    const score = PHRASING_SHARE * bestDoc + (1 - PHRASING_SHARE) * ((entryTotals[e] ?? 0) + PAIR_FACTOR * (pairTotals[e] ?? 0));
+    return { entry: entries[e] as KnowledgeEntry, score, whole };
+  };
+
+  return {
+    rank(text, depth = DEFAULT_RANK_DEPTH) {
+      entryTotals.fill(0);
+      pairTotals.fill(0);
+      const touched: number[] = [];
+      const query: QueryTerm[] = [];
+      const ownTerms: (readonly [number, ReadonlyArray<readonly [string, number]>])[] = [];
+      let weight = 0;
+      const messageTerms = termsOf(text, lexicon);
+      for (const [term, factor] of messageTerms) {
+        const related = relatedOf(term);
+        const own = factor >= MIN_OWN_FACTOR;
+        if (related.postings.length === 0) {
+          if (own) weight += factor * UNKNOWN_TERM_WEIGHT;
+          continue;
+        }
+        if (own) ownTerms.push([factor, related.terms]);
+        const gains: number[] = [];
+        let termWeight = 0;
+        const { postings: list, relations } = related;
+        for (let r = 0; r < list.length; r++) {
+          const postings = list[r] as TermPostings;
+          const distinct = postings.weight * (relations[r] ?? 0);
+          gains.push(distinct);
+          if (distinct > termWeight) termWeight = distinct;
+          const { entries: having, entryFactors } = postings;
+          for (let k = 0; k < having.length; k++) {
+            const e = having[k] ?? 0;
+            const entryFactor = entryFactors[k] ?? 0;
+            const gain = distinct * (factor < entryFactor ? factor : entryFactor);
+            const previous = bestOfEntry[e] ?? 0;
+            if (previous === 0) touched.push(e);
+            if (gain > previous) bestOfEntry[e] = gain;
+          }
+        }
+        if (own) weight += factor * termWeight;
+        for (const e of touched) {
+          entryTotals[e] = (entryTotals[e] ?? 0) + (bestOfEntry[e] ?? 0);
+          bestOfEntry[e] = 0;
+        }
+        touched.length = 0;
+        query.push({ factor, own, postings: related.postings, gains });
+      }
+      if (ownTerms.length > 1) pairs.score(ownTerms, conceptSiblings(messageTerms.keys(), lexicon), pairTotals);
+      // bounds: the best document scores between 0 and the entry's term sum
+      let candidates = 0;
+      for (let e = 0; e < entryCount; e++) {
+        const total = entryTotals[e] ?? 0;
+        upper[e] = total > 0 ? (1 - PHRASING_SHARE) * (total + PAIR_FACTOR * (pairTotals[e] ?? 0)) + PHRASING_SHARE * total : -1;
+        if (total > 0) candidates += 1;
+      }
+      const wanted = Math.max(1, Math.floor(depth));
+      const scored: { match: KnowledgeMatch; e: number }[] = [];
+      let floor = Number.NEGATIVE_INFINITY;
+      // best bound first (a linear pick: a few entries are scored, far fewer than a sort would compare)
+      for (; candidates > 0; candidates--) {
+        let e = -1;
+        let bound = -1;
+        for (let i = 0; i < entryCount; i++) {
+          if ((upper[i] ?? -1) > bound) {
+            bound = upper[i] ?? -1;
+            e = i;
+          }
+        }
+        if (bound < floor) break;
+        upper[e] = -1;
+        const match = exactScore(e, query, weight);
+        if (match.score <= 0) continue;
+        // kept in order (score, then entry) by insertion: a handful of entries
+        let at = scored.length;
+        while (at > 0 && ((scored[at - 1]?.match.score ?? 0) < match.score || ((scored[at - 1]?.match.score ?? 0) === match.score && (scored[at - 1]?.e ?? 0) > e))) at--;
+        scored.splice(at, 0, { match, e });
+        if (scored.length >= wanted) floor = scored[wanted - 1]?.match.score ?? floor;
+      }
+      const matches = scored.slice(0, wanted).map((item) => item.match);
+      const said = verbatim.get(verbatimKey(text));
+      return { matches, weight, verbatim: said === undefined || said < 0 ? undefined : entries[said] };
     },
   };
 }

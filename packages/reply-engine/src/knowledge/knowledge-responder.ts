@@ -2,6 +2,7 @@ import type { ReplyPart } from '@dialog-relay/contracts';
 import { detectLanguage } from '../language/detect-language.js';
 import { pickLocalized } from '../language/localized.js';
 import { copyParts, cutText } from '../message-text.js';
+import { defaultLexicon } from '../text/synonyms.js';
 import { tokenize } from '../text/tokenize.js';
 import { confidentEntry } from './confidence.js';
 import type { KnowledgeBase, KnowledgeEntry } from './knowledge-base.js';
@@ -21,8 +22,8 @@ export interface KnowledgeResponder {
   readonly kb: KnowledgeBase;
   /** `history`: the customer's earlier texts, oldest first, tried when the message alone is not enough. */
   decide(text: string, history: readonly string[]): KnowledgeDecision;
-  /** The entries that match `text` at all, best first (what the index makes of the first RANKED_TEXT_MAX_CHARS). */
-  rank(text: string): KnowledgeRanking;
+  /** The best `depth` entries for a text (knowledge-index.ts; no confidence rule, the text read whole: callers cut it). */
+  rank(text: string, depth?: number): KnowledgeRanking;
   /** The reply parts of a decision (copies), in the customer's language when the entry has it. */
   partsOf(decision: Pick<KnowledgeDecision, 'entry' | 'language'>): ReplyPart[];
 }
@@ -44,27 +45,28 @@ export const RANKED_TEXT_MAX_CHARS = 2000;
 export const rankedPart = (text: string): string => cutText(text, RANKED_TEXT_MAX_CHARS);
 
 export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder {
-  const index = createKnowledgeIndex(kb.entries);
+  const lexicon = kb.lexicon ?? defaultLexicon();
+  const index = createKnowledgeIndex(kb.entries, lexicon);
   return {
     kb,
     decide(fullText, fullHistory) {
       const text = rankedPart(fullText);
       const history = fullHistory.map(rankedPart);
-      const ranking = index.rank(text);
+      const ranking = index.rank(text, 2);
       const language = detectLanguage(text, kb.languages) ?? (history.length > 0 ? detectLanguage(history.join('\n'), kb.languages) : undefined);
       // Files only, or only stop words ("thanks!"): nothing to search for, and the history would
       // just repeat the answer to an earlier question.
-      if (ranking.weight === 0 && tokenize(text).length === 0) return { entry: undefined, language, ranking };
+      if (ranking.weight === 0 && tokenize(text, lexicon).length === 0) return { entry: undefined, language, ranking };
       const direct = confidentEntry(ranking, kb.thresholds);
       if (direct || history.length === 0) return { entry: direct, language, ranking };
       // newest first: a follow-up usually continues the question just before it
       for (let i = history.length - 1; i >= 0; i--) {
-        const withEarlier = confidentEntry(index.rank(`${text}\n${history[i] ?? ''}`), kb.thresholds);
+        const withEarlier = confidentEntry(index.rank(`${text}\n${history[i] ?? ''}`, 2), kb.thresholds);
         if (withEarlier) return { entry: withEarlier, language, ranking };
       }
       return { entry: undefined, language, ranking };
     },
-    rank: (text) => index.rank(rankedPart(text)),
+    rank: (text, depth) => index.rank(text, depth),
     partsOf({ entry, language }) {
       return copyParts(pickLocalized(entry ? entry.answer : kb.fallback, language, kb.defaultLanguage));
     },

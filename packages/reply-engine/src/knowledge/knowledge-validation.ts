@@ -1,10 +1,12 @@
 import { FILE_TYPES, type ReplyPart, type ReplyPartType } from '@dialog-relay/contracts';
 import type { Localized } from '../language/localized.js';
+import { loadShippedLexicon, readSynonyms } from '../text/lexicon-data.js';
+import { compileLexicon, DEFAULT_LEXICONS, shippedLexicon, type Lexicon } from '../text/synonyms.js';
 import { tokenize } from '../text/tokenize.js';
 import type { ConfidenceThresholds, KnowledgeBase, KnowledgeEntry } from './knowledge-base.js';
 
 const PART_TYPES: readonly ReplyPartType[] = ['text', ...FILE_TYPES];
-const TOP_LEVEL_KEYS = ['default_language', 'fallback', 'confidence', 'min_score', 'entries'];
+const TOP_LEVEL_KEYS = ['default_language', 'lexicons', 'synonyms', 'fallback', 'confidence', 'min_score', 'entries'];
 const CONFIDENCE_KEYS = ['min_score', 'min_margin', 'min_coverage'];
 const ENTRY_KEYS = ['id', 'questions', 'answer'];
 const LANGUAGE_CODE = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
@@ -59,19 +61,19 @@ function readLocalized(value: unknown, where: string, allowEmpty: boolean, defau
   return localized;
 }
 
-function readQuestions(value: unknown, where: string): string[] {
+function readQuestions(value: unknown, where: string, lexicon: Lexicon): string[] {
   if (value === undefined || value === null) fail(where, 'is missing');
   if (!Array.isArray(value)) fail(where, 'must be a list of strings');
   if (value.length === 0) fail(where, 'must not be empty');
   return value.map((question: unknown, i) => {
     const at = `${where}[${i}]`;
     if (typeof question !== 'string' || question.trim() === '') fail(at, 'must be a non-empty string');
-    if (tokenize(question).length === 0) fail(at, `has no searchable words: ${JSON.stringify(question)}`);
+    if (tokenize(question, lexicon).length === 0) fail(at, `has no searchable words: ${JSON.stringify(question)}`);
     return question.trim();
   });
 }
 
-function readEntry(value: unknown, index: number, seenIds: Set<string>, defaultLanguage: string): KnowledgeEntry {
+function readEntry(value: unknown, index: number, seenIds: Set<string>, defaultLanguage: string, lexicon: Lexicon): KnowledgeEntry {
   const where = `entries[${index}]`;
   if (!isObject(value)) fail(where, 'must be an object {id, questions, answer}');
   const label = typeof value['id'] === 'string' ? `${where} (id "${value['id']}")` : where;
@@ -82,7 +84,7 @@ function readEntry(value: unknown, index: number, seenIds: Set<string>, defaultL
   seenIds.add(id);
   return {
     id,
-    questions: readQuestions(value['questions'], `${label}.questions`),
+    questions: readQuestions(value['questions'], `${label}.questions`, lexicon),
     answer: readLocalized(value['answer'], `${label}.answer`, false, defaultLanguage),
   };
 }
@@ -105,6 +107,34 @@ function readThresholds(value: unknown, defaults: ConfidenceThresholds): Confide
   };
 }
 
+/**
+ * The lexicons a file chooses (`lexicons: [shop]`, names of files in lexicons/; [] for none;
+ * DEFAULT_LEXICONS when the key is absent, so files written before lexicons keep their matching)
+ * and its own synonym groups (`synonyms:`, added to them; a group of a lexicon's name gains words).
+ */
+function readLexicons(namesRaw: unknown, synonymsRaw: unknown): { names: string[]; lexicon: Lexicon } {
+  let names = [...DEFAULT_LEXICONS];
+  if (namesRaw !== undefined && namesRaw !== null) {
+    if (!Array.isArray(namesRaw) || !namesRaw.every((name) => typeof name === 'string' && name.trim() !== '')) fail('lexicons', 'must be a list of lexicon names such as [shop], or []');
+    names = [...new Set((namesRaw as string[]).map((name) => name.trim()))];
+  }
+  const data = names.map((name, i) => {
+    try {
+      return loadShippedLexicon(name);
+    } catch (error) {
+      return fail(`lexicons[${i}]`, (error as Error).message.replace(/^lexicon "[^"]*" /, `"${name}" `));
+    }
+  });
+  if (synonymsRaw === undefined || synonymsRaw === null) return { names, lexicon: shippedLexicon(names) };
+  let own;
+  try {
+    own = readSynonyms(synonymsRaw, 'synonyms');
+  } catch (error) {
+    throw new Error(`KNOWLEDGE_FILE: ${(error as Error).message}`);
+  }
+  return { names, lexicon: compileLexicon([...data, { synonyms: own, englishPhrases: [] }]) };
+}
+
 /** Validates the parsed content of a knowledge file; see parseKnowledgeBase. */
 export function readKnowledgeBase(raw: unknown, defaults: ConfidenceThresholds): KnowledgeBase {
   if (!isObject(raw)) fail('the file', 'must contain an object with fallback and entries');
@@ -122,8 +152,9 @@ export function readKnowledgeBase(raw: unknown, defaults: ConfidenceThresholds):
   if (!Array.isArray(entriesRaw)) fail('entries', 'must be a list');
   if (entriesRaw.length === 0) fail('entries', 'must not be empty');
   const seenIds = new Set<string>();
-  const entries = entriesRaw.map((entry: unknown, i) => readEntry(entry, i, seenIds, defaultLanguage));
+  const { names: lexicons, lexicon } = readLexicons(raw['lexicons'], raw['synonyms']);
+  const entries = entriesRaw.map((entry: unknown, i) => readEntry(entry, i, seenIds, defaultLanguage, lexicon));
   const languages = new Set<string>([defaultLanguage, ...Object.keys(fallback)]);
   for (const entry of entries) for (const language of Object.keys(entry.answer)) languages.add(language);
-  return { defaultLanguage, languages: [...languages], fallback, thresholds, entries, warnings };
+  return { defaultLanguage, languages: [...languages], fallback, thresholds, entries, lexicons, lexicon, warnings };
 }

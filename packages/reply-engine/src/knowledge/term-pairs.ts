@@ -1,4 +1,4 @@
-import { conceptsOf } from '../text/synonyms.js';
+import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
 
 /**
  * Pairs of words that occur together in one phrasing ("delivery" + "cost", "coupon" + "not",
@@ -34,8 +34,8 @@ function pairKey(a: number, b: number): number {
 }
 
 /** A word and a concept it yields are one piece of evidence, not a pair ("refund" and "~refund"). */
-function sameWord(a: string, b: string): boolean {
-  return conceptsOf(a).includes(b) || conceptsOf(b).includes(a);
+function sameWord(a: string, b: string, lexicon: Lexicon): boolean {
+  return lexicon.conceptsOf(a).includes(b) || lexicon.conceptsOf(b).includes(a);
 }
 
 function siblingKey(a: string, b: string): string {
@@ -46,10 +46,10 @@ function siblingKey(a: string, b: string): string {
  * The pairs of concepts that one word of a text yields together (快递 → ~deliver and ~parcel): one
  * piece of evidence, not a pair. Keys for `score` and `add`.
  */
-export function conceptSiblings(terms: Iterable<string>): Set<string> {
+export function conceptSiblings(terms: Iterable<string>, lexicon: Lexicon = defaultLexicon()): Set<string> {
   const siblings = new Set<string>();
   for (const term of terms) {
-    const concepts = conceptsOf(term);
+    const concepts = lexicon.conceptsOf(term);
     for (let i = 0; i < concepts.length; i++) for (let j = i + 1; j < concepts.length; j++) siblings.add(siblingKey(concepts[i] ?? '', concepts[j] ?? ''));
   }
   return siblings;
@@ -60,7 +60,7 @@ interface WeightedPair {
   entries: number[];
 }
 
-export function createTermPairsBuilder(): TermPairsBuilder {
+export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): TermPairsBuilder {
   const entriesOf = new Map<number, Set<number>>();
   const ids = new Map<string, number>();
   const idOf = (term: string): number => {
@@ -77,7 +77,7 @@ export function createTermPairsBuilder(): TermPairsBuilder {
         for (let j = i + 1; j < terms.length; j++) {
           const a = terms[i] ?? '';
           const b = terms[j] ?? '';
-          if (a === b || sameWord(a, b) || siblings.has(siblingKey(a, b)) || ids.size >= ID_SPAN - 2) continue;
+          if (a === b || sameWord(a, b, lexicon) || siblings.has(siblingKey(a, b)) || ids.size >= ID_SPAN - 2) continue;
           const key = pairKey(idOf(a), idOf(b));
           const set = entriesOf.get(key);
           if (set) set.add(entry);
@@ -89,7 +89,11 @@ export function createTermPairsBuilder(): TermPairsBuilder {
       const pairs = new Map<number, WeightedPair>();
       for (const [key, set] of entriesOf) pairs.set(key, { weight: distinctiveness(set.size), entries: [...set] });
       entriesOf.clear();
-      const best = new Map<number, number>();
+      let entryCount = 0;
+      for (const pair of pairs.values()) for (const entry of pair.entries) entryCount = Math.max(entryCount, entry + 1);
+      // the best gain per entry of one pair of message terms, and the entries it was set for
+      const best = new Float64Array(entryCount);
+      const touched: number[] = [];
       return {
         score(terms, siblings, into) {
           for (let i = 0; i < terms.length; i++) {
@@ -97,7 +101,6 @@ export function createTermPairsBuilder(): TermPairsBuilder {
             for (let j = i + 1; j < terms.length; j++) {
               const [factorJ, relatedJ] = terms[j] ?? [0, []];
               const factor = Math.min(factorI, factorJ);
-              best.clear();
               // each pair of message terms counts once per entry, through its best-matching index pair
               for (const [a, relationA] of relatedI) {
                 const idA = ids.get(a);
@@ -109,10 +112,18 @@ export function createTermPairsBuilder(): TermPairsBuilder {
                   // the index holds no pair of a word and its own concept (add skips them); siblings depend on the message
                   if (!pair || (siblings.size > 0 && siblings.has(siblingKey(a, b)))) continue;
                   const gain = pair.weight * relationA * relationB * factor;
-                  for (const entry of pair.entries) if (gain > (best.get(entry) ?? 0)) best.set(entry, gain);
+                  for (const entry of pair.entries) {
+                    const previous = best[entry] ?? 0;
+                    if (previous === 0) touched.push(entry);
+                    if (gain > previous) best[entry] = gain;
+                  }
                 }
               }
-              for (const [entry, gain] of best) into[entry] = (into[entry] ?? 0) + gain;
+              for (const entry of touched) {
+                into[entry] = (into[entry] ?? 0) + (best[entry] ?? 0);
+                best[entry] = 0;
+              }
+              touched.length = 0;
             }
           }
         },

@@ -46,8 +46,11 @@ export interface GroundedSystem {
   shown: string[];
 }
 
-/** One entry as the prompt shows it. */
-const entryBlock = (id: string, answer: string): string => `[id: ${id}]\n${answer}`;
+/** One entry as the prompt shows it: its id, then its answer's text parts, a file named by its kind ("(image attached)"). */
+const entryBlock = (entry: RetrievedEntry): string => {
+  const lines = entry.parts.map((part) => (part.type === 'text' ? part.content.trim() : `(${part.type} attached)`)).filter((line) => line !== '');
+  return `[id: ${entry.id}]\n${lines.join('\n')}`;
+};
 
 /**
  * The system message of a grounded request: the operator's prompt (the voice), the fixed rules, the
@@ -60,7 +63,7 @@ export function groundedSystemMessage(systemPrompt: string, language: string | u
   const shown: string[] = [];
   let used = 0;
   for (const entry of entries) {
-    let block = entryBlock(entry.id, entry.answer);
+    let block = entryBlock(entry);
     if (used + block.length > maxChars) {
       if (blocks.length > 0) break;
       block = block.slice(0, maxChars);

@@ -1,15 +1,26 @@
 import { englishStem } from './english-stem.js';
 import { createOneEditIndex } from './one-edit.js';
-import { ENGLISH_PHRASES } from './shop-english-phrases.js';
-import { SHOP_SYNONYM_GROUPS } from './shop-synonym-groups.js';
+import { loadShippedLexicon, type LexiconData } from './lexicon-data.js';
 import { CHINESE_STOP_WORDS, JAPANESE_STOP_WORDS } from './stop-words.js';
 
 /*
- * The machinery of the shop synonyms: the groups themselves (words of en/zh/ja that yield a concept
- * term such as `~refund`) are data, in shop-synonym-groups.ts. Here they become a lookup by term,
- * CJK phrases found by substring, English concept words forgiven one typo, and the English phrases
- * rewritten before tokenizing.
+ * The machinery of the lexicons: the synonym groups (words of en/zh/ja that yield a concept term
+ * such as `~refund`) and the English phrase rules are data (lexicons/*.yaml, a knowledge file's
+ * own `synonyms:`). Here they become a lookup by term, CJK phrases found by substring, English
+ * concept words forgiven one typo, and the English phrases rewritten before tokenizing.
  */
+
+/** A compiled lexicon: what the tokenizer asks about a text's words. */
+export interface Lexicon {
+  /** The concept terms of a search term ("refund" → ["~refund"], 退钱 → ["~refund"]); [] for most terms. */
+  conceptsOf(term: string): readonly string[];
+  /** The concepts of the English concept words one typo away from `term` (which is not one itself). */
+  conceptsNear(term: string): readonly string[];
+  /** The concepts of the CJK phrases a normalised text contains. */
+  cjkPhraseConcepts(text: string): string[];
+  /** A lowercased text with the English phrase rules applied in order. */
+  rewriteEnglishPhrases(text: string): string;
+}
 
 const note = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
   const list = map.get(key);
@@ -49,34 +60,6 @@ const everyLeading = (alternatives: string[], leading: (text: string) => string 
   return starts.length === alternatives.length ? starts : undefined;
 };
 
-const RULES_BY_START = new Map<string, number[]>();
-const RULES_ALWAYS: number[] = [];
-ENGLISH_PHRASES.forEach(([pattern], index) => {
-  const starts = startsOf(pattern.source);
-  if (starts === undefined) RULES_ALWAYS.push(index);
-  else for (const start of new Set(starts)) note(RULES_BY_START, start, index);
-});
-
-/** Which rules a text gets, marked per call (one buffer for the module: the rewrite is synchronous). */
-const TRIED = new Uint8Array(ENGLISH_PHRASES.length);
-
-/**
- * A lowercased text with the English phrase rules (shop-english-phrases.ts) applied in order. Only
- * the rules whose start a word of the text has are tried: a rule that could only match words an
- * earlier rule wrote would be missed, so none may (a test compares with trying every rule).
- */
-export function rewriteEnglishPhrases(text: string): string {
-  TRIED.fill(0);
-  for (const index of RULES_ALWAYS) TRIED[index] = 1;
-  for (const [word] of text.matchAll(/[a-z]+/g)) {
-    for (let length = 1; length <= Math.min(3, word.length); length++) for (const index of RULES_BY_START.get(word.slice(0, length)) ?? []) TRIED[index] = 1;
-  }
-  let rewritten = text;
-  ENGLISH_PHRASES.forEach(([pattern, replacement], index) => {
-    if (TRIED[index] === 1) rewritten = rewritten.replace(pattern, replacement);
-  });
-  return rewritten;
-}
 
 /**
  * Chinese and Japanese words the tokenizer yields as one term (a word, a bigram, a katakana word);
@@ -87,43 +70,101 @@ const ONE_RUN = /^(\p{Script=Han}{1,2}|[\p{Script=Katakana}\u30FC]+|[a-z]+)$/u;
 const isStop = (char: string): boolean => CHINESE_STOP_WORDS.has(char) || JAPANESE_STOP_WORDS.has(char);
 const oneTerm = (word: string): boolean => ONE_RUN.test(word) && !(Array.from(word).length === 2 && Array.from(word).some(isStop));
 
-const CONCEPTS = new Map<string, string[]>();
-const PHRASES = new Map<string, string[]>();
-for (const [name, words] of Object.entries(SHOP_SYNONYM_GROUPS)) {
-  const concept = `~${name}`;
-  for (const word of words.en ?? []) note(CONCEPTS, englishStem(word.toLowerCase()), concept);
-  for (const word of [...(words.zh ?? []), ...(words.ja ?? [])].map((w) => w.toLowerCase())) {
-    note(CONCEPTS, word, concept);
-    if (!oneTerm(word)) note(PHRASES, word, concept);
-  }
-}
-
 /** English concept words by each one-letter deletion, to forgive one typo ("refnud", "cancle", "adress"). */
 const LATIN_WORD = /^[a-z]{5,}$/;
 const LATIN_CONCEPT_WORD = /^[a-z]{4,}$/;
-const ONE_EDIT = createOneEditIndex([...CONCEPTS.keys()].filter((word) => LATIN_CONCEPT_WORD.test(word)));
 
-/** The concept terms of a search term ("refund" → ["~refund"], 退钱 → ["~refund"]); [] for most terms. */
-export function conceptsOf(term: string): readonly string[] {
-  return CONCEPTS.get(term) ?? [];
-}
+/**
+ * Compiles lexicons into one (their groups of one name merge; their phrase rules run in order).
+ * English phrase rules are tried only on a text with a word of the start they name: a rule that
+ * could only match words an earlier rule wrote would be missed, so none may (a test compares with
+ * trying every rule).
+ */
+export function compileLexicon(parts: readonly LexiconData[]): Lexicon {
+  const phrases = parts.flatMap((part) => part.englishPhrases);
+  const rulesByStart = new Map<string, number[]>();
+  const rulesAlways: number[] = [];
+  phrases.forEach(([pattern], index) => {
+    const starts = startsOf(pattern.source);
+    if (starts === undefined) rulesAlways.push(index);
+    else for (const start of new Set(starts)) note(rulesByStart, start, index);
+  });
+  // which rules a text gets, marked per call (one buffer per lexicon: the rewrite is synchronous)
+  const tried = new Uint8Array(phrases.length);
 
-/** The concepts of the English concept words one typo away from `term` (which is not one itself). */
-export function conceptsNear(term: string): readonly string[] {
-  if (!LATIN_WORD.test(term) || CONCEPTS.has(term)) return [];
-  const found = new Set<string>();
-  for (const word of ONE_EDIT.near(term)) for (const concept of conceptsOf(word)) found.add(concept);
-  return [...found];
-}
-
-const PHRASES_BY_FIRST = new Map<string, string[]>();
-for (const phrase of PHRASES.keys()) note(PHRASES_BY_FIRST, Array.from(phrase)[0] ?? '', phrase);
-
-/** The concepts of the CJK phrases a normalised text contains; phrases are looked up by their first character. */
-export function cjkPhraseConcepts(text: string): string[] {
-  const found: string[] = [];
-  for (const char of new Set(text)) {
-    for (const phrase of PHRASES_BY_FIRST.get(char) ?? []) if (text.includes(phrase)) found.push(...(PHRASES.get(phrase) ?? []));
+  const concepts = new Map<string, string[]>();
+  const cjkPhrases = new Map<string, string[]>();
+  for (const part of parts) {
+    for (const [name, words] of Object.entries(part.synonyms)) {
+      const concept = `~${name}`;
+      for (const word of words.en ?? []) note(concepts, englishStem(word.toLowerCase()), concept);
+      for (const word of [...(words.zh ?? []), ...(words.ja ?? [])].map((w) => w.toLowerCase())) {
+        note(concepts, word, concept);
+        if (!oneTerm(word)) note(cjkPhrases, word, concept);
+      }
+    }
   }
-  return found;
+  const oneEdit = createOneEditIndex([...concepts.keys()].filter((word) => LATIN_CONCEPT_WORD.test(word)));
+  const phrasesByFirst = new Map<string, string[]>();
+  for (const phrase of cjkPhrases.keys()) note(phrasesByFirst, Array.from(phrase)[0] ?? '', phrase);
+  const conceptsOf = (term: string): readonly string[] => concepts.get(term) ?? [];
+
+  return {
+    conceptsOf,
+    conceptsNear(term) {
+      if (!LATIN_WORD.test(term) || concepts.has(term)) return [];
+      const found = new Set<string>();
+      for (const word of oneEdit.near(term)) for (const concept of conceptsOf(word)) found.add(concept);
+      return [...found];
+    },
+    cjkPhraseConcepts(text) {
+      const found: string[] = [];
+      if (phrasesByFirst.size === 0) return found;
+      for (const char of new Set(text)) {
+        for (const phrase of phrasesByFirst.get(char) ?? []) if (text.includes(phrase)) found.push(...(cjkPhrases.get(phrase) ?? []));
+      }
+      return found;
+    },
+    rewriteEnglishPhrases(text) {
+      if (phrases.length === 0) return text;
+      tried.fill(0);
+      for (const index of rulesAlways) tried[index] = 1;
+      for (const [word] of text.matchAll(/[a-z]+/g)) {
+        for (let length = 1; length <= Math.min(3, word.length); length++) for (const index of rulesByStart.get(word.slice(0, length)) ?? []) tried[index] = 1;
+      }
+      let rewritten = text;
+      phrases.forEach(([pattern, replacement], index) => {
+        if (tried[index] === 1) rewritten = rewritten.replace(pattern, replacement);
+      });
+      return rewritten;
+    },
+  };
 }
+
+/** The lexicon of a knowledge file that names none: the shop lexicon, as before lexicons were chosen. */
+export const DEFAULT_LEXICONS: readonly string[] = Object.freeze(['shop']);
+
+const compiled = new Map<string, Lexicon>();
+
+/** The shipped lexicons of these names compiled together, once per list of names. */
+export function shippedLexicon(names: readonly string[]): Lexicon {
+  const key = names.join('\n');
+  let lexicon = compiled.get(key);
+  if (lexicon === undefined) {
+    lexicon = compileLexicon(names.map(loadShippedLexicon));
+    compiled.set(key, lexicon);
+  }
+  return lexicon;
+}
+
+/** The default lexicon (DEFAULT_LEXICONS), for callers that have no knowledge file's choice. */
+let defaultCompiled: Lexicon | undefined;
+export function defaultLexicon(): Lexicon {
+  defaultCompiled ??= shippedLexicon(DEFAULT_LEXICONS);
+  return defaultCompiled;
+}
+
+/** The default lexicon's English phrase rewrite (see Lexicon). */
+export const rewriteEnglishPhrases = (text: string): string => defaultLexicon().rewriteEnglishPhrases(text);
+/** The default lexicon's concepts of a term (see Lexicon). */
+export const conceptsOf = (term: string): readonly string[] => defaultLexicon().conceptsOf(term);

@@ -1,7 +1,7 @@
 import { chineseWords } from './chinese-words.js';
 import { japaneseWords } from './japanese-words.js';
 import { englishStem } from './english-stem.js';
-import { cjkPhraseConcepts, conceptsNear, conceptsOf, rewriteEnglishPhrases } from './synonyms.js';
+import { defaultLexicon, type Lexicon } from './synonyms.js';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, JAPANESE_KEPT_HIRAGANA, JAPANESE_STOP_WORDS } from './stop-words.js';
 
 /**
@@ -116,11 +116,12 @@ function addHiragana(terms: WeightedTerms, run: string): void {
  * - Hiragana: grammar (particles, endings), dropped, except a few question words (いつ, いくら, どこ).
  *
  * Digits and punctuation are dropped: order numbers and prices say nothing about the topic.
- * Words of a synonym group (synonyms.ts) also yield the group's concept term ("~refund").
+ * Words of a synonym group of the lexicon (synonyms.ts; by default the shop lexicon) also yield the
+ * group's concept term ("~refund").
  */
-export function termsOf(text: string): WeightedTerms {
+export function termsOf(text: string, lexicon: Lexicon = defaultLexicon()): WeightedTerms {
   let normalized = text.normalize('NFKC').toLowerCase();
-  if (LATIN_TEXT.test(normalized)) normalized = rewriteEnglishPhrases(normalized);
+  if (LATIN_TEXT.test(normalized)) normalized = lexicon.rewriteEnglishPhrases(normalized);
   const japanese = KANA.test(normalized);
   if (japanese) for (const [polite, plain] of JAPANESE_POLITE) normalized = normalized.replace(polite, plain);
   const terms: WeightedTerms = new Map();
@@ -130,25 +131,25 @@ export function termsOf(text: string): WeightedTerms {
     else if (HIRAGANA.test(run)) addHiragana(terms, run);
     else addKatakana(terms, run);
   }
-  addConcepts(terms, normalized);
+  addConcepts(terms, normalized, lexicon);
   if (CJK_NEGATION.test(normalized)) add(terms, NEGATION_TERM, TERM_FACTORS.word);
   return terms;
 }
 
 /** Adds the concept terms of the terms found (synonyms.ts), and of the CJK phrases the text contains. */
-function addConcepts(terms: WeightedTerms, normalized: string): void {
+function addConcepts(terms: WeightedTerms, normalized: string, lexicon: Lexicon): void {
   const found: [string, number][] = [];
   for (const [term, factor] of terms) {
-    for (const concept of conceptsOf(term)) found.push([concept, factor * CONCEPT_FACTOR]);
-    for (const concept of conceptsNear(term)) found.push([concept, factor * CONCEPT_FACTOR * TYPO_CONCEPT_FACTOR]);
+    for (const concept of lexicon.conceptsOf(term)) found.push([concept, factor * CONCEPT_FACTOR]);
+    for (const concept of lexicon.conceptsNear(term)) found.push([concept, factor * CONCEPT_FACTOR * TYPO_CONCEPT_FACTOR]);
   }
   if (CJK.test(normalized)) {
-    for (const concept of cjkPhraseConcepts(normalized)) found.push([concept, CONCEPT_FACTOR]);
+    for (const concept of lexicon.cjkPhraseConcepts(normalized)) found.push([concept, CONCEPT_FACTOR]);
   }
   for (const [concept, factor] of found) add(terms, concept, factor);
 }
 
 /** The search terms of a text, without their factors (see termsOf). */
-export function tokenize(text: string): string[] {
-  return [...termsOf(text).keys()];
+export function tokenize(text: string, lexicon: Lexicon = defaultLexicon()): string[] {
+  return [...termsOf(text, lexicon).keys()];
 }

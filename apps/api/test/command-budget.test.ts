@@ -1,0 +1,116 @@
+import { composedScripts, createRedis, scriptConventionProblems, type Redis } from '@dialog-relay/redis';
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { bodyFor, msgId, post, sign, startTestApi, type Body, type TestApi } from './support/test-api.js';
+
+/**
+ * docs/performance.md "Command budgets": the Redis commands each synchronous path sends, counted
+ * from outside with MONITOR on the test's private Redis (top-level commands only; what a script runs
+ * inside Redis is not counted). A change that adds a command to a path fails here. Single Redis only:
+ * on a cluster a request whose client's and conversation's keys meet costs one more (docs/scaling.md).
+ */
+describe('Redis command budget of each synchronous path', () => {
+  let t: TestApi;
+  let monitorClient: Redis;
+  let marker: Redis;
+  const seen: string[][] = [];
+  const waiters: { token: string; resolve: () => void }[] = [];
+
+  before(async () => {
+    t = await startTestApi({ CLIENT_CACHE_MS: '3600000' });
+    monitorClient = createRedis(t.config.redis, 'request', { name: 'budget-monitor' });
+    marker = createRedis(t.config.redis, 'request', { name: 'budget-marker' });
+    const monitor = await (monitorClient as unknown as { monitor(): Promise<NodeJS.EventEmitter & { disconnect(): void }> }).monitor();
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      const token = waiters.find((w) => args.includes(w.token));
+      if (token) {
+        token.resolve();
+        return;
+      }
+      // Commands a script runs inside Redis are shown with the source "lua": not top-level.
+      if (source === 'lua' || !args.some((a) => a.includes(t.config.redisPrefix))) return;
+      seen.push(args);
+    });
+    after(() => monitor.disconnect());
+  });
+  after(async () => {
+    monitorClient.disconnect();
+    marker.disconnect();
+    await t.close();
+  });
+
+  /** The API's commands while `send` runs: a marker sent afterwards shows that MONITOR has shown everything before it. */
+  const commandsOf = async (send: () => Promise<unknown>): Promise<string[]> => {
+    seen.length = 0;
+    await send();
+    const token = `budget-marker-${randomUUID()}`;
+    const shown = new Promise<void>((resolve) => waiters.push({ token, resolve }));
+    await marker.echo(token);
+    await shown;
+    return seen.map((args) => (args[0] ?? '').toUpperCase());
+  };
+  const expectOk = async (body: Body, status: number): Promise<void> => {
+    const answer = await post(t.url, sign(body));
+    expect(answer.status, JSON.stringify(answer.json)).to.equal(status);
+  };
+  const people = (): Record<string, string> => ({ from_user_id: `cust-${randomUUID().slice(0, 8)}`, to_user_id: 'bound-budget' });
+
+  before(async () => {
+    // Warm-up: the client settings are cached and the scripts known to the server.
+    for (const kind of ['assist_dialog', 'website_dialog', 'auto_dialog'] as const) {
+      await expectOk(bodyFor(kind, { msg_id: msgId('warm'), ...people() }, kind === 'auto_dialog' ? { send_url: 'http://127.0.0.1:9/hook' } : {}), kind === 'auto_dialog' ? 202 : 200);
+    }
+    for (const content of ['stop_auto_reply', 'resume_auto_reply', 'auto_reply_status']) {
+      await expectOk(bodyFor('cmd_dialog', { content, ...people() }), 200);
+      await expectOk(bodyFor('cmd_dialog', { content, ...people(), msg_id: msgId('warm') }), 200);
+    }
+  });
+
+  it('assist_dialog sends at most 2 commands', async () => {
+    const commands = await commandsOf(() => expectOk(bodyFor('assist_dialog', { msg_id: msgId('assist'), ...people() }), 200));
+    expect(commands.length, commands.join(' ')).to.be.within(1, 2);
+  });
+
+  it('website_dialog sends at most 2 commands', async () => {
+    const commands = await commandsOf(() => expectOk(bodyFor('website_dialog', { msg_id: msgId('web'), ...people() }), 200));
+    expect(commands.length, commands.join(' ')).to.be.within(1, 2);
+  });
+
+  for (const content of ['stop_auto_reply', 'resume_auto_reply', 'auto_reply_status']) {
+    it(`cmd_dialog ${content} sends at most 2 commands, with or without a msg_id`, async () => {
+      const parties = people();
+      // The conversation has a message in its context (the bot's own: no reply waits).
+      await expectOk(bodyFor('auto_dialog', { msg_id: msgId('before-cmd'), ...parties, from_user_type: 4 }, { send_url: 'http://127.0.0.1:9/hook' }), 202);
+      for (const info of [{ content, ...parties }, { content, ...parties, msg_id: msgId('cmd') }]) {
+        const commands = await commandsOf(() => expectOk(bodyFor('cmd_dialog', info), 200));
+        expect(commands.length, commands.join(' ')).to.be.within(1, 2);
+      }
+    });
+  }
+
+  it('cmd_dialog stop_auto_reply cancelling a waiting reply sends one more: the removal of its turn job (BullMQ)', async () => {
+    const parties = people();
+    await expectOk(bodyFor('auto_dialog', { msg_id: msgId('waiting'), ...parties }, { send_url: 'http://127.0.0.1:9/hook' }), 202);
+    const commands = await commandsOf(() => expectOk(bodyFor('cmd_dialog', { content: 'stop_auto_reply', ...parties, msg_id: msgId('stop') }), 200));
+    expect(commands.length, commands.join(' ')).to.be.within(1, 3);
+  });
+
+  it('auto_dialog accepting a customer message sends at most 3 commands', async () => {
+    const commands = await commandsOf(() => expectOk(bodyFor('auto_dialog', { msg_id: msgId('auto'), ...people() }, { send_url: 'http://127.0.0.1:9/hook' }), 202));
+    expect(commands.length, commands.join(' ')).to.be.within(1, 3);
+  });
+
+  it('a failed authentication sends no command: its throttle counts in the process, and Redis is touched only by an admitted request', async () => {
+    const failed = await commandsOf(async () => {
+      const answer = await post(t.url, sign(bodyFor('website_dialog', { msg_id: msgId('bad') }), 'not-the-secret-0001'));
+      expect(answer.status).to.equal(401);
+    });
+    expect(failed).to.deep.equal([]);
+  });
+
+  it('every composed script the paths ran follows the script conventions (docs/lua-scripts.md), on one Redis and per cluster slot', () => {
+    const scripts = composedScripts();
+    expect(scripts.length).to.be.above(5);
+    expect(scripts.flatMap(scriptConventionProblems)).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,96 @@
+import { createRedis, type Redis } from '@dialog-relay/redis';
+import { REPLY_SCRIPTS } from '@dialog-relay/replies';
+import { waitUntil } from '@dialog-relay/testkit';
+import { expect } from 'chai';
+import { startReceiver, type Receiver } from './support/receiver.js';
+import { startSystem, type System } from './support/system.js';
+
+/**
+ * The round-trip budget of a delivered reply (docs/performance.md, "What was optimised"; docs/reply-protocol.md, "Round trips of a reply"): the top-level Redis
+ * commands the worker's connections send for one auto_dialog message, from the moment the API
+ * queued it until the worker waits for the next job, counted with MONITOR on the test's own Redis.
+ * What a script runs inside Redis is not counted. A feature that adds a round trip to the delivery
+ * path fails here.
+ */
+const REPLY_BUDGET = 6;
+
+/** Commands of the worker's timers, not of a reply: the safety net's sweep and BullMQ's stalled-job check. */
+const PERIODIC = REPLY_SCRIPTS.filter((script) => script.name === 'claim-overdue' || script.name === 'waiting-turn');
+const PERIODIC_SHAS = new Set(PERIODIC.map((script) => script.sha));
+const PERIODIC_SOURCES = new Set(PERIODIC.map((script) => script.source));
+const isPeriodic = (args: readonly string[]): boolean => {
+  const command = args[0]?.toUpperCase();
+  const script = args[1] ?? '';
+  return (command === 'EVALSHA' && PERIODIC_SHAS.has(script)) || (command === 'EVAL' && PERIODIC_SOURCES.has(script)) || args.some((arg) => arg.endsWith(':stalled-check'));
+};
+
+/** Index of the worker's first blocking read after BullMQ moved the job to completed (-1: not yet). */
+function waitingAgain(seen: readonly string[][]): number {
+  const finished = seen.findIndex((args) => args[0]?.toUpperCase() === 'EVALSHA' && args.some((arg) => arg.endsWith(':completed')));
+  if (finished < 0) return -1;
+  const next = seen.slice(finished + 1).findIndex((args) => args[0]?.toUpperCase() === 'BZPOPMIN');
+  return next < 0 ? -1 : finished + 1 + next;
+}
+
+describe('Redis commands per delivered reply', function () {
+  this.timeout(60_000);
+  let system: System;
+  let receiver: Receiver;
+  let admin: Redis;
+  before(async () => {
+    receiver = await startReceiver();
+    // One shard and WORKER_CONCURRENCY 1: one BullMQ worker, which waits for a job, takes it and
+    // finishes it (its blocking wait, moveToActive, moveToFinished). With room for more jobs an idle
+    // BullMQ worker also looks for a second one (one more moveToActive and blocking wait); under load
+    // moveToFinished hands it the next job instead. The stalled-job check and the sweep are timers.
+    system = await startSystem({ workers: 1, env: { QUEUE_SHARDS: '1', WORKER_CONCURRENCY: '1', WORKER_STALLED_INTERVAL_MS: '30000' } });
+    admin = createRedis(system.config.redis, 'worker', { name: 'e2e-command-budget' });
+  });
+  after(async () => {
+    admin?.disconnect();
+    await system?.close();
+    await receiver?.close();
+  });
+
+  it(`delivers an auto_dialog reply in at most ${REPLY_BUDGET} commands of the worker, BullMQ's included`, async function () {
+    // Warm: the worker's scripts are loaded and its client is cached by a first reply.
+    const warm = await system.send({ from_user_id: 'budget-warm', to_user_id: 'bound', content: 'hello' }, { send_url: receiver.url });
+    expect(warm.status).to.equal(202);
+    await receiver.waitFor(1);
+    await waitUntil(async () => (await system.turnJobState(String(warm.json.data!['conversation_id']), 0)) === 'completed', 10_000);
+
+    const workerAddresses = async (): Promise<Set<string>> => {
+      const list = (await admin.client('LIST')) as string;
+      const addresses = new Set<string>();
+      for (const line of list.split('\n')) {
+        const name = /\bname=(\S*)/.exec(line)?.[1] ?? '';
+        const addr = /\baddr=(\S+)/.exec(line)?.[1];
+        // The worker process's connections: its own (dialog-relay-worker*) and BullMQ's duplicates of them.
+        if (addr && (name.startsWith('dialog-relay-worker') || name.includes(':bull:'))) addresses.add(addr);
+      }
+      return addresses;
+    };
+    const addresses = await workerAddresses();
+    expect(addresses.size).to.be.greaterThan(0);
+
+    const seen: string[][] = [];
+    const monitor = await (admin as unknown as { monitor(): Promise<Redis> }).monitor();
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (addresses.has(source) && !isPeriodic(args)) seen.push(args);
+    });
+    try {
+      const sent = await system.send({ from_user_id: 'budget-customer', to_user_id: 'bound', content: 'where is my order?' }, { send_url: receiver.url });
+      expect(sent.status).to.equal(202);
+      await receiver.waitFor(2);
+      // Done once the worker waits for the next job (its first blocking read after the job finished).
+      await waitUntil(() => waitingAgain(seen) >= 0, 10_000);
+    } finally {
+      monitor.disconnect();
+    }
+    // What BullMQ does after that is its idle loop, not this reply's: moveToActive leaves a marker
+    // behind, so the first blocking read returns at once and one more moveToActive finds nothing.
+    const reply = seen.slice(0, waitingAgain(seen) + 1);
+    const described = reply.map((args) => args.slice(0, 4).join(' ')).join('\n');
+    expect(reply.length, `commands of one delivered reply:\n${described}`).to.be.at.most(REPLY_BUDGET);
+  });
+});

@@ -1,0 +1,122 @@
+import { detectLanguage, type KnowledgeResponder } from '@dialog-relay/reply-engine';
+import type { EvalCase } from './eval-cases.js';
+
+export interface LanguageCounts {
+  /** Answerable messages (with an expected entry). */
+  answerable: number;
+  correct: number;
+  /** Answered with another entry. */
+  wrong: number;
+  /** Answered with the fallback. */
+  fallback: number;
+  /** Out-of-scope messages, and how many of them got the fallback. */
+  outOfScope: number;
+  outOfScopeFallback: number;
+}
+
+export interface Confusion {
+  expected: string;
+  /** The entry that answered instead; undefined: the fallback. */
+  got: string | undefined;
+  count: number;
+  example: string;
+}
+
+export interface EvalReport {
+  cases: number;
+  byLanguage: Record<string, LanguageCounts>;
+  total: LanguageCounts;
+  /** correct / answerable */
+  accuracy: number;
+  /** wrong answers (a wrong entry for an answerable message, any entry for an out-of-scope one) / all messages */
+  wrongRate: number;
+  /** out-of-scope messages answered with the fallback / out-of-scope messages */
+  outOfScopeFallbackRate: number;
+  /** Most frequent mistakes first; "got: undefined" is a fallback where an entry was expected. */
+  confusions: Confusion[];
+  /** Expected ids that are not in the FAQ; their cases are left out of every count. */
+  unknownIds: string[];
+}
+
+function emptyCounts(): LanguageCounts {
+  return { answerable: 0, correct: 0, wrong: 0, fallback: 0, outOfScope: 0, outOfScopeFallback: 0 };
+}
+
+function addTo(target: LanguageCounts, source: LanguageCounts): void {
+  for (const key of Object.keys(source) as (keyof LanguageCounts)[]) target[key] += source[key];
+}
+
+export function ratio(part: number, whole: number): number {
+  return whole === 0 ? 0 : part / whole;
+}
+
+/** Runs every case through the responder (each on its own, no history) and counts the outcomes. */
+export function evaluateKnowledge(responder: KnowledgeResponder, cases: readonly EvalCase[]): EvalReport {
+  const ids = new Set(responder.kb.entries.map((entry) => entry.id));
+  const byLanguage: Record<string, LanguageCounts> = {};
+  const confusions = new Map<string, Confusion>();
+  const unknownIds = new Set<string>();
+  let evaluated = 0;
+  for (const testCase of cases) {
+    const unknown = testCase.accepted.filter((id) => !ids.has(id));
+    if (unknown.length > 0) {
+      for (const id of unknown) unknownIds.add(id);
+      continue;
+    }
+    evaluated += 1;
+    const language = testCase.language ?? detectLanguage(testCase.text) ?? 'other';
+    const counts = (byLanguage[language] ??= emptyCounts());
+    const got = responder.decide(testCase.text, []).entry?.id;
+    if (testCase.expected === undefined) {
+      counts.outOfScope += 1;
+      if (got === undefined) counts.outOfScopeFallback += 1;
+    } else {
+      counts.answerable += 1;
+      if (got !== undefined && testCase.accepted.includes(got)) counts.correct += 1;
+      else if (got === undefined) counts.fallback += 1;
+      else counts.wrong += 1;
+    }
+    const right = got === undefined ? testCase.expected === undefined : testCase.accepted.includes(got);
+    if (!right) {
+      const expected = testCase.expected ?? '(out of scope)';
+      const key = `${expected}\u0000${got ?? ''}`;
+      const confusion = confusions.get(key) ?? { expected, got, count: 0, example: testCase.text };
+      confusion.count += 1;
+      confusions.set(key, confusion);
+    }
+  }
+  const total = emptyCounts();
+  for (const counts of Object.values(byLanguage)) addTo(total, counts);
+  const wrongAnswers = total.wrong + (total.outOfScope - total.outOfScopeFallback);
+  return {
+    cases: evaluated,
+    byLanguage,
+    total,
+    accuracy: ratio(total.correct, total.answerable),
+    wrongRate: ratio(wrongAnswers, evaluated),
+    outOfScopeFallbackRate: ratio(total.outOfScopeFallback, total.outOfScope),
+    confusions: [...confusions.values()].sort((a, b) => b.count - a.count || a.expected.localeCompare(b.expected)),
+    unknownIds: [...unknownIds],
+  };
+}
+
+/**
+ * Engine time per reply in microseconds: every case text decided and its answer built, repeated
+ * for at least `minMs` (after one warm-up round, which also loads the Chinese dictionary).
+ */
+export function measureMicrosPerReply(responder: KnowledgeResponder, cases: readonly EvalCase[], minMs = 300): number {
+  const texts = cases.map((testCase) => testCase.text);
+  const once = (): void => {
+    for (const text of texts) responder.partsOf(responder.decide(text, []));
+  };
+  once();
+  let replies = 0;
+  const start = process.hrtime.bigint();
+  let elapsedNs = 0n;
+  while (elapsedNs < BigInt(minMs) * 1_000_000n) {
+    once();
+    replies += texts.length;
+    elapsedNs = process.hrtime.bigint() - start;
+  }
+  return Number(elapsedNs) / 1000 / replies;
+}

@@ -1,0 +1,172 @@
+import { defineLuaScript } from '@dialog-relay/redis';
+
+/**
+ * The worker's two other steps of a reply (docs/reply-protocol.md, "Round trips of a reply"): open
+ * an attempt on a reply taken before (a retry, a re-run, an operator's redelivery), and settle an
+ * attempt (its record, its log, the context and the end of the turn in one step). TAKE opens the
+ * attempt of a batch it takes (turns.lua.ts), so a reply delivered at its first attempt costs two
+ * scripts: TAKE and SETTLE.
+ */
+
+/**
+ * Lua shared by the scripts that mark an attempt in flight (TAKE, OPEN_ATTEMPT): drops the markers
+ * whose time is up (a worker that died mid-attempt) and marks `id` until now + ttl. Written out with
+ * the script's own KEYS[i] (docs/lua-scripts.md: every key a call takes is a KEYS[i] itself).
+ */
+export const markAttemptLua = (attempts: string, id: string, now: string, ttl: string): string => `
+do
+  local marked = redis.call('HGETALL', ${attempts})
+  for i = 1, #marked, 2 do
+    if tonumber(marked[i + 1]) <= ${now} then redis.call('HDEL', ${attempts}, marked[i]) end
+  end
+  redis.call('HSET', ${attempts}, ${id}, ${now} + ${ttl})
+  redis.call('PEXPIRE', ${attempts}, ${ttl})
+end`;
+
+/** Lua shared by the scripts that read a conversation's whole context into `into` (HMGET in chunks: unpack's limit). */
+export const readContextLua = (order: string, messages: string, into: string): string => `
+do
+  local ids = redis.call('LRANGE', ${order}, 0, -1)
+  for j = 1, #ids, 500 do
+    local values = redis.call('HMGET', ${messages}, unpack(ids, j, math.min(j + 499, #ids)))
+    for k = 1, #values do
+      if values[k] then ${into}[#${into} + 1] = values[k] end
+    end
+  end
+end`;
+
+/**
+ * Lua shared by the scripts that end a turn (SETTLE, FINISH): a turn whose reply handed off
+ * (docs/service-rules.md §17) pauses the conversation's auto replies for `pauseMs` (HANDOFF_PAUSE_S;
+ * a longer pause already set stays), and the messages that arrived meanwhile are left to the person
+ * taking over (they are in the context). Nothing runs when `pauseMs` is 0.
+ */
+export const handoffPauseLua = (paused: string, pending: string, oldest: string, waiting: string, pauseMs: string, conversationId: string): string => `
+do
+  local pause = tonumber(${pauseMs})
+  if pause and pause > 0 then
+    local t = redis.call('TIME')
+    local untilMs = t[1] * 1000 + math.floor(t[2] / 1000) + pause
+    if tonumber(redis.call('GET', ${paused}) or '0') < untilMs then redis.call('SET', ${paused}, untilMs, 'PX', pause) end
+    redis.call('DEL', ${pending}, ${oldest})
+    redis.call('ZREM', ${waiting}, ${conversationId})
+  end
+end`;
+
+export const OPEN_ATTEMPT = defineLuaScript({
+  name: 'open-attempt',
+  keys: ['stop', 'generation', 'attempts', 'delivery', 'deliveryAttempts', 'order', 'messages'],
+  args: ['generation', 'deliveryId', 'ttlMs'],
+  source: `
+--[[ Right before a delivery attempt on a reply taken before (worker): a retry, a re-run after a
+  crash, an operator's redelivery.
+  Input:  KEYS[1] stop  KEYS[2] generation
+          KEYS[3] attempts  (hash of the attempts in flight: delivery id -> until ms)
+          KEYS[4] delivery  (the record's hash, when the reply was stored)
+          KEYS[5] deliveryAttempts  (its attempt log)
+          KEYS[6] order  KEYS[7] messages  (the conversation's context)
+          ARGV[1] generation  G of the job; '' for an operator's redelivery (not bound to the turn)
+          ARGV[2] deliveryId  ARGV[3] ttlMs  (of the marker)
+  Output: {go, record (HGETALL pairs, {} when none), attempts made, context ({} unless go and no
+          record: the reply must be produced)}. go 1: marked in flight; 0: stopped, or the
+          generation moved on (nothing is marked). Checking and marking in one step is what
+          makes "no attempt starts after the stop's answer" hold (docs/reply-protocol.md). ]]
+local record = redis.call('HGETALL', KEYS[4])
+local made = redis.call('LLEN', KEYS[5])
+if redis.call('EXISTS', KEYS[1]) == 1 then return {0, record, made, {}} end
+if ARGV[1] ~= '' and tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then return {0, record, made, {}} end
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+${markAttemptLua('KEYS[3]', 'ARGV[2]', 'now', 'tonumber(ARGV[3])')}
+local context = {}
+if #record == 0 then ${readContextLua('KEYS[6]', 'KEYS[7]', 'context')} end
+return {1, record, made, context}
+`,
+});
+
+export const SETTLE = defineLuaScript({
+  name: 'settle-attempt',
+  keys: ['generation', 'batch', 'pending', 'stop', 'attempts', 'delivery', 'conversationDeliveries', 'deliveryAttempts', 'deadLetters', 'order', 'messages', 'paused', 'oldest', 'waiting'],
+  args: ['generation', 'deliveryId', 'state', 'reason', 'detail', 'atMs', 'ttlS', 'deadTtlS', 'keep', 'attempt', 'contextCap', 'contextTtlMs', 'reply', 'endTurn', 'pauseMs', 'conversationId'],
+  source: `
+--[[ What follows an attempt, or a turn that ends without one (worker), in one step.
+  Input:  KEYS[1] generation  KEYS[2] batch  KEYS[3] pending  KEYS[4] stop
+          KEYS[5] attempts  (hash of the attempts in flight)
+          KEYS[6] delivery  KEYS[7] conversationDeliveries  KEYS[8] deliveryAttempts
+          KEYS[9] deadLetters  (the shard's sorted set of dead ids by time of death)
+          KEYS[10] order  KEYS[11] messages  (the conversation's context)
+          KEYS[12] paused  KEYS[13] oldest  KEYS[14] waiting  (the shard's conversations with messages waiting)
+          ARGV[1] generation  G of the job; '' for an operator's redelivery
+          ARGV[2] deliveryId
+          ARGV[3] state  '' (none) | delivered | retrying | dead | cancelled: moves a pending or
+                  retrying record; a stopped conversation, or a turn whose generation moved on (a
+                  stop, a human's message), makes it cancelled; any other state is final
+          ARGV[4] reason  ARGV[5] detail  ARGV[6] atMs  (for dead)
+          ARGV[7] ttlS (a record and its log, from now)  ARGV[8] deadTtlS (a dead letter)
+          ARGV[9] keep (delivery ids kept per conversation)
+          ARGV[10] attempt  JSON entry of the attempt's log, '' when there was none
+          ARGV[11] contextCap  ARGV[12] contextTtlMs
+          ARGV[13] reply  JSON context message of the reply, recorded once it is delivered ('' none)
+          ARGV[14] endTurn  '1': the turn ends (unless the record moved to retrying)
+          ARGV[15] pauseMs  > 0: the turn's reply handed off (HANDOFF_PAUSE_S): when the turn ends, auto
+                  replies pause this long and the messages that arrived meanwhile are left to the person
+          ARGV[16] conversationId  (its member in KEYS[14])
+          ARGV[17..] field, value pairs of a record produced this run (stored unless it exists)
+  Output: {state it moved to, or '' (refused or none), 'next' | 'idle' | 'open', G'}
+          ('next': messages wait, add job G'; 'open': the turn goes on, a retry) ]]
+local id = ARGV[2]
+if #ARGV >= 17 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1 then
+  redis.call('HSET', KEYS[6], unpack(ARGV, 17))
+  redis.call('EXPIRE', KEYS[6], ARGV[7])
+  redis.call('LPUSH', KEYS[7], id)
+  redis.call('LTRIM', KEYS[7], 0, tonumber(ARGV[9]) - 1)
+  redis.call('EXPIRE', KEYS[7], ARGV[7])
+end
+if ARGV[10] ~= '' then
+  redis.call('RPUSH', KEYS[8], ARGV[10])
+  if redis.call('TTL', KEYS[8]) < tonumber(ARGV[7]) then redis.call('EXPIRE', KEYS[8], ARGV[7]) end
+end
+redis.call('HDEL', KEYS[5], id)
+local moved = ''
+if ARGV[3] ~= '' then
+  local state = redis.call('HGET', KEYS[6], 'state')
+  if state == 'pending' or state == 'retrying' then
+    moved = ARGV[3]
+    if redis.call('EXISTS', KEYS[4]) == 1 or (ARGV[1] ~= '' and tonumber(redis.call('GET', KEYS[1]) or '0') ~= tonumber(ARGV[1])) then
+      moved = 'cancelled'
+    end
+    redis.call('HSET', KEYS[6], 'state', moved)
+    if moved == 'dead' then
+      redis.call('HSET', KEYS[6], 'dead_reason', ARGV[4], 'dead_detail', ARGV[5])
+      redis.call('ZADD', KEYS[9], ARGV[6], id)
+      redis.call('EXPIRE', KEYS[6], ARGV[8])
+      redis.call('EXPIRE', KEYS[8], ARGV[8])
+    end
+  end
+end
+if moved == 'delivered' and ARGV[13] ~= '' and redis.call('HSETNX', KEYS[11], id, ARGV[13]) == 1 then
+  redis.call('RPUSH', KEYS[10], id)
+  local excess = redis.call('LLEN', KEYS[10]) - tonumber(ARGV[11])
+  if excess > 0 then
+    local old = redis.call('LRANGE', KEYS[10], 0, excess - 1)
+    redis.call('LTRIM', KEYS[10], excess, -1)
+    for j = 1, #old, 500 do
+      redis.call('HDEL', KEYS[11], unpack(old, j, math.min(j + 499, #old)))
+    end
+  end
+  redis.call('PEXPIRE', KEYS[10], ARGV[12])
+  redis.call('PEXPIRE', KEYS[11], ARGV[12])
+end
+if ARGV[14] ~= '1' or moved == 'retrying' then return {moved, 'open', ''} end
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current == tonumber(ARGV[1]) then
+  current = redis.call('INCR', KEYS[1])
+  redis.call('DEL', KEYS[2])
+end
+${handoffPauseLua('KEYS[12]', 'KEYS[3]', 'KEYS[13]', 'KEYS[14]', 'ARGV[15]', 'ARGV[16]')}
+if redis.call('LLEN', KEYS[3]) > 0 and redis.call('EXISTS', KEYS[4]) == 0 then return {moved, 'next', tostring(current)} end
+return {moved, 'idle', tostring(current)}
+`,
+});
+
+export const ATTEMPT_SCRIPTS = [OPEN_ATTEMPT, SETTLE];

@@ -1,0 +1,118 @@
+import type { ContextMessage } from '@dialog-relay/contracts';
+import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { OPEN_ATTEMPT, SETTLE } from './attempt.lua.js';
+import { KEEP_PER_CONVERSATION, parseRecord, recordFields } from './delivery.store.js';
+import type { DeadReason, DeliveryAttempt, DeliveryRecord, DeliveryState } from './reply.types.js';
+
+/** An attempt opened on a reply taken before (OPEN_ATTEMPT). */
+export interface OpenedAttempt {
+  /** false: stopped, or the turn moved on; nothing is marked in flight. */
+  go: boolean;
+  /** The stored reply (a retry, a re-run after it was stored); undefined: it must be produced. */
+  record: DeliveryRecord | undefined;
+  /** Attempts made before this one. */
+  attemptsMade: number;
+  /** The conversation's context when the reply must be produced ([] otherwise). */
+  context: ContextMessage[];
+}
+
+/** Everything that follows an attempt, or a turn that ends without one, written in one step (SETTLE). */
+export interface Settlement {
+  conversationId: string;
+  /** The turn's generation; null for an operator's redelivery. */
+  generation: number | null;
+  deliveryId: string;
+  /** A reply produced by this run: stored unless a record exists. */
+  produced?: DeliveryRecord;
+  /** Where the record moves (from pending or retrying only; a stopped or superseded turn makes it cancelled). */
+  state?: Exclude<DeliveryState, 'pending'>;
+  dead?: { reason: DeadReason; detail: string; atMs: number };
+  attempt?: DeliveryAttempt;
+  /** The reply as the context records it once delivered. */
+  reply?: ContextMessage;
+  /** The turn ends here (unless the record moved to retrying). */
+  endTurn: boolean;
+  /** > 0: the turn's reply handed off; ending the turn pauses the conversation's auto replies this long (HANDOFF_PAUSE_S). */
+  pauseMs?: number;
+}
+
+export interface Settled {
+  /** The state the record moved to; '' when it did not move (already final, or no state asked). */
+  moved: Exclude<DeliveryState, 'pending'> | '';
+  /** next: messages wait, job `generation` must be added; idle: the turn ended; open: it goes on (a retry). */
+  turn: 'next' | 'idle' | 'open';
+  generation: number;
+}
+
+/** The worker's steps around an attempt that touch the turn, the record and the context together (attempt.lua.ts). */
+export interface AttemptStore {
+  open(conversationId: string, generation: number | null, deliveryId: string): Promise<OpenedAttempt>;
+  settle(settlement: Settlement): Promise<Settled>;
+}
+
+export interface AttemptStoreDeps {
+  redis: Redis;
+  keys: RedisKeys;
+  /** Expiry of the in-flight marker (config: longer than one attempt). */
+  attemptMarkerTtlMs: number;
+  /** CONTEXT_TTL_S: a record and its attempts. */
+  recordTtlS: number;
+  /** DEAD_LETTER_TTL_S. */
+  deadLetterTtlS: number;
+  /** CONTEXT_MAX_MESSAGES and CONTEXT_TTL_S in ms: the context a delivered reply joins. */
+  context: { maxMessages: number; ttlMs: number };
+}
+
+const pairsToHash = (pairs: readonly string[]): Record<string, string> => {
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < pairs.length; i += 2) hash[pairs[i]!] = pairs[i + 1]!;
+  return hash;
+};
+
+export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
+  const { redis, keys } = deps;
+  return {
+    async open(c, generation, deliveryId) {
+      const [go, record, made, context] = (await runScript(redis, OPEN_ATTEMPT, {
+        stop: keys.autoReplyStopped(c), generation: keys.replyGeneration(c), attempts: keys.attemptsInFlight(c),
+        delivery: keys.delivery(deliveryId), deliveryAttempts: keys.deliveryAttempts(deliveryId),
+        order: keys.contextOrder(c), messages: keys.contextMessages(c),
+      }, { generation: generation ?? '', deliveryId, ttlMs: deps.attemptMarkerTtlMs })) as [number, string[], number, string[]];
+      return {
+        go: go === 1,
+        record: parseRecord(pairsToHash(record)),
+        attemptsMade: Number(made),
+        context: context.map((json) => JSON.parse(json) as ContextMessage),
+      };
+    },
+    async settle(s) {
+      const c = s.conversationId;
+      const id = s.deliveryId;
+      const reply = (await runScript(redis, SETTLE, {
+        generation: keys.replyGeneration(c), batch: keys.replyBatch(c), pending: keys.pendingReplies(c), stop: keys.autoReplyStopped(c),
+        attempts: keys.attemptsInFlight(c), delivery: keys.delivery(id), conversationDeliveries: keys.conversationDeliveries(c),
+        deliveryAttempts: keys.deliveryAttempts(id), deadLetters: keys.deadLetters(keys.shardOfDelivery(id)),
+        order: keys.contextOrder(c), messages: keys.contextMessages(c),
+        paused: keys.pausedUntil(c), oldest: keys.pendingOldest(c), waiting: keys.waitingConversations(keys.shardOf(c)),
+      }, {
+        generation: s.generation ?? '',
+        deliveryId: id,
+        state: s.state ?? '',
+        reason: s.dead?.reason ?? '',
+        detail: s.dead?.detail ?? '',
+        atMs: s.dead?.atMs ?? 0,
+        ttlS: deps.recordTtlS,
+        deadTtlS: deps.deadLetterTtlS,
+        keep: KEEP_PER_CONVERSATION,
+        attempt: s.attempt ? JSON.stringify(s.attempt) : '',
+        contextCap: deps.context.maxMessages,
+        contextTtlMs: deps.context.ttlMs,
+        reply: s.reply ? JSON.stringify(s.reply) : '',
+        endTurn: s.endTurn ? '1' : '0',
+        pauseMs: s.pauseMs ?? 0,
+        conversationId: c,
+      }, s.produced ? recordFields(s.produced) : [])) as [string, string, string];
+      return { moved: reply[0] as Settled['moved'], turn: reply[1] as Settled['turn'], generation: Number(reply[2]) };
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import { defineLuaPart, defineLuaScript } from '@dialog-relay/redis';
+
+/**
+ * The reply protocol's scripts the API runs (docs/reply-protocol.md): queue a due message, cancel
+ * the unsent reply (stop, a human's message), resume, show the status. Each is a standalone script
+ * and a part a request's script may carry (docs/lua-scripts.md "Composed scripts"), from one body.
+ */
+
+type Placeholders<N extends string> = Readonly<Record<N, string>>;
+type ScheduleKey = 'pending' | 'since' | 'oldest' | 'generation' | 'stop' | 'paused' | 'scheduled' | 'waiting';
+type ScheduleArg = 'message' | 'ttlMs' | 'conversationId' | 'maxPending';
+
+/** Sets `shared.outcome` (queued | stopped | paused | full) for a later part of the same script. */
+const scheduleLua = (k: Placeholders<ScheduleKey>, a: Placeholders<ScheduleArg>): string => `
+if redis.call('EXISTS', ${k.stop}) == 1 then shared.outcome = 'stopped' return {'stopped'} end
+if redis.call('EXISTS', ${k.paused}) == 1 then shared.outcome = 'paused' return {'paused'} end
+local g = redis.call('GET', ${k.generation})
+if not g then g = '0'; redis.call('SET', ${k.generation}, g) end
+shared.outcome = 'queued'
+if redis.call('EXISTS', ${k.scheduled}) == 1 then return {'queued', g} end
+local max = tonumber(${a.maxPending})
+if max > 0 and redis.call('LLEN', ${k.pending}) >= max then shared.outcome = 'full' return {'full', max} end
+redis.call('SET', ${k.scheduled}, '1', 'PX', ${a.ttlMs})
+redis.call('RPUSH', ${k.pending}, ${a.message})
+redis.call('PEXPIRE', ${k.pending}, ${a.ttlMs})
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+redis.call('SET', ${k.since}, now, 'PX', ${a.ttlMs})
+redis.call('SET', ${k.oldest}, now, 'NX', 'PX', ${a.ttlMs})
+redis.call('ZADD', ${k.waiting}, 'NX', now, ${a.conversationId})
+return {'queued', g}
+`;
+
+const SCHEDULE_KEYS = ['pending', 'since', 'oldest', 'generation', 'stop', 'paused', 'scheduled', 'waiting'] as const;
+const SCHEDULE_ARGS = ['message', 'ttlMs', 'conversationId', 'maxPending'] as const;
+const positions = <N extends string>(names: readonly N[], kind: 'KEYS' | 'ARGV'): Record<N, string> =>
+  Object.fromEntries(names.map((name, i) => [name, `${kind}[${i + 1}]`])) as Record<N, string>;
+
+export const SCHEDULE = defineLuaScript({
+  name: 'schedule',
+  keys: SCHEDULE_KEYS,
+  args: SCHEDULE_ARGS,
+  source: `
+--[[ Queue one due message (API).
+  Input:  KEYS[1] pending     list of JSON due messages
+          KEYS[2] since       server ms of the latest due message (debounce)
+          KEYS[3] oldest      server ms of the oldest unanswered message (debounce ceiling)
+          KEYS[4] generation  the conversation's turn number
+          KEYS[5] stop        set while auto reply is stopped
+          KEYS[6] paused      set while a human's message pauses auto replies
+          KEYS[7] scheduled   marker of this msg_id, so a retried request is never queued twice
+          KEYS[8] waiting     the shard's sorted set of conversations with messages waiting
+          ARGV[1] message     JSON due message
+          ARGV[2] ttlMs       expiry of the pending keys
+          ARGV[3] conversationId  (its member in KEYS[8], scored by the time it started waiting)
+          ARGV[4] maxPending  messages that may wait at most (PENDING_MESSAGES_MAX; 0: no cap)
+  Output: {'stopped'} | {'paused'} | {'full', maxPending} (nothing queued) | {'queued', G} (G also
+          when the msg_id was queued before, so the caller makes sure job G exists) ]]
+local shared = {}
+${scheduleLua(positions(SCHEDULE_KEYS, 'KEYS'), positions(SCHEDULE_ARGS, 'ARGV'))}`,
+});
+
+/** SCHEDULE as a part of auto_dialog's accept script; it ends the script when the conversation is full. */
+export const SCHEDULE_PART = defineLuaPart({
+  name: 'schedule',
+  does: 'queue one due message (SCHEDULE)',
+  keys: SCHEDULE_KEYS,
+  args: SCHEDULE_ARGS,
+  output: "{'stopped'} | {'paused'} | {'full', maxPending} | {'queued', G}",
+  slot: 'conversation',
+  haltOn: ['full'],
+  lua: scheduleLua,
+});
+
+type CancelKey = 'stop' | 'paused' | 'pending' | 'oldest' | 'generation' | 'batch' | 'attempts' | 'waiting' | 'legacyAttempt';
+const CANCEL_KEYS = ['stop', 'paused', 'pending', 'oldest', 'generation', 'batch', 'attempts', 'waiting', 'legacyAttempt'] as const;
+const CANCEL_ARGS = ['stop', 'pauseMs', 'conversationId'] as const;
+
+const cancelLua = (k: Placeholders<CancelKey>, a: Placeholders<(typeof CANCEL_ARGS)[number]>): string => `
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+if ${a.stop} == '1' then redis.call('SET', ${k.stop}, '1') end
+local until_ms = 0
+if tonumber(${a.pauseMs}) > 0 then
+  until_ms = now + tonumber(${a.pauseMs})
+  redis.call('SET', ${k.paused}, until_ms, 'PX', ${a.pauseMs})
+end
+local waiting = redis.call('LLEN', ${k.pending})
+local cancelled = waiting
+redis.call('DEL', ${k.pending}, ${k.oldest})
+redis.call('ZREM', ${k.waiting}, ${a.conversationId})
+local deliveryId = ''
+-- The batch's header names its delivery id and size: read only that, not the messages' content.
+local head = redis.call('GETRANGE', ${k.batch}, 0, 299)
+if head ~= '' then
+  local id, count = string.match(head, '^{"delivery_id":"([%w_%-]*)","generation":%d+,"count":(%d+),')
+  if id then
+    cancelled = cancelled + tonumber(count)
+    deliveryId = id
+  else
+    -- A batch taken before the header had its count (ids only, small), or a corrupt one.
+    local ok, decoded = pcall(cjson.decode, redis.call('GET', ${k.batch}))
+    if ok and type(decoded) == 'table' then
+      cancelled = cancelled + #(decoded['messages'] or {})
+      deliveryId = decoded['delivery_id'] or ''
+    end
+  end
+  redis.call('DEL', ${k.batch})
+end
+local live = redis.call('GET', ${k.generation}) or '0'
+redis.call('INCR', ${k.generation})
+local inFlight = {}
+local marked = redis.call('HGETALL', ${k.attempts})
+for i = 1, #marked, 2 do
+  if tonumber(marked[i + 1]) > now then inFlight[#inFlight + 1] = marked[i] end
+end
+local legacy = redis.call('GET', ${k.legacyAttempt})
+if legacy then inFlight[#inFlight + 1] = legacy end
+shared.outcome = tostring(cancelled)
+return {cancelled, deliveryId, inFlight, until_ms, live, waiting}
+`;
+
+export const CANCEL = defineLuaScript({
+  name: 'cancel',
+  keys: CANCEL_KEYS,
+  args: CANCEL_ARGS,
+  source: `
+--[[ Cancel the conversation's unsent reply: stop_auto_reply, or a human's message (API).
+  Input:  KEYS[1] stop  KEYS[2] paused  KEYS[3] pending  KEYS[4] oldest  KEYS[5] generation
+          KEYS[6] batch  KEYS[7] attempts  (hash of the attempts in flight: delivery id -> until ms)
+          KEYS[8] waiting  (the conversation leaves it: nothing waits any more)
+          KEYS[9] legacyAttempt  (an attempt in flight as earlier versions marked it: its delivery id)
+          ARGV[1] stop     '1' sets the stop flag (stop_auto_reply), '0' does not (a human's message)
+          ARGV[2] pauseMs  > 0: pause auto replies this long (HUMAN_PAUSE_S)
+          ARGV[3] conversationId
+  Output: {cancelled messages, batch delivery id or '', {delivery ids of the attempts in flight},
+           paused until ms or 0, the generation that was live, messages that were still waiting
+           for their turn (not taken)}
+          G advances, so a job of the old generation, whatever its state, can no longer deliver. ]]
+local shared = {}
+${cancelLua(positions(CANCEL_KEYS, 'KEYS'), positions(CANCEL_ARGS, 'ARGV'))}`,
+});
+
+/** CANCEL as a part of a request's write script (stop_auto_reply with its idempotent answer). */
+export const CANCEL_PART = defineLuaPart({
+  name: 'cancel',
+  does: "cancel the conversation's unsent reply (CANCEL; shared.outcome: the messages cancelled)",
+  keys: CANCEL_KEYS,
+  args: CANCEL_ARGS,
+  output: '{cancelled, batch delivery id, {in flight}, paused until, live generation, waiting}',
+  slot: 'conversation',
+  lua: cancelLua,
+});
+
+/** resume_auto_reply as a part of a request's write script. */
+export const RESUME_PART = defineLuaPart({
+  name: 'resume',
+  does: "clear the conversation's stop flag and its pause, a human's or a handoff's (resume_auto_reply, docs/service-rules.md §17)",
+  keys: ['stop', 'paused'],
+  args: [],
+  output: 'keys cleared (0: neither stopped nor paused)',
+  slot: 'conversation',
+  lua: (k) => `return redis.call('DEL', ${k.stop}, ${k.paused})`,
+});
+
+/**
+ * Everything auto_reply_status shows, as a part of the request's first script. The delivery records
+ * are named by the conversation's delivery list, so the part builds their keys inside (the one
+ * exception to "every key passed in", docs/lua-scripts.md): only for ids made in the conversation's
+ * own shard (they end with shardSuffix, so their keys carry the same hash tag and slot); any other
+ * (a delivery made before a QUEUE_SHARDS change) comes back as its id alone for the caller to read.
+ */
+export const STATUS_PART = defineLuaPart({
+  name: 'status',
+  does: 'read the stop flag, the pause, the waiting messages, the turn and the latest deliveries with their attempts',
+  keys: ['stop', 'paused', 'pending', 'batch', 'deliveries'],
+  args: ['limit', 'deliveryPrefix', 'shardSuffix'],
+  output: '{stopped 0|1, paused until | false, {pending JSON}, batch JSON | false, {{id, {record fields}, {attempts JSON}} | {id}}}',
+  slot: 'conversation',
+  derivedKeys: "deliveryPrefix .. id (the record) and .. ':attempts' for each listed id ending with shardSuffix: same hash tag as the declared keys",
+  lua: (k, a) => `
+local ids = redis.call('LRANGE', ${k.deliveries}, 0, tonumber(${a.limit}) - 1)
+local views = {}
+local suffix = ${a.shardSuffix}
+for i = 1, #ids do
+  local id = ids[i]
+  if string.sub(id, -string.len(suffix)) == suffix then
+    local derivedRecord = ${a.deliveryPrefix} .. id
+    local derivedAttempts = derivedRecord .. ':attempts'
+    views[i] = {id, redis.call('HGETALL', derivedRecord), redis.call('LRANGE', derivedAttempts, 0, -1)}
+  else
+    views[i] = {id}
+  end
+end
+return {redis.call('EXISTS', ${k.stop}), redis.call('GET', ${k.paused}), redis.call('LRANGE', ${k.pending}, 0, -1), redis.call('GET', ${k.batch}), views}
+`,
+});
