@@ -98,7 +98,7 @@ describe('cli shards migrate', function () {
     const result = await runCli(['shards', 'migrate', '--from-untagged', '--json'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
     expect(result.code, result.stderr + result.stdout).to.equal(0);
     expect((await turns(k16).snapshot('c_old_stopped')).stopped).to.equal(true);
-    expect(await redis.zrange(k16.deadLetters(k16.shardOfDelivery(deadId)), 0, -1)).to.deep.equal([deadId]);
+    expect(await redis.zrange(k16.deadLetters(k16.shardOfDelivery(deadId)), 0, '-1')).to.deep.equal([deadId]);
     expect(await redis.hget(k16.delivery(deadId), 'dead_reason')).to.equal('failed');
     expect(await redis.get(k16.idempotency('acme', 'auto_dialog', 'm-9'))).to.equal('{"status":202}');
     expect(await redis.ttl(k16.idempotency('acme', 'auto_dialog', 'm-9'))).to.be.within(1, 3600);

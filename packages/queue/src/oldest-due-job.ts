@@ -12,7 +12,7 @@ const dueOfWaiting = (job: Job): number => Math.max(job.timestamp + Math.max(job
 
 /** When the job that is due first in the delayed set is (or was) due, from its score; undefined when the set is empty. */
 async function firstDueOfDelayed(redis: Redis, queue: Queue): Promise<number | undefined> {
-  const [, score] = await redis.zrange(queue.toKey('delayed'), 0, 0, 'WITHSCORES');
+  const [, score] = await redis.zrange(queue.toKey('delayed'), 0, '0', 'WITHSCORES');
   return score === undefined ? undefined : Math.floor(Number(score) / DELAYED_SCORE_MS);
 }
 

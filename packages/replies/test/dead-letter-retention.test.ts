@@ -72,7 +72,7 @@ describe('dead letters: retention and expiry', () => {
     expect(await h.deliveries.countDead()).to.equal(1);
     expect((await h.deliveries.listDead(0, 1)).map((r) => r.delivery_id)).to.deep.equal([older]);
     expect((await listDeadLetters(h.deliveries)).map((l) => l.record.delivery_id)).to.deep.equal([older]);
-    expect(await redis.zrange(h.keys.deadLetters(h.keys.shardOfDelivery(newer)), 0, -1)).to.not.include(newer);
+    expect(await redis.zrange(h.keys.deadLetters(h.keys.shardOfDelivery(newer)), 0, '-1')).to.not.include(newer);
     expect(await replay(newer)).to.equal('not_dead');
     expect(await replay(older)).to.equal('queued');
     expect(await h.deliveries.countDead()).to.equal(0);
@@ -111,7 +111,7 @@ describe('dead letters: retention and expiry', () => {
     await expire(newer); // cannot happen for real before 10 days; here it shows which entries are looked at
 
     expect(await store.countDead()).to.equal(1);
-    const index = await redis.zrange(h.keys.deadLetters(h.keys.shardOfDelivery(newer)), 0, -1);
+    const index = await redis.zrange(h.keys.deadLetters(h.keys.shardOfDelivery(newer)), 0, '-1');
     expect(index).to.include(newer);
     expect(await redis.zscore(h.keys.deadLetters(h.keys.shardOfDelivery(older)), older)).to.equal(null);
   });

@@ -115,7 +115,7 @@ async function moveKey(redis: Redis, from: string, to: string): Promise<'moved' 
 
 /** Each dead letter of an old index goes to the index of its delivery's shard in the new layout. */
 async function reindexDeadLetters(redis: Redis, keys: RedisKeys, from: string): Promise<number> {
-  const entries = await redis.zrange(from, 0, -1, 'WITHSCORES');
+  const entries = await redis.zrange(from, 0, '-1', 'WITHSCORES');
   let moved = 0;
   for (let i = 0; i + 1 < entries.length; i += 2) {
     const id = entries[i]!;
