@@ -2,8 +2,8 @@ import { DONE } from '@dialog-relay/queue';
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { processTurn } from '../src/index.js';
-import { CONVERSATION, createHarness, testDeliveryId, type Harness } from './harness.js';
+import { processTurn, turnFailedForGood } from '../src/index.js';
+import { CONVERSATION, createHarness, outcome, testDeliveryId, type Harness } from './harness.js';
 
 describe('a turn whose reply hands off (docs/service-rules.md §17)', () => {
   let redis: Redis;
@@ -53,5 +53,19 @@ describe('a turn whose reply hands off (docs/service-rules.md §17)', () => {
     await unpaused.receive('a');
     await processTurn(unpaused.deps, { conversationId: CONVERSATION, generation: 0 });
     expect((await unpaused.replies.status(CONVERSATION)).paused_until).to.equal(null);
+  });
+
+  it('pauses only when the turn ends: not while its delivery is retried, then with the end of a turn that gave up (FINISH)', async () => {
+    h.engine.handoff = true;
+    h.deliverer.answer(outcome.retry(503));
+    await h.receive('a');
+    const decision = await turn(0);
+    expect(decision).to.include({ kind: 'wait' });
+    expect((await h.deliveries.get(testDeliveryId(CONVERSATION, 0)))).to.include({ state: 'retrying', handoff: true });
+    expect((await h.replies.status(CONVERSATION)).paused_until).to.equal(null);
+
+    await turnFailedForGood(h.deps, { conversationId: CONVERSATION, generation: 0 }, new Error('redis went away'));
+    expect((await h.deliveries.get(testDeliveryId(CONVERSATION, 0)))?.state).to.equal('dead');
+    expect(Date.parse(String((await h.replies.status(CONVERSATION)).paused_until))).to.be.greaterThan(Date.now() + 50_000);
   });
 });
