@@ -9,7 +9,7 @@ import { checkSendUrl } from '@dialog-relay/net-guard';
 import { createJobProducer, createReplyQueues, dueJobCount, oldestDueJobAgeMs } from '@dialog-relay/queue';
 import { checkShardCount, createRedis, createRedisKeys, createReplicaConfirmation, runSteps, ShardCountMismatchError, waitForRedis, type StepCall } from '@dialog-relay/redis';
 import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
-import { createEngineFromConfig } from '@dialog-relay/reply-engine';
+import { countedEngine, createEngineFromConfig } from '@dialog-relay/reply-engine';
 import type { Tracing } from '@dialog-relay/tracing';
 import type { Express } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -149,7 +149,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     timestampToleranceS: config.timestampToleranceS,
     contexts: createContextStore({ redis, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
     messageIndex: createMessageIndex({ redis, keys, ttlSeconds: config.context.ttlS }),
-    engine,
+    engine: countedEngine(engine, metrics.countReply),
     autoReplies,
     ...(replication === undefined ? {} : { replication }),
     ready: shardsReady,

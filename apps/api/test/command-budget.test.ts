@@ -64,6 +64,10 @@ describe('Redis command budget of each synchronous path', () => {
       await expectOk(bodyFor('cmd_dialog', { content, ...people() }), 200);
       await expectOk(bodyFor('cmd_dialog', { content, ...people(), msg_id: msgId('warm') }), 200);
     }
+    // A stop that cancels a waiting reply also removes its turn job: BullMQ's script is known too.
+    const waiting = people();
+    await expectOk(bodyFor('auto_dialog', { msg_id: msgId('warm-waiting'), ...waiting }, { send_url: 'http://127.0.0.1:9/hook' }), 202);
+    await expectOk(bodyFor('cmd_dialog', { content: 'stop_auto_reply', ...waiting }), 200);
   });
 
   it('assist_dialog sends at most 2 commands', async () => {

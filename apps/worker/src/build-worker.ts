@@ -6,7 +6,7 @@ import type { Logger } from '@dialog-relay/logger';
 import { assertCompleteCatalog, cappedBackoffMs, createFailedJobListener, createJobDispatcher, createJobProducer, createReplyQueues, oldestDueJobAgeMs, QUEUE_NAMES } from '@dialog-relay/queue';
 import { checkShardCount, createRedis, createRedisKeys } from '@dialog-relay/redis';
 import { createAttemptRegistry, createAttemptStore, createDeliveryStore, createReplyJobHandlers, createTurnStore, newDeliveryId, startTurnSweeper, turnTimingsOf, type WorkerDeps } from '@dialog-relay/replies';
-import { createEngineFromConfig } from '@dialog-relay/reply-engine';
+import { countedEngine, createEngineFromConfig } from '@dialog-relay/reply-engine';
 import type { Tracing } from '@dialog-relay/tracing';
 import { Worker, type Job } from 'bullmq';
 import { hostname } from 'node:os';
@@ -73,7 +73,7 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
       context: { maxMessages: config.context.maxMessages, ttlMs: config.context.ttlS * 1000 },
     }),
     contexts: createContextStore({ redis: commands, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
-    engine: tracedEngine(engine, tracing),
+    engine: countedEngine(tracedEngine(engine, tracing), metrics.countReply),
     deliverer,
     attempts,
     findClient: (id) => clients.get(id),
@@ -84,6 +84,7 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
       maxBackoffMs: config.delivery.maxBackoffMs,
       timeoutMs: config.delivery.timeoutMs,
       replyMaxAgeMs: config.replyMaxAgeMs,
+      handoffPauseMs: config.handoffPauseMs,
     },
     logger,
     nowMs: Date.now,

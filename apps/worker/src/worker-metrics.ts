@@ -1,4 +1,5 @@
 import type { ReplyMetrics } from '@dialog-relay/replies';
+import type { CountReply } from '@dialog-relay/reply-engine';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Seconds from a message's acceptance to its reply's delivery: debounce, engine, retries (deadline 15 min). */
@@ -11,6 +12,8 @@ export interface WorkerMetrics {
   replies: ReplyMetrics;
   /** A job started or ended now. */
   jobActivity(): void;
+  /** auto_dialog replies by engine and outcome (answered, handoff, error). */
+  countReply: CountReply;
 }
 
 /**
@@ -36,8 +39,10 @@ export function createWorkerMetrics(oldestWaitingMs: () => Promise<number>): Wor
       this.set((await oldestWaitingMs().catch(() => 0)) / 1000);
     },
   });
+  const replies = new Counter({ name: 'dialog_relay_replies_total', help: 'Replies by engine and outcome (answered, handoff, error): here, auto_dialog', labelNames: ['engine', 'outcome'], registers });
   return {
     registry,
+    countReply: (engine, outcome) => replies.inc({ engine, outcome }),
     replies: {
       attempt: (result, statusClass, seconds) => {
         attempts.inc({ result, status_class: statusClass });

@@ -75,6 +75,7 @@ describe('worker metrics (METRICS_PORT, behind ADMIN_TOKEN)', () => {
     }, 10_000);
     expect(sample(text, 'dialog_relay_delivery_attempts_total{result="delivered",status_class="2xx"}')).to.equal(1);
     expect(sample(text, 'dialog_relay_engine_duration_seconds_count{outcome="reply"}')).to.equal(1);
+    expect(sample(text, 'dialog_relay_replies_total{engine="knowledge",outcome="answered"}')).to.equal(1);
     expect(sample(text, 'dialog_relay_turn_duration_seconds_count{outcome="finished"}')).to.be.at.least(1);
     expect(sample(text, 'dialog_relay_worker_last_job_timestamp_seconds')).to.be.above(Date.now() / 1000 - 60);
     expect(text).to.match(/^dialog_relay_oldest_waiting_reply_age_seconds \d/m);

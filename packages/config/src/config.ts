@@ -19,7 +19,14 @@ export interface EmbeddingsConfig {
 
 export type ReplyEngineConfig =
   | { kind: 'knowledge'; knowledgeFile: string | undefined; embeddings?: EmbeddingsConfig }
-  | { kind: 'openai'; baseUrl: string; apiKey: string; model: string; timeoutMs: number; maxRetries: number; systemPrompt: string };
+  | {
+    kind: 'openai'; baseUrl: string; apiKey: string; model: string; timeoutMs: number; maxRetries: number; systemPrompt: string;
+    /** The knowledge the model answers from (docs/service-rules.md §17): KNOWLEDGE_FILE, else the bundled example. */
+    knowledgeFile: string | undefined;
+    /** KNOWLEDGE_CONTEXT_ENTRIES and KNOWLEDGE_CONTEXT_MAX_CHARS: how much of it one prompt shows. */
+    contextEntries: number;
+    contextMaxChars: number;
+  };
 
 /** Everything dialog-relay reads from the environment (docs/service-rules.md §10), validated once and frozen. */
 export interface Config {
@@ -53,6 +60,8 @@ export interface Config {
   readonly autoReplyMaxWaitMs: number;
   /** How long a human's message pauses auto replies (0: it only cancels the unsent reply). */
   readonly humanPauseMs: number;
+  /** HANDOFF_PAUSE_S (default HUMAN_PAUSE_S): how long a handoff in auto_dialog pauses the conversation's bot replies. */
+  readonly handoffPauseMs: number;
   /** PENDING_MESSAGES_MAX: unanswered auto_dialog messages a conversation may hold waiting; past it the API answers 429 pending_limit. */
   readonly pendingMessagesMax: number;
   readonly replyMaxAgeMs: number;
@@ -145,6 +154,9 @@ function readReplyEngine(env: Env): ReplyEngineConfig {
     maxRetries: readInt(env, 'OPENAI_MAX_RETRIES', 2, 0, 10),
     systemPrompt: readString(env, 'OPENAI_SYSTEM_PROMPT',
       'You are a friendly, concise customer-service agent. Answer in the language of the customer.'),
+    knowledgeFile: readOptionalString(env, 'KNOWLEDGE_FILE'),
+    contextEntries: readInt(env, 'KNOWLEDGE_CONTEXT_ENTRIES', 6, 1, 50),
+    contextMaxChars: readInt(env, 'KNOWLEDGE_CONTEXT_MAX_CHARS', 8000, 500, 100_000),
   };
 }
 
@@ -176,6 +188,7 @@ export function loadConfig(environment: Env): Config {
   if (workerLockMs <= timeoutMs + 1000) throw new ConfigError('WORKER_LOCK_MS', `must exceed DELIVERY_TIMEOUT_MS + 1000 (${timeoutMs + 1000})`);
   const autoReplyDebounceMs = readInt(env, 'AUTO_REPLY_DEBOUNCE_MS', 1000, 0, 600_000);
   const autoReplyMaxWaitMs = readInt(env, 'AUTO_REPLY_MAX_WAIT_MS', Math.max(5000, autoReplyDebounceMs), 0, 3_600_000);
+  const humanPauseMs = readInt(env, 'HUMAN_PAUSE_S', 0, 0, 30 * 86_400) * 1000;
   if (autoReplyMaxWaitMs < autoReplyDebounceMs) throw new ConfigError('AUTO_REPLY_MAX_WAIT_MS', `must be at least AUTO_REPLY_DEBOUNCE_MS (${autoReplyDebounceMs})`);
   const replyMaxAgeMs = readInt(env, 'REPLY_MAX_AGE_MS', 15 * 60_000, 1000, 7 * 86_400_000);
   const rescueAfterMs = 3 * Math.max(autoReplyMaxWaitMs, 1000);
@@ -211,7 +224,8 @@ export function loadConfig(environment: Env): Config {
     deadLetterTtlS,
     autoReplyDebounceMs,
     autoReplyMaxWaitMs,
-    humanPauseMs: readInt(env, 'HUMAN_PAUSE_S', 0, 0, 30 * 86_400) * 1000,
+    humanPauseMs,
+    handoffPauseMs: readInt(env, 'HANDOFF_PAUSE_S', humanPauseMs / 1000, 0, 30 * 86_400) * 1000,
     pendingMessagesMax: readInt(env, 'PENDING_MESSAGES_MAX', 200, 1, 100_000),
     replyMaxAgeMs,
     delivery: Object.freeze({

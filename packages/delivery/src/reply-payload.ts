@@ -15,12 +15,16 @@ export interface ReplyPayloadInput {
   /** The customer: the reply's addressee. */
   customerId: string;
   content: ReplyPart[];
+  /** The reply hands the conversation to a person (docs/service-rules.md §17). */
+  handoff: boolean;
+  /** The ids of the knowledge entries the reply rests on (possibly none). */
+  sources: string[];
   /** Unix seconds. */
   createTimestamp: number;
 }
 
 /**
- * The JSON body POSTed to send_url (docs/service-rules.md §7). message_info mirrors the request format:
+ * The JSON body POSTed to send_url (docs/service-rules.md §7, §17): handoff and sources beside in_reply_to. message_info mirrors the request format:
  * group_id, group_name and at_list appear in groups only, content and files_info only when
  * the reply has such parts.
  */
@@ -50,6 +54,8 @@ export function buildReplyPayload(input: ReplyPayloadInput): string {
     client: input.client,
     conversation_id: input.conversationId,
     in_reply_to: [...input.inReplyTo],
+    handoff: input.handoff,
+    sources: [...input.sources],
     message_info: messageInfo,
   });
 }

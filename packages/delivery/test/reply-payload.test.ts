@@ -12,6 +12,8 @@ const oneToOne: ReplyPayloadInput = {
   boundAccountId: 'bot-account',
   customerId: 'cust-9',
   content: [{ type: 'text', content: 'Hello' }],
+  handoff: false,
+  sources: ['opening-hours'],
   createTimestamp: 1_736_942_400,
 };
 
@@ -24,6 +26,8 @@ describe('buildReplyPayload', () => {
       client: 'acme',
       conversation_id: 'conv-1',
       in_reply_to: ['m-1', 'm-2'],
+      handoff: false,
+      sources: ['opening-hours'],
       message_info: {
         msg_id: 'r-1',
         from_user_id: 'bot-account',

@@ -35,6 +35,24 @@ do
   end
 end`;
 
+/**
+ * Lua shared by the scripts that end a turn (SETTLE, FINISH): a turn whose reply handed off
+ * (docs/service-rules.md §17) pauses the conversation's auto replies for `pauseMs` (HANDOFF_PAUSE_S;
+ * a longer pause already set stays), and the messages that arrived meanwhile are left to the person
+ * taking over (they are in the context). Nothing runs when `pauseMs` is 0.
+ */
+export const handoffPauseLua = (paused: string, pending: string, oldest: string, waiting: string, pauseMs: string, conversationId: string): string => `
+do
+  local pause = tonumber(${pauseMs})
+  if pause and pause > 0 then
+    local t = redis.call('TIME')
+    local untilMs = t[1] * 1000 + math.floor(t[2] / 1000) + pause
+    if tonumber(redis.call('GET', ${paused}) or '0') < untilMs then redis.call('SET', ${paused}, untilMs, 'PX', pause) end
+    redis.call('DEL', ${pending}, ${oldest})
+    redis.call('ZREM', ${waiting}, ${conversationId})
+  end
+end`;
+
 export const OPEN_ATTEMPT = defineLuaScript({
   name: 'open-attempt',
   keys: ['stop', 'generation', 'attempts', 'delivery', 'deliveryAttempts', 'order', 'messages'],
@@ -68,8 +86,8 @@ return {1, record, made, context}
 
 export const SETTLE = defineLuaScript({
   name: 'settle-attempt',
-  keys: ['generation', 'batch', 'pending', 'stop', 'attempts', 'delivery', 'conversationDeliveries', 'deliveryAttempts', 'deadLetters', 'order', 'messages'],
-  args: ['generation', 'deliveryId', 'state', 'reason', 'detail', 'atMs', 'ttlS', 'deadTtlS', 'keep', 'attempt', 'contextCap', 'contextTtlMs', 'reply', 'endTurn'],
+  keys: ['generation', 'batch', 'pending', 'stop', 'attempts', 'delivery', 'conversationDeliveries', 'deliveryAttempts', 'deadLetters', 'order', 'messages', 'paused', 'oldest', 'waiting'],
+  args: ['generation', 'deliveryId', 'state', 'reason', 'detail', 'atMs', 'ttlS', 'deadTtlS', 'keep', 'attempt', 'contextCap', 'contextTtlMs', 'reply', 'endTurn', 'pauseMs', 'conversationId'],
   source: `
 --[[ What follows an attempt, or a turn that ends without one (worker), in one step.
   Input:  KEYS[1] generation  KEYS[2] batch  KEYS[3] pending  KEYS[4] stop
@@ -77,6 +95,7 @@ export const SETTLE = defineLuaScript({
           KEYS[6] delivery  KEYS[7] conversationDeliveries  KEYS[8] deliveryAttempts
           KEYS[9] deadLetters  (the shard's sorted set of dead ids by time of death)
           KEYS[10] order  KEYS[11] messages  (the conversation's context)
+          KEYS[12] paused  KEYS[13] oldest  KEYS[14] waiting  (the shard's conversations with messages waiting)
           ARGV[1] generation  G of the job; '' for an operator's redelivery
           ARGV[2] deliveryId
           ARGV[3] state  '' (none) | delivered | retrying | dead | cancelled: moves a pending or
@@ -89,12 +108,15 @@ export const SETTLE = defineLuaScript({
           ARGV[11] contextCap  ARGV[12] contextTtlMs
           ARGV[13] reply  JSON context message of the reply, recorded once it is delivered ('' none)
           ARGV[14] endTurn  '1': the turn ends (unless the record moved to retrying)
-          ARGV[15..] field, value pairs of a record produced this run (stored unless it exists)
+          ARGV[15] pauseMs  > 0: the turn's reply handed off (HANDOFF_PAUSE_S): when the turn ends, auto
+                  replies pause this long and the messages that arrived meanwhile are left to the person
+          ARGV[16] conversationId  (its member in KEYS[14])
+          ARGV[17..] field, value pairs of a record produced this run (stored unless it exists)
   Output: {state it moved to, or '' (refused or none), 'next' | 'idle' | 'open', G'}
           ('next': messages wait, add job G'; 'open': the turn goes on, a retry) ]]
 local id = ARGV[2]
-if #ARGV >= 15 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1 then
-  redis.call('HSET', KEYS[6], unpack(ARGV, 15))
+if #ARGV >= 17 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1 then
+  redis.call('HSET', KEYS[6], unpack(ARGV, 17))
   redis.call('EXPIRE', KEYS[6], ARGV[7])
   redis.call('LPUSH', KEYS[7], id)
   redis.call('LTRIM', KEYS[7], 0, tonumber(ARGV[9]) - 1)
@@ -141,6 +163,7 @@ if current == tonumber(ARGV[1]) then
   current = redis.call('INCR', KEYS[1])
   redis.call('DEL', KEYS[2])
 end
+${handoffPauseLua('KEYS[12]', 'KEYS[3]', 'KEYS[13]', 'KEYS[14]', 'ARGV[15]', 'ARGV[16]')}
 if redis.call('LLEN', KEYS[3]) > 0 and redis.call('EXISTS', KEYS[4]) == 0 then return {moved, 'next', tostring(current)} end
 return {moved, 'idle', tostring(current)}
 `,

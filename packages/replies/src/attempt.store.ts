@@ -32,6 +32,8 @@ export interface Settlement {
   reply?: ContextMessage;
   /** The turn ends here (unless the record moved to retrying). */
   endTurn: boolean;
+  /** > 0: the turn's reply handed off; ending the turn pauses the conversation's auto replies this long (HANDOFF_PAUSE_S). */
+  pauseMs?: number;
 }
 
 export interface Settled {
@@ -91,6 +93,7 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
         attempts: keys.attemptsInFlight(c), delivery: keys.delivery(id), conversationDeliveries: keys.conversationDeliveries(c),
         deliveryAttempts: keys.deliveryAttempts(id), deadLetters: keys.deadLetters(keys.shardOfDelivery(id)),
         order: keys.contextOrder(c), messages: keys.contextMessages(c),
+        paused: keys.pausedUntil(c), oldest: keys.pendingOldest(c), waiting: keys.waitingConversations(keys.shardOf(c)),
       }, {
         generation: s.generation ?? '',
         deliveryId: id,
@@ -106,6 +109,8 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
         contextTtlMs: deps.context.ttlMs,
         reply: s.reply ? JSON.stringify(s.reply) : '',
         endTurn: s.endTurn ? '1' : '0',
+        pauseMs: s.pauseMs ?? 0,
+        conversationId: c,
       }, s.produced ? recordFields(s.produced) : [])) as [string, string, string];
       return { moved: reply[0] as Settled['moved'], turn: reply[1] as Settled['turn'], generation: Number(reply[2]) };
     },

@@ -122,7 +122,10 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
       return { call, settle: (raw) => afterCancel(conversationId, cancelResultOf(raw), 'stop', settings.abortWaitMs) };
     },
     resume: (conversationId: string): Promise<void> => turns.resume(conversationId),
-    resumeStep: (conversationId: string): Step<void> => ({ call: stepCall(RESUME_PART, { stop: stepDeps().keys.autoReplyStopped(conversationId) }, {}), settle: () => Promise.resolve() }),
+    resumeStep: (conversationId: string): Step<void> => {
+      const { keys } = stepDeps();
+      return { call: stepCall(RESUME_PART, { stop: keys.autoReplyStopped(conversationId), paused: keys.pausedUntil(conversationId) }, {}), settle: () => Promise.resolve() };
+    },
     async status(conversationId: string): Promise<ReplyStatus> {
       const [turn, latest] = await Promise.all([turns.snapshot(conversationId), deliveries.latestForConversation(conversationId, 10)]);
       return status(turn, latest);

@@ -86,6 +86,7 @@ export function parseRecord(hash: Record<string, string>): DeliveryRecord | unde
     dead_reason: readReason(hash['dead_reason']),
     dead_detail: hash['dead_detail'] ?? '',
     attempt_base: Number(hash['attempt_base'] ?? 0),
+    ...(hash['handoff'] === 'true' ? { handoff: true as const } : {}),
   };
 }
 

@@ -155,12 +155,12 @@ export const CANCEL_PART = defineLuaPart({
 /** resume_auto_reply as a part of a request's write script. */
 export const RESUME_PART = defineLuaPart({
   name: 'resume',
-  does: "clear the conversation's stop flag (resume_auto_reply)",
-  keys: ['stop'],
+  does: "clear the conversation's stop flag and its pause, a human's or a handoff's (resume_auto_reply, docs/service-rules.md §17)",
+  keys: ['stop', 'paused'],
   args: [],
-  output: '1 cleared | 0 was not stopped',
+  output: 'keys cleared (0: neither stopped nor paused)',
   slot: 'conversation',
-  lua: (k) => `return redis.call('DEL', ${k.stop})`,
+  lua: (k) => `return redis.call('DEL', ${k.stop}, ${k.paused})`,
 });
 
 /**

@@ -15,11 +15,14 @@ export async function turnFailedForGood(deps: WorkerDeps, payload: JobPayloads['
   const { conversationId, generation } = payload;
   const log = deps.logger.child({ conversation_id: conversationId });
   const batch = await deps.turns.checkedBatch(conversationId);
+  let pauseMs = 0;
   if (batch === 'corrupt' || (batch !== undefined && batch.generation === generation)) {
     const known = batch === 'corrupt' ? undefined : batch;
     const deliveryId = known?.deliveryId ?? deps.newDeliveryId(conversationId);
     const detail = `${batch === 'corrupt' ? 'corrupt turn record; ' : ''}the turn job failed for good: ${detailOf(error)}`;
     const existing = await deps.deliveries.get(deliveryId);
+    // A reply that handed off still pauses the conversation (docs/service-rules.md §17), with the end of the turn.
+    if (existing?.handoff) pauseMs = deps.settings.handoffPauseMs ?? 0;
     const newest = known?.messages[known.messages.length - 1];
     if (!existing) {
       await deps.deliveries.create({
@@ -44,7 +47,7 @@ export async function turnFailedForGood(deps: WorkerDeps, payload: JobPayloads['
   } else {
     log.error('turn failed for good before taking its messages: the next turn takes them', { error: error.message });
   }
-  await endTurn(deps, conversationId, generation);
+  await endTurn(deps, conversationId, generation, { kind: 'over', pauseMs });
 }
 
 /** An operator's redelivery failed its last allowed run: it goes back to the dead letters, reason `failed`. */

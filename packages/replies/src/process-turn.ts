@@ -22,12 +22,13 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
  * What a turn's step came to, for endTurn: nothing more to write (the turn just ends), an attempt's
  * outcome to settle, or a hand-back (draining: the next run takes the same batch and id).
  */
-export type TurnStep = { kind: 'over' } | { kind: 'settle'; result: AttemptEnd } | { kind: 'handed-back' };
+export type TurnStep = { kind: 'over'; pauseMs?: number } | { kind: 'settle'; result: AttemptEnd } | { kind: 'handed-back' };
 
 /**
  * The one place a turn ends (docs/design/reply-protocol.md "Finish"): what the steps came to is written
  * with the end of the turn in one script (SETTLE, or FINISH when there is nothing to write), and job
- * G+1 is added when messages arrived meanwhile. A retry does not end the turn: its job waits.
+ * G+1 is added when messages arrived meanwhile. A retry does not end the turn: its job waits. A turn
+ * whose reply handed off pauses the conversation's bot replies in that same script (docs/service-rules.md §17).
  */
 export async function endTurn(deps: WorkerDeps, conversationId: string, generation: number, step: TurnStep = { kind: 'over' }): Promise<JobDecision> {
   let next: { next: boolean; generation: number };
@@ -35,7 +36,7 @@ export async function endTurn(deps: WorkerDeps, conversationId: string, generati
     case 'handed-back':
       return { kind: 'wait', untilMs: deps.nowMs() };
     case 'over':
-      next = await deps.turns.finish(conversationId, generation);
+      next = await deps.turns.finish(conversationId, generation, step.pauseMs);
       break;
     case 'settle': {
       const settled = await settleAttempt(deps, step.result, true);
@@ -99,12 +100,14 @@ async function answer(
       return { kind: 'handed-back' };
     }
   }
+  // A reply that hands off pauses the conversation when its turn ends, in the same script (docs/service-rules.md §17).
+  const pauseMs = record?.handoff ? (deps.settings.handoffPauseMs ?? 0) : 0;
   if (!record || record.state === 'delivered' || record.state === 'dead' || record.state === 'cancelled') {
     // Nothing (more) to send: the marker goes with the end of the turn.
-    return { kind: 'settle', result: withoutAttempt({ conversationId, generation, deliveryId: batch.deliveryId }, 'none') };
+    return { kind: 'settle', result: withoutAttempt({ conversationId, generation, deliveryId: batch.deliveryId, ...(pauseMs > 0 ? { pauseMs } : {}) }, 'none') };
   }
   const result = await attemptDelivery(deps, record, { generation, attemptsMade: opened.attemptsMade, produced: !opened.record, openedAtMs }, inFlight);
-  return { kind: 'settle', result };
+  return { kind: 'settle', result: pauseMs > 0 ? { ...result, settlement: { ...result.settlement, pauseMs } } : result };
 }
 
 type InFlight = ReturnType<WorkerDeps['attempts']['register']>;

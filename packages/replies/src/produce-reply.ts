@@ -20,13 +20,14 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, context: 
   const { message, history } = replyInput(newest, context);
   const metrics = deps.metrics ?? NO_REPLY_METRICS;
   const engineStart = deps.nowMs();
-  let content: Awaited<ReturnType<WorkerDeps['engine']['reply']>>;
+  let reply: Awaited<ReturnType<WorkerDeps['engine']['reply']>>;
   try {
-    content = await deps.engine.reply({ conversationId, client: newest.client, message, context: history }, deps.stopping);
+    reply = await deps.engine.reply({ conversationId, client: newest.client, message, context: history }, deps.stopping);
   } catch (error) {
     if (!deps.stopping?.aborted) metrics.engine('error', (deps.nowMs() - engineStart) / 1000);
     throw error;
   }
+  const { content, handoff, sources } = reply;
   metrics.engine(content.length === 0 ? 'empty' : 'reply', (deps.nowMs() - engineStart) / 1000);
   if (content.length === 0) {
     deps.logger.info('engine had nothing to send', { conversation_id: conversationId, delivery_id: deliveryId });
@@ -44,6 +45,8 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, context: 
     boundAccountId: newest.boundAccountId,
     customerId: newest.customerId,
     content,
+    handoff,
+    sources,
     createTimestamp: Math.floor(deps.nowMs() / 1000),
   });
   return {
@@ -61,5 +64,7 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, context: 
     dead_reason: '',
     dead_detail: '',
     attempt_base: 0,
+    // the turn pauses the conversation when it ends with a handoff (process-turn.ts)
+    ...(handoff ? { handoff: true as const } : {}),
   };
 }

@@ -67,6 +67,8 @@ export interface DeliveryRecord {
   dead_detail: string;
   /** Attempts made before the operator's last replay: the attempt limit counts from here. */
   attempt_base: number;
+  /** The reply hands the conversation to a person: its turn ends with HANDOFF_PAUSE_S (docs/service-rules.md §17). */
+  handoff?: true;
 }
 
 export interface DeliveryAttempt {

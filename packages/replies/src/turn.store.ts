@@ -53,7 +53,8 @@ export interface TurnStore {
   readonly attemptMarkerTtlMs: number;
   schedule(message: DueMessage): Promise<ScheduleResult>;
   take(conversationId: string, generation: number, deliveryId: string): Promise<TakeResult>;
-  finish(conversationId: string, generation: number): Promise<{ next: boolean; generation: number }>;
+  /** pauseMs > 0 (a handoff): pause the conversation's auto replies that long, dropping the messages that wait. */
+  finish(conversationId: string, generation: number, pauseMs?: number): Promise<{ next: boolean; generation: number }>;
   /** stop_auto_reply (setStop) or a human's message (pauseMs, possibly 0). */
   cancel(conversationId: string, options: { setStop: boolean; pauseMs: number }): Promise<CancelResult>;
   resume(conversationId: string): Promise<void>;
@@ -164,15 +165,16 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
           return { kind: 'empty' };
       }
     },
-    async finish(c, generation) {
-      const reply = (await runScript(redis, FINISH, turnKeys(c), { generation })) as [string, string];
+    async finish(c, generation, pauseMs = 0) {
+      const reply = (await runScript(redis, FINISH, turnKeys(c), { generation, pauseMs, conversationId: c })) as [string, string];
       return { next: reply[0] === 'next', generation: Number(reply[1]) };
     },
     async cancel(c, options) {
       return cancelResultOf(await runScript(redis, CANCEL, turnKeys(c), { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c }));
     },
     async resume(c) {
-      await redis.del(keys.autoReplyStopped(c));
+      // Ends a stop, and a pause (a human's, a handoff's) early; both keys share the conversation's slot.
+      await redis.del(keys.autoReplyStopped(c), keys.pausedUntil(c));
     },
     async beginAttempt(c, generation, deliveryId) {
       const go = await runScript(redis, BEGIN_ATTEMPT, turnKeys(c), { generation: generation ?? '', deliveryId, ttlMs: timings.attemptMarkerTtlMs });

@@ -1,5 +1,5 @@
 import { defineLuaScript } from '@dialog-relay/redis';
-import { markAttemptLua, readContextLua } from './attempt.lua.js';
+import { handoffPauseLua, markAttemptLua, readContextLua } from './attempt.lua.js';
 import { CANCEL, SCHEDULE } from './ingress.lua.js';
 
 export { CANCEL, SCHEDULE };
@@ -74,18 +74,24 @@ return {'taken', json, context}
 
 export const FINISH = defineLuaScript({
   name: 'finish',
-  keys: ['generation', 'batch', 'pending', 'stop'],
-  args: ['generation'],
+  keys: ['generation', 'batch', 'pending', 'stop', 'paused', 'oldest', 'waiting'],
+  args: ['generation', 'pauseMs', 'conversationId'],
   source: `
 --[[ Job G is done with its turn (delivered, dead-lettered, cancelled or given up) (worker).
   Input:  KEYS[1] generation  KEYS[2] batch  KEYS[3] pending  KEYS[4] stop
+          KEYS[5] paused  KEYS[6] oldest  KEYS[7] waiting (the shard's conversations with messages waiting)
           ARGV[1] generation  G of the job
+          ARGV[2] pauseMs  > 0: the turn's reply handed off (HANDOFF_PAUSE_S): auto replies pause this
+                  long (a longer pause already set stays), and the messages that arrived meanwhile
+                  are left to the person taking over (they are in the context)
+          ARGV[3] conversationId  (its member in KEYS[7])
   Output: {'next', G'} (messages wait: add job G', idempotent by job id) | {'idle', G'} ]]
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 if current == tonumber(ARGV[1]) then
   current = redis.call('INCR', KEYS[1])
   redis.call('DEL', KEYS[2])
 end
+${handoffPauseLua('KEYS[5]', 'KEYS[3]', 'KEYS[6]', 'KEYS[7]', 'ARGV[2]', 'ARGV[3]')}
 if redis.call('LLEN', KEYS[3]) > 0 and redis.call('EXISTS', KEYS[4]) == 0 then return {'next', tostring(current)} end
 return {'idle', tostring(current)}
 `,

@@ -18,6 +18,8 @@ export interface DeliverySettings {
   timeoutMs: number;
   /** A reply older than this (from the newest message it answers) is stale: dead-lettered, not delivered. */
   replyMaxAgeMs: number;
+  /** HANDOFF_PAUSE_S in ms: how long a turn that ends with a handoff pauses the conversation's bot replies (default 0). */
+  handoffPauseMs?: number;
 }
 
 /** Everything the worker's domain logic needs, passed explicitly. */

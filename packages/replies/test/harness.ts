@@ -4,7 +4,7 @@ import { contextMessageFrom, createContextStore, type ContextStore } from '@dial
 import { failedOutcome, NOT_SENT, type AttemptOutcome, type Deliverer, type DeliveryRequest } from '@dialog-relay/delivery';
 import { createLogger } from '@dialog-relay/logger';
 import { createRedisKeys, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import type { ReplyEngine, ReplyRequest } from '@dialog-relay/reply-engine';
+import type { EngineReply, ReplyEngine, ReplyRequest } from '@dialog-relay/reply-engine';
 import { uniquePrefix } from '@dialog-relay/testkit';
 import {
   createAttemptStore, createAutoReplies, createDeliveryStore, createTurnStore, type AbortRequester, type AttemptRegistry, type AutoReplies, type DeliverySettings, type DeliveryStore,
@@ -76,11 +76,14 @@ export class FixedEngine implements ReplyEngine {
   readonly name = 'fixed';
   readonly calls: ReplyRequest[] = [];
   during: ((request: ReplyRequest) => Promise<void>) | undefined;
+  /** The next replies hand off (their parts: `parts`), with no sources. */
+  handoff = false;
   constructor(public parts: ReplyPart[] = [{ type: 'text', content: 'We open at nine.' }]) {}
-  async reply(request: ReplyRequest): Promise<ReplyPart[]> {
+  async reply(request: ReplyRequest): Promise<EngineReply> {
     this.calls.push(request);
     if (this.during) await this.during(request);
-    return this.parts.map((p) => ({ ...p }));
+    const content = this.parts.map((p) => ({ ...p }));
+    return this.handoff ? { content, handoff: true, sources: [], outcome: 'handoff' } : { content, handoff: false, sources: ['fixed-entry'], outcome: 'answered' };
   }
 }
 

@@ -5,6 +5,7 @@ import { createEmbeddingsClient } from './embeddings/embeddings-client.js';
 import { EXAMPLE_KNOWLEDGE_FILE } from './example-knowledge-file.js';
 import { createResponderEngine } from './knowledge/knowledge-engine.js';
 import { createKnowledgeRegistry } from './knowledge/knowledge-registry.js';
+import type { KnowledgeResponder } from './knowledge/knowledge-responder.js';
 import { createOpenAiEngine } from './openai/openai-engine.js';
 import type { EngineLogger, ReplyEngine } from './reply-engine.js';
 
@@ -26,28 +27,28 @@ export interface EngineFromConfigOptions {
 }
 
 /**
- * Builds the configured engine once at start-up. The knowledge engine reads and indexes the default
+ * Builds the configured engine once at start-up. Either engine reads and indexes the default
  * knowledge file here (a bad file stops start-up: ConfigError naming KNOWLEDGE_FILE); a client's own file is read when the client first
  * needs it, and every file is reloaded when it changes. With an embeddings endpoint configured,
- * messages the word index would answer with the fallback get a second opinion from embeddings.
+ * messages the word index would answer with the fallback get a second opinion from embeddings. The
+ * openai engine is grounded in the same knowledge (docs/service-rules.md §17).
  */
 export async function createEngineFromConfig(config: ReplyEngineConfig, options: EngineFromConfigOptions): Promise<ConfiguredEngine> {
+  // Both engines answer from the client's own knowledge: its knowledge_file, else the default file.
+  const registry = await createKnowledgeRegistry({
+    defaultFile: config.knowledgeFile ?? EXAMPLE_KNOWLEDGE_FILE,
+    logger: options.logger,
+    ...(options.watchIntervalMs === undefined ? {} : { watchIntervalMs: options.watchIntervalMs }),
+  });
+  const { knowledgeFileOf } = options;
+  const knowledgeFor = async (client: string | undefined): Promise<KnowledgeResponder> => {
+    const file = client === undefined || !knowledgeFileOf ? undefined : await knowledgeFileOf(client);
+    return registry.responderFor(file);
+  };
+  const lifecycle = { reload: () => registry.reload(), close: () => registry.close() };
   if (config.kind === 'knowledge') {
-    const registry = await createKnowledgeRegistry({
-      defaultFile: config.knowledgeFile ?? EXAMPLE_KNOWLEDGE_FILE,
-      logger: options.logger,
-      ...(options.watchIntervalMs === undefined ? {} : { watchIntervalMs: options.watchIntervalMs }),
-    });
-    const { knowledgeFileOf } = options;
     const rerank = config.embeddings ? createEmbeddingReranker({ client: createEmbeddingsClient(config.embeddings), logger: options.logger }) : undefined;
-    const engine = createResponderEngine(
-      async (client) => {
-        const file = client === undefined || !knowledgeFileOf ? undefined : await knowledgeFileOf(client);
-        return registry.responderFor(file);
-      },
-      rerank ? { rerank } : {},
-    );
-    return { ...engine, reload: () => registry.reload(), close: () => registry.close() };
+    return { ...createResponderEngine(knowledgeFor, rerank ? { rerank } : {}), ...lifecycle };
   }
   const fallback: ReplyPart[] = options.fallbackText === '' ? [] : [{ type: 'text', content: options.fallbackText }];
   const engine = createOpenAiEngine({
@@ -58,7 +59,8 @@ export async function createEngineFromConfig(config: ReplyEngineConfig, options:
     maxRetries: config.maxRetries,
     systemPrompt: config.systemPrompt,
     fallback,
+    grounding: { knowledgeFor, contextEntries: config.contextEntries, contextMaxChars: config.contextMaxChars },
     logger: options.logger,
   });
-  return { ...engine, reload: () => Promise.resolve(), close: () => undefined };
+  return { ...engine, ...lifecycle };
 }

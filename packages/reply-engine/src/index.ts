@@ -18,3 +18,6 @@ export * from './openai/openai-engine.js';
 export * from './embeddings/embeddings-client.js';
 export * from './embeddings/embedding-reranker.js';
 export * from './engine-from-config.js';
+export * from './openai/grounded-prompt.js';
+export * from './openai/grounded-answer.js';
+export * from './counted-engine.js';

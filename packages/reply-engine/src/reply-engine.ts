@@ -9,13 +9,34 @@ export interface ReplyRequest {
   context: readonly ContextMessage[];
 }
 
+/** How a reply came about (docs/service-rules.md §17): the metric's label and the log's word. */
+export const REPLY_OUTCOMES = ['answered', 'handoff', 'error'] as const;
+export type ReplyOutcome = (typeof REPLY_OUTCOMES)[number];
+
+/** An engine's reply: what to send, and whether the conversation goes to a person. */
+export interface EngineReply {
+  /** [] means: send nothing */
+  content: ReplyPart[];
+  /** The engine hands the conversation to a person: its fallback, a model's handoff, a model that failed. */
+  handoff: boolean;
+  /** The ids of the knowledge entries the reply rests on (possibly none). */
+  sources: string[];
+  /** answered (from the knowledge), handoff (nothing covers the question), error (the engine failed: its fallback). */
+  outcome: ReplyOutcome;
+}
+
 export interface ReplyEngine {
   readonly name: string;
   /** How many of the most recent context messages this engine looks at; callers read no more than that. */
   readonly contextWindow: number;
-  /** [] means: send nothing */
-  reply(request: ReplyRequest, signal?: AbortSignal): Promise<ReplyPart[]>;
+  reply(request: ReplyRequest, signal?: AbortSignal): Promise<EngineReply>;
 }
+
+/** A reply resting on `sources`. */
+export const answeredReply = (content: ReplyPart[], sources: string[]): EngineReply => ({ content, handoff: false, sources, outcome: 'answered' });
+
+/** The fallback text: a handoff, or an engine's failure (`error`), which hands off too. */
+export const handoffReply = (content: ReplyPart[], outcome: 'handoff' | 'error' = 'handoff'): EngineReply => ({ content, handoff: true, sources: [], outcome });
 
 export interface EngineLogger {
   warn(message: string, meta?: Record<string, unknown>): void;

@@ -54,7 +54,7 @@ describe('embeddings re-rank of the knowledge engine', () => {
     );
     return engine;
   };
-  const ask = async (text: string): Promise<string | undefined> => (await engine!.reply(requestOf(textMessage('customer', text))))[0]?.content;
+  const ask = async (text: string): Promise<string | undefined> => (await engine!.reply(requestOf(textMessage('customer', text)))).content[0]?.content;
   const inputsOf = (request: RecordedRequest): string[] => (JSON.parse(request.body) as { input: string[] }).input;
 
   it('answers a message the words miss from the closest phrasing, embedding the phrasings once', async () => {

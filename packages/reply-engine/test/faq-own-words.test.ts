@@ -46,7 +46,8 @@ describe('the FAQ\'s own words', () => {
     const engine = createKnowledgeEngine(kb);
     for (const [text, id] of SHOWCASE) {
       const entry = kb.entries.find((candidate) => candidate.id === id);
-      expect(await engine.reply(requestOf(textMessage('customer', text), [])), text).to.deep.equal(entry?.answer['en']);
+      // An answer, not a handoff, naming its entry as the source (docs/service-rules.md §17).
+      expect(await engine.reply(requestOf(textMessage('customer', text), [])), text).to.deep.equal({ content: entry?.answer['en'], handoff: false, sources: [id], outcome: 'answered' });
     }
   });
 });

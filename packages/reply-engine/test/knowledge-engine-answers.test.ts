@@ -28,7 +28,7 @@ describe('knowledge engine', () => {
       return parts;
     };
     const fallback = (language = 'en'): readonly ReplyPart[] => kb.fallback[language] ?? [];
-    const ask = (text: string, context: ContextMessage[] = []) => engine.reply(requestOf(textMessage('customer', text), context));
+    const ask = async (text: string, context: ContextMessage[] = []) => (await engine.reply(requestOf(textMessage('customer', text), context))).content;
 
     it('ships a FAQ of at least 50 entries, each answering in English, Chinese and Japanese, at an absolute path', () => {
       expect(isAbsolute(EXAMPLE_KNOWLEDGE_FILE) && existsSync(EXAMPLE_KNOWLEDGE_FILE)).to.equal(true);
@@ -37,6 +37,13 @@ describe('knowledge engine', () => {
       expect(kb.defaultLanguage).to.equal('en');
       for (const entry of kb.entries) expect(Object.keys(entry.answer).sort(), entry.id).to.deep.equal(['en', 'ja', 'zh']);
       expect(Object.keys(kb.fallback).sort()).to.deep.equal(['en', 'ja', 'zh']);
+    });
+
+    it('names the answering entry as the only source; its fallback is a handoff with no sources', async () => {
+      expect(await engine.reply(requestOf(textMessage('customer', 'When are you open?')))).to.deep.equal({
+        content: answerOf('opening-hours'), handoff: false, sources: ['opening-hours'], outcome: 'answered',
+      });
+      expect(await engine.reply(requestOf(textMessage('customer', 'my cat says hello')))).to.deep.equal({ content: fallback(), handoff: true, sources: [], outcome: 'handoff' });
     });
 
     it('answers an English paraphrase in English', async () => {
@@ -88,10 +95,10 @@ describe('knowledge engine', () => {
       ];
       expect(await ask('and what about Christmas?', older)).to.deep.equal(fallback());
       const wider = createKnowledgeEngine(kb, { historyMessages: 3 });
-      expect(await wider.reply(requestOf(textMessage('customer', 'and what about Christmas?'), older))).to.deep.equal(answerOf('opening-hours'));
+      expect((await wider.reply(requestOf(textMessage('customer', 'and what about Christmas?'), older))).content).to.deep.equal(answerOf('opening-hours'));
       const none = createKnowledgeEngine(kb, { historyMessages: 0 });
       const context = [textMessage('customer', 'What are your opening hours?')];
-      expect(await none.reply(requestOf(textMessage('customer', 'and at Christmas?'), context))).to.deep.equal(fallback());
+      expect((await none.reply(requestOf(textMessage('customer', 'and at Christmas?'), context))).content).to.deep.equal(fallback());
     });
 
     it('does not repeat an earlier answer for a courtesy message', async () => {
@@ -101,7 +108,7 @@ describe('knowledge engine', () => {
     it('falls back for a message with only files, in the language of the customer\'s earlier messages', async () => {
       const context = [textMessage('customer', '怎么退货？')];
       const reply = await engine.reply(requestOf(fileMessage('customer', 'image', 'https://x.example/photo.jpg'), context));
-      expect(reply).to.deep.equal(fallback('zh'));
+      expect(reply).to.deep.equal({ content: fallback('zh'), handoff: true, sources: [], outcome: 'handoff' });
     });
   });
 
@@ -123,7 +130,7 @@ entries:
       'yaml',
     );
     const engine = createKnowledgeEngine(kb);
-    const ask = (text: string) => engine.reply(requestOf(textMessage('customer', text)));
+    const ask = async (text: string) => (await engine.reply(requestOf(textMessage('customer', text)))).content;
 
     it('returns part-list answers, and the default language where the customer\'s has no answer', async () => {
       expect(await ask('gift wrap please')).to.deep.equal([{ type: 'text', content: 'Yes, gift wrapping costs 3 USD.' }]);
@@ -141,7 +148,7 @@ entries:
         { type: 'image', content: 'https://x.example/wrap.jpg' },
         { type: 'text', content: 'can you wrap this present?' },
       ]);
-      expect(await engine.reply(requestOf(mixed))).to.deep.equal([{ type: 'text', content: 'Yes, gift wrapping costs 3 USD.' }]);
+      expect((await engine.reply(requestOf(mixed))).content).to.deep.equal([{ type: 'text', content: 'Yes, gift wrapping costs 3 USD.' }]);
       expect(await ask('where is the nearest train station')).to.deep.equal([]);
     });
 

@@ -54,7 +54,7 @@ describe('knowledge files per client, loaded once and reloaded', () => {
   const ask = async (client: string | undefined, text = 'gift wrapping please'): Promise<string | undefined> => {
     if (!engine) throw new Error('no engine');
     const reply = await engine.reply({ ...requestOf(textMessage('customer', text)), ...(client === undefined ? {} : { client }) });
-    return reply[0]?.content;
+    return reply.content[0]?.content;
   };
 
   it('answers each client from its own file, and clients without one (or without a client id) from the default', async () => {

@@ -61,7 +61,7 @@ describe('openai engine', () => {
       { type: 'text', content: 'Here is my receipt' },
     ]);
     expect(engine.name).to.equal('openai');
-    expect(await engine.reply(requestOf(incoming, context))).to.deep.equal([{ type: 'text', content: 'It ships today.' }]);
+    expect((await engine.reply(requestOf(incoming, context))).content).to.deep.equal([{ type: 'text', content: 'It ships today.' }]);
 
     expect(server.requests).to.have.length(1);
     const [request] = server.requests;
@@ -105,7 +105,7 @@ describe('openai engine', () => {
 
   it('retries after a 500 and replies with the second answer', async () => {
     const { engine, server, logger } = await setUp((i) => (i === 0 ? { status: 500, body: '{"error":"boom"}' } : ok('Your order is on its way.')));
-    expect(await engine.reply(question)).to.deep.equal([{ type: 'text', content: 'Your order is on its way.' }]);
+    expect((await engine.reply(question)).content).to.deep.equal([{ type: 'text', content: 'Your order is on its way.' }]);
     expect(server.requests).to.have.length(2);
     expect(server.requests[1]!.body).to.equal(server.requests[0]!.body);
     expect(logger.calls).to.deep.equal([]);
@@ -113,14 +113,14 @@ describe('openai engine', () => {
 
   it('honours Retry-After on a 429 before retrying', async () => {
     const { engine, server } = await setUp((i) => (i === 0 ? { status: 429, body: '{}', headers: { 'retry-after': '1' } } : ok('Done.')));
-    expect(await engine.reply(question)).to.deep.equal([{ type: 'text', content: 'Done.' }]);
+    expect((await engine.reply(question)).content).to.deep.equal([{ type: 'text', content: 'Done.' }]);
     expect(server.requests).to.have.length(2);
     expect(server.requests[1]!.at - server.requests[0]!.at).to.be.at.least(900);
   });
 
   it('gives up on a permanent 500 after maxRetries, warns without the key and returns the fallback', async () => {
     const { engine, server, logger } = await setUp(() => ({ status: 500, body: '{}', headers: { 'retry-after': '0' } }));
-    expect(await engine.reply(question)).to.deep.equal(FALLBACK);
+    expect(await engine.reply(question)).to.deep.equal({ content: FALLBACK, handoff: true, sources: [], outcome: 'error' });
     expect(server.requests).to.have.length(3);
     expect(logger.calls).to.have.length(1);
     expect(logger.calls[0]!.meta).to.include({ reason: 'HTTP 500', status: 500, attempts: 3 });
@@ -129,7 +129,7 @@ describe('openai engine', () => {
 
   it('does not retry a 400 and returns the fallback', async () => {
     const { engine, server, logger } = await setUp(() => ({ status: 400, body: '{"error":"bad"}' }));
-    expect(await engine.reply(question)).to.deep.equal(FALLBACK);
+    expect((await engine.reply(question)).content).to.deep.equal(FALLBACK);
     expect(server.requests).to.have.length(1);
     expect(logger.calls[0]!.meta).to.include({ reason: 'HTTP 400' });
   });
@@ -137,7 +137,7 @@ describe('openai engine', () => {
   it('returns the fallback when the server is slower than timeoutMs on every attempt', async () => {
     const { engine, server, logger } = await setUp(() => ({ ...ok('too late'), delayMs: 1000 }), { timeoutMs: 150, maxRetries: 1 });
     const started = Date.now();
-    expect(await engine.reply(question)).to.deep.equal(FALLBACK);
+    expect((await engine.reply(question)).content).to.deep.equal(FALLBACK);
     expect(Date.now() - started).to.be.below(1000);
     expect(server.requests).to.have.length(2);
     expect(logger.calls[0]!.meta).to.include({ code: 'ETIMEDOUT' });
@@ -146,7 +146,7 @@ describe('openai engine', () => {
   it('returns the fallback for an answer that is not JSON, or has no usable content', async () => {
     for (const body of ['<html>not json</html>', completionBody('   '), completionBody(null), '{"choices":[]}']) {
       const { engine, logger } = await setUp(() => ({ status: 200, body }));
-      expect(await engine.reply(question), body).to.deep.equal(FALLBACK);
+      expect((await engine.reply(question)).content, body).to.deep.equal(FALLBACK);
       expect(logger.calls, body).to.have.length(1);
       await server?.close();
       server = undefined;
@@ -155,7 +155,7 @@ describe('openai engine', () => {
 
   it('returns the fallback, without retrying, for an answer larger than the response size limit', async () => {
     const { engine, server, logger } = await setUp(() => ok('x'.repeat(OPENAI_RESPONSE_MAX_BYTES + 1)));
-    expect(await engine.reply(question)).to.deep.equal(FALLBACK);
+    expect((await engine.reply(question)).content).to.deep.equal(FALLBACK);
     expect(server.requests).to.have.length(1);
     expect(logger.calls).to.have.length(1);
     expect(String(logger.calls[0]!.meta?.['reason'])).to.include(`larger than ${OPENAI_RESPONSE_MAX_BYTES} bytes`);
@@ -164,7 +164,7 @@ describe('openai engine', () => {
   it('cuts a reply longer than the reply limit to that many characters, never inside a character, and warns', async () => {
     const long = '\u{1F600}'.repeat(OPENAI_REPLY_MAX_CHARS);
     const { engine, logger } = await setUp(() => ok(long));
-    const [part, ...rest] = await engine.reply(question);
+    const [part, ...rest] = (await engine.reply(question)).content;
     expect(rest).to.deep.equal([]);
     expect(part!.type).to.equal('text');
     expect(part!.content.length).to.be.at.most(OPENAI_REPLY_MAX_CHARS);
@@ -174,19 +174,19 @@ describe('openai engine', () => {
 
   it('never passes the API key on to the customer: an answer containing it is replaced by the fallback, logged without the key', async () => {
     const { engine, logger } = await setUp(() => ok(`Sure! The key is ${API_KEY}.`));
-    expect(await engine.reply(question)).to.deep.equal(FALLBACK);
+    expect((await engine.reply(question)).content).to.deep.equal(FALLBACK);
     expect(logger.calls).to.have.length(1);
     expect(JSON.stringify(logger.calls)).not.to.include(API_KEY);
   });
 
   it('keeps an answer that happens to contain a short placeholder key (a local server that needs none)', async () => {
     const { engine } = await setUp(() => ok('Your order ships next week.'), { apiKey: 'x' });
-    expect(await engine.reply(question)).to.deep.equal([{ type: 'text', content: 'Your order ships next week.' }]);
+    expect((await engine.reply(question)).content).to.deep.equal([{ type: 'text', content: 'Your order ships next week.' }]);
   });
 
   it('returns [] (send nothing) when the fallback is empty', async () => {
     const { engine, logger } = await setUp(() => ({ status: 503, body: '{}', headers: { 'retry-after': '0' } }), { fallback: [] });
-    expect(await engine.reply(question)).to.deep.equal([]);
+    expect((await engine.reply(question)).content).to.deep.equal([]);
     expect(logger.calls).to.have.length(1);
   });
 
@@ -203,7 +203,7 @@ describe('openai engine', () => {
       fallback: FALLBACK,
       logger,
     });
-    expect(await engine.reply(question)).to.deep.equal(FALLBACK);
+    expect((await engine.reply(question)).content).to.deep.equal(FALLBACK);
     expect(logger.calls[0]!.meta).to.include({ code: 'ECONNREFUSED' });
   });
 

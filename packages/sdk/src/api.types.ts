@@ -50,6 +50,10 @@ export interface SyncReply {
   msg_id: string;
   in_reply_to: string[];
   content: ReplyPart[];
+  /** True when the reply hands the conversation to a person (the fallback text: nothing in the knowledge answers, or the engine failed). */
+  handoff: boolean;
+  /** Ids of the knowledge entries the reply rests on (possibly none). */
+  sources: string[];
 }
 
 export interface AssistReply extends SyncReply {

@@ -20,6 +20,10 @@ export interface DeliveryPayload {
   client: string;
   conversation_id: string;
   in_reply_to: string[];
+  /** True when the reply hands the conversation to a person; its auto replies then pause for HANDOFF_PAUSE_S. */
+  handoff: boolean;
+  /** Ids of the knowledge entries the reply rests on (possibly none). */
+  sources: string[];
   message_info: {
     msg_id: string;
     group_id?: string;

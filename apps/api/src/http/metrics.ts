@@ -1,4 +1,5 @@
 import type { AutoReplyMetrics } from '@dialog-relay/replies';
+import type { CountReply } from '@dialog-relay/reply-engine';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface ApiMetrics {
@@ -11,6 +12,8 @@ export interface ApiMetrics {
   stopLatency: Histogram;
   /** The ingress side of auto replies reports its cancellations here. */
   autoReplies: AutoReplyMetrics;
+  /** assist_dialog and website_dialog replies by engine and outcome (answered, handoff, error). */
+  countReply: CountReply;
 }
 
 /** What the reply queue looks like right now (read at scrape time, shared by all replicas). */
@@ -71,8 +74,12 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
     name: 'dialog_relay_reply_cancellations_total', help: 'Replies cancelled by a stop or a human: here, those with no attempt in flight (when="pending"), by cause',
     labelNames: ['when', 'cause'], registers: [registry],
   });
+  const replies = new Counter({
+    name: 'dialog_relay_replies_total', help: 'Replies by engine and outcome (answered, handoff, error): here, assist_dialog and website_dialog', labelNames: ['engine', 'outcome'], registers: [registry],
+  });
   return {
     registry,
+    countReply: (engine, outcome) => replies.inc({ engine, outcome }),
     stopLatency: new Histogram({
       name: 'dialog_relay_stop_latency_seconds', help: 'From the API receiving a stop_auto_reply request to its 200 answer (includes waiting for an aborted attempt in flight)',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.8, 1, 2.5], registers: [registry],

@@ -20,6 +20,8 @@ export function testPayload(client: string, atS: number): DeliveryPayload {
     client,
     conversation_id: 'c_test',
     in_reply_to: ['test-message-1'],
+    handoff: false,
+    sources: [],
     message_info: {
       msg_id: id, from_user_id: 'bound-account', to_user_id: 'customer-1', content: 'This is a test delivery from dialog-relay.',
       message_type: 1, event_type: 'auto_dialog', from_user_type: 4, create_timestamp: atS,

@@ -3,7 +3,8 @@ import { settled, type Scenario } from './scenario.js';
 
 /**
  * docs/service-rules.md §5 assist_dialog: reuse the conversation of an earlier auto_dialog message with the same
- * msg_id, else the participants' conversation; suggest a reply; record the message, not the suggestion.
+ * msg_id, else the participants' conversation; suggest a reply (with its handoff and sources, §17); record
+ * the message, not the suggestion.
  * The index lookup and the likely context read are parts of the request's first script; the context
  * of an indexed conversation that is not the participants' is read after (one more command).
  */
@@ -18,8 +19,8 @@ export const assistDialog: Scenario = (deps, input) => {
     const conversationId = indexed ?? participants;
     const context = window === 0 ? [] : conversationId === participants ? deps.contexts.readReply(replies[1]) : await deps.contexts.read(conversationId, window);
     const message = contextMessageFrom(info, msgId);
-    const content = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
-    const data = { conversation_id: conversationId, msg_id: deps.newId(), in_reply_to: [msgId], content, context_reused: indexed !== null };
+    const { content, handoff, sources } = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
+    const data = { conversation_id: conversationId, msg_id: deps.newId(), in_reply_to: [msgId], content, handoff, sources, context_reused: indexed !== null };
     return { status: 200, conversationId, data, writes: [deps.contexts.recordStep(conversationId, [message])], settle: settled(data) };
   } };
 };

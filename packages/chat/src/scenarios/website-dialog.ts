@@ -2,7 +2,7 @@ import type { ContextMessage } from '@dialog-relay/contracts';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
 import { settled, type Scenario } from './scenario.js';
 
-/** docs/service-rules.md §5 website_dialog: answer at once; record both the message and the reply. */
+/** docs/service-rules.md §5, §17 website_dialog: answer at once (with its handoff and sources); record both the message and the reply. */
 export const websiteDialog: Scenario = (deps, input) => {
   const { request, client, msgId } = input;
   const info = request.message_info;
@@ -11,7 +11,7 @@ export const websiteDialog: Scenario = (deps, input) => {
   return { reads: window > 0 ? [deps.contexts.readStep(conversationId, window)] : [], finish: async (replies) => {
     const context = window > 0 ? deps.contexts.readReply(replies[0]) : [];
     const message = contextMessageFrom(info, msgId);
-    const content = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
+    const { content, handoff, sources } = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
     const replyId = deps.newId();
     const reply: ContextMessage = {
       msg_id: replyId,
@@ -21,7 +21,7 @@ export const websiteDialog: Scenario = (deps, input) => {
       event_type: 'website_dialog',
       create_timestamp: Math.floor(deps.nowMs() / 1000),
     };
-    const data = { conversation_id: conversationId, msg_id: replyId, in_reply_to: [msgId], content };
+    const data = { conversation_id: conversationId, msg_id: replyId, in_reply_to: [msgId], content, handoff, sources };
     return {
       status: 200,
       conversationId,

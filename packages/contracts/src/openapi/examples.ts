@@ -43,8 +43,8 @@ const envelope = (code: number, data: Body): Body => ({ code, message: 'ok', req
 const conversation = 'c_5f4dcc3b5aa765d61d8327deb882cf99';
 
 export const SUCCESS_EXAMPLES: Record<string, { summary: string; value: Body }> = {
-  assist_dialog: { summary: 'assist_dialog', value: envelope(200, { conversation_id: conversation, msg_id: 'm_3b1f…', in_reply_to: ['m-1'], content: [{ type: 'text', content: 'We are open Monday to Friday, 9:00–18:00.' }], context_reused: false }) },
-  website_dialog: { summary: 'website_dialog', value: envelope(200, { conversation_id: conversation, msg_id: 'm_8c2d…', in_reply_to: ['w-1'], content: [{ type: 'text', content: 'Orders placed before 14:00 ship the same day.' }] }) },
+  assist_dialog: { summary: 'assist_dialog', value: envelope(200, { conversation_id: conversation, msg_id: 'm_3b1f…', in_reply_to: ['m-1'], content: [{ type: 'text', content: 'We are open Monday to Friday, 9:00–18:00.' }], handoff: false, sources: ['opening-hours'], context_reused: false }) },
+  website_dialog: { summary: 'website_dialog', value: envelope(200, { conversation_id: conversation, msg_id: 'm_8c2d…', in_reply_to: ['w-1'], content: [{ type: 'text', content: 'Orders placed before 14:00 ship the same day.' }], handoff: false, sources: ['shipping-time'] }) },
   stop_auto_reply: { summary: 'stop_auto_reply', value: envelope(200, { conversation_id: conversation, command: 'stop_auto_reply', auto_reply: 'stopped', cancelled: 1 }) },
   resume_auto_reply: { summary: 'resume_auto_reply', value: envelope(200, { conversation_id: conversation, command: 'resume_auto_reply', auto_reply: 'active' }) },
   auto_reply_status: {
@@ -82,6 +82,8 @@ export const DELIVERY_EXAMPLE: Body = {
   client: 'demo',
   conversation_id: conversation,
   in_reply_to: ['a-1'],
+  handoff: false,
+  sources: ['returns-refunds'],
   message_info: {
     msg_id: 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5', from_user_id: 'bot-1', to_user_id: 'customer-1',
     content: 'You can return your order within 30 days.', message_type: 1, event_type: 'auto_dialog', from_user_type: 4, create_timestamp: TS,

@@ -16,6 +16,9 @@ const closed = (required: string[], properties: Record<string, Schema>, descript
 
 const conversationId = { type: 'string', description: 'Opaque, stable id of the conversation (client + group, or the pair of participants).' };
 const stringList = { type: 'array', items: { type: 'string' } };
+/** docs/service-rules.md §17: every reply says whether it hands off, and which knowledge entries it rests on. */
+const handoff = { type: 'boolean', description: 'True when the reply hands the conversation to a person: nothing in the client\'s knowledge answers (the reply is the fallback text), or the engine failed.' };
+const sources = { ...stringList, description: 'Ids of the knowledge entries the reply rests on; empty for a handoff, a greeting, or an engine without knowledge.' };
 
 export const DELIVERY_STATES = ['pending', 'retrying', 'delivered', 'dead', 'cancelled'] as const;
 export const DEAD_REASON_VALUES = ['permanent_status', 'attempts_exhausted', 'stale', 'unknown_client', 'failed'] as const;
@@ -41,18 +44,22 @@ export function responseSchemas(): Record<string, Schema> {
       errors: { type: 'array', maxItems: MAX_LISTED_ERRORS, items: ref('FieldError'), description: 'Every field problem found (at most 50).' },
       errors_truncated: { const: true },
     }),
-    AssistData: closed(['conversation_id', 'msg_id', 'in_reply_to', 'content', 'context_reused'], {
+    AssistData: closed(['conversation_id', 'msg_id', 'in_reply_to', 'content', 'handoff', 'sources', 'context_reused'], {
       conversation_id: conversationId,
       msg_id: { type: 'string', description: 'The suggestion\'s id.' },
       in_reply_to: stringList,
       content: { type: 'array', items: ref('ReplyPart') },
+      handoff,
+      sources,
       context_reused: { type: 'boolean', description: 'True when the msg_id was seen in auto_dialog and that conversation was used.' },
     }, 'assist_dialog: a suggested reply (not recorded).'),
-    WebsiteData: closed(['conversation_id', 'msg_id', 'in_reply_to', 'content'], {
+    WebsiteData: closed(['conversation_id', 'msg_id', 'in_reply_to', 'content', 'handoff', 'sources'], {
       conversation_id: conversationId,
       msg_id: { type: 'string', description: 'The reply\'s id.' },
       in_reply_to: stringList,
       content: { type: 'array', items: ref('ReplyPart') },
+      handoff,
+      sources,
     }, 'website_dialog: the reply, recorded with the message.'),
     AutoData: closed(['conversation_id', 'msg_id', 'status'], {
       conversation_id: conversationId,
@@ -88,16 +95,18 @@ export function responseSchemas(): Record<string, Schema> {
       conversation_id: conversationId,
       command: { const: COMMANDS[2] },
       auto_reply: { type: 'string', enum: ['active', 'stopped'] },
-      paused_until: { type: ['string', 'null'], description: 'ISO time until which a human\'s message pauses auto replies.' },
+      paused_until: { type: ['string', 'null'], description: 'ISO time until which a human\'s message (HUMAN_PAUSE_S) or a handoff (HANDOFF_PAUSE_S) pauses auto replies; resume_auto_reply ends it.' },
       pending: { type: 'array', items: closed(['msg_ids', 'state'], { msg_ids: stringList, state: { type: 'string', enum: ['producing', 'waiting'] } }) },
       deliveries: { type: 'array', items: ref('DeliveryView'), description: 'The latest deliveries with their attempts.' },
     }),
-    DeliveryPayload: closed(['type', 'delivery_id', 'client', 'conversation_id', 'in_reply_to', 'message_info'], {
+    DeliveryPayload: closed(['type', 'delivery_id', 'client', 'conversation_id', 'in_reply_to', 'handoff', 'sources', 'message_info'], {
       type: { const: 'auto_dialog.reply' },
       delivery_id: { type: 'string', description: '= webhook-id: the same on every retry; deduplicate on it.' },
       client: { type: 'string' },
       conversation_id: conversationId,
       in_reply_to: { ...stringList, description: 'The customer messages this reply answers (several when debounced).' },
+      handoff: { ...handoff, description: `${handoff.description} The conversation's auto replies then pause for HANDOFF_PAUSE_S.` },
+      sources,
       message_info: closed(['msg_id', 'from_user_id', 'to_user_id', 'message_type', 'event_type', 'from_user_type', 'create_timestamp'], {
         msg_id: { type: 'string', description: 'The reply\'s id (= delivery_id).' },
         group_id: { type: 'string' },

@@ -6,12 +6,17 @@ import { parseEvalCases } from '../eval-cases.js';
 import { evaluateKnowledge, measureMicrosPerReply } from '../evaluate-knowledge.js';
 import { formatCalibration, formatEvalReport } from '../format-eval-report.js';
 import { formatRecallReport, measureRecall } from '../measure-recall.js';
+import { runModelEval } from '../run-model-eval.js';
 
 const print = (text: string): void => void process.stdout.write(`${text}\n`);
 const printError = (text: string): void => void process.stderr.write(`${text}\n`);
 
 const USAGE = `usage: npm run eval:knowledge -- [--file FAQ.yaml] --cases CASES.jsonl [--calibrate [--wrong-cost N]] [--recall K] [--json] [--confusions N]
-  --file        knowledge file (default: the bundled example FAQ)
+       npm run eval:knowledge -- --engine openai [--file FAQ.yaml] --cases CASES.jsonl [--concurrency N] [--json]
+  --file        knowledge file (default: the bundled example FAQ; with --engine openai: KNOWLEDGE_FILE, else the example)
+  --engine      knowledge (default: the offline engine) or openai: the grounded model configured by OPENAI_BASE_URL,
+                OPENAI_API_KEY, OPENAI_MODEL … as the service reads them; right = the reply's sources[0]
+  --concurrency with --engine openai: model calls at once (default 4)
   --cases       JSON Lines, one case a line: {"text": "…", "expected": "entry-id" or null, "lang": "en"}
   --calibrate   also search the confidence thresholds that fit these cases best
   --wrong-cost  for --calibrate: how many right answers one wrong answer costs (default 2)
@@ -28,6 +33,8 @@ async function main(): Promise<number> {
       json: { type: 'boolean', default: false },
       confusions: { type: 'string', default: '15' },
       'wrong-cost': { type: 'string', default: '2' },
+      engine: { type: 'string', default: 'knowledge' },
+      concurrency: { type: 'string', default: '4' },
       recall: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -36,13 +43,20 @@ async function main(): Promise<number> {
     printError(USAGE);
     return values.help ? 0 : 64;
   }
+  if (values.engine !== 'knowledge' && values.engine !== 'openai') {
+    printError(`--engine must be knowledge or openai\n${USAGE}`);
+    return 64;
+  }
   const recallK = values.recall === undefined ? undefined : Number(values.recall);
   if (recallK !== undefined && !(Number.isInteger(recallK) && recallK >= 1)) {
     printError('--recall needs a whole number of entries, 1 or more');
     return 64;
   }
-  const kb = await loadKnowledgeBase(values.file ?? EXAMPLE_KNOWLEDGE_FILE);
   const cases = parseEvalCases(await readFile(values.cases, 'utf8'));
+  if (values.engine === 'openai') {
+    return runModelEval({ file: values.file, cases, json: values.json, concurrency: Number(values.concurrency) }, process.env, print, printError);
+  }
+  const kb = await loadKnowledgeBase(values.file ?? EXAMPLE_KNOWLEDGE_FILE);
   const responder = createKnowledgeResponder(kb);
   const report = evaluateKnowledge(responder, cases);
   const microsPerReply = measureMicrosPerReply(responder, cases);

@@ -1,7 +1,7 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import type { EmbeddingReranker } from '../embeddings/embedding-reranker.js';
 import { messageText } from '../message-text.js';
-import type { ReplyEngine } from '../reply-engine.js';
+import { answeredReply, handoffReply, type ReplyEngine } from '../reply-engine.js';
 import type { KnowledgeBase } from './knowledge-base.js';
 import { createKnowledgeResponder, rankedPart, type KnowledgeResponder } from './knowledge-responder.js';
 
@@ -30,7 +30,8 @@ export function knowledgeContextWindow(historyMessages: number): number {
 }
 
 /**
- * A reply engine answering from one knowledge source. `responderFor` gives the indexed knowledge for
+ * A reply engine answering from one knowledge source: the confident entry (its id the reply's only
+ * source), else the fallback as a handoff. `responderFor` gives the indexed knowledge for
  * a request (one fixed file, or the file of the request's client); see createKnowledgeResponder.
  */
 export function createResponderEngine(
@@ -50,9 +51,11 @@ export function createResponderEngine(
       if (decision.entry === undefined && options.rerank && decision.ranking.weight > 0) {
         // The endpoint gets what the words ranked, not megabytes (docs/knowledge-engine.md, "Cost").
         const entry = await options.rerank(responder, rankedPart(text), signal);
-        if (entry) return responder.partsOf({ entry, language: decision.language });
+        if (entry) return answeredReply(responder.partsOf({ entry, language: decision.language }), [entry.id]);
       }
-      return responder.partsOf(decision);
+      // The fallback is a handoff (docs/service-rules.md §17): nothing in the knowledge answers.
+      const parts = responder.partsOf(decision);
+      return decision.entry ? answeredReply(parts, [decision.entry.id]) : handoffReply(parts);
     },
   };
 }

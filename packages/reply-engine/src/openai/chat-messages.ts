@@ -46,6 +46,17 @@ export function buildChatMessages(
   const language = customerLanguage(context, message);
   const system = [systemPrompt.trim(), language === undefined ? '' : languageInstruction(language)].filter((line) => line !== '').join('\n\n');
   if (system !== '') messages.push({ role: 'system', content: system });
+  messages.push(...conversationMessages(context, message, historyMessages));
+  return messages;
+}
+
+/**
+ * The conversation as chat messages: the last `historyMessages` context messages (customer → user,
+ * agent/bot → assistant; files summarised; messages with nothing to say skipped), then the incoming
+ * message as user. The customer's words are only ever in user messages.
+ */
+export function conversationMessages(context: readonly ContextMessage[], message: ContextMessage, historyMessages: number): ChatMessage[] {
+  const messages: ChatMessage[] = [];
   const history = historyMessages > 0 ? context.slice(-historyMessages) : [];
   for (const earlier of history) {
     const content = summarizeMessage(earlier);

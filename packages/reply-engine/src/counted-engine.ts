@@ -1,0 +1,25 @@
+import type { ReplyEngine, ReplyOutcome } from './reply-engine.js';
+
+/** Counts one reply of an engine by its outcome (a metrics port: the apps record it with Prometheus). */
+export type CountReply = (engine: string, outcome: ReplyOutcome) => void;
+
+/**
+ * The engine, each reply counted by outcome (answered, handoff, error; docs/service-rules.md §17). A
+ * call that throws counts as an error, unless its signal aborted it (a draining worker hands it back).
+ */
+export function countedEngine(inner: ReplyEngine, count: CountReply): ReplyEngine {
+  return {
+    name: inner.name,
+    contextWindow: inner.contextWindow,
+    async reply(request, signal) {
+      try {
+        const reply = await inner.reply(request, signal);
+        count(inner.name, reply.outcome);
+        return reply;
+      } catch (error) {
+        if (!signal?.aborted) count(inner.name, 'error');
+        throw error;
+      }
+    },
+  };
+}
