@@ -4,8 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@dialog-relay/testkit';
-import { completionBody, startFakeChatServer, type FakeChatServer } from './support/fake-chat-completions-server.js';
+import { freePort, completionBody, startFakeChatServer, type FakeChatServer } from '@dialog-relay/testkit';
 
 const BIN = fileURLToPath(new URL('../src/bin/eval-knowledge.js', import.meta.url));
 

@@ -1,4 +1,3 @@
-import { freePort } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,7 +5,7 @@ import { join } from 'node:path';
 import type { EmbeddingsConfig } from '@dialog-relay/config';
 import { createEngineFromConfig, RANKED_TEXT_MAX_CHARS, type ConfiguredEngine } from '../src/index.js';
 import { requestOf, textMessage } from './context-messages.js';
-import { startFakeChatServer, type FakeAnswer, type FakeChatServer, type RecordedRequest } from './fake-chat-completions-server.js';
+import { freePort, startFakeChatServer, type FakeAnswer, type FakeChatServer, type RecordedRequest } from '@dialog-relay/testkit';
 
 const FAQ = `
 fallback: "A colleague will answer."

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngineFromConfig, type ConfiguredEngine, type EngineLogger } from '../src/index.js';
 import { fileMessage, requestOf, textMessage } from './context-messages.js';
-import { completionBody, startFakeChatServer, type FakeChatServer, type RecordedRequest } from './fake-chat-completions-server.js';
+import { completionBody, startFakeChatServer, type FakeChatServer, type RecordedRequest } from '@dialog-relay/testkit';
 
 interface Sent {
   messages: { role: string; content: string }[];

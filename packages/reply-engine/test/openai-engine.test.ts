@@ -1,9 +1,8 @@
 import type { ReplyPart } from '@dialog-relay/contracts';
-import { freePort } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { createOpenAiEngine, OPENAI_REPLY_MAX_CHARS, OPENAI_RESPONSE_MAX_BYTES, type EngineLogger, type OpenAiEngineOptions } from '../src/index.js';
 import { fileMessage, messageOf, requestOf, textMessage } from './context-messages.js';
-import { completionBody, startFakeChatServer, type FakeAnswer, type FakeChatServer } from './fake-chat-completions-server.js';
+import { freePort, completionBody, startFakeChatServer, type FakeAnswer, type FakeChatServer } from '@dialog-relay/testkit';
 
 const API_KEY = 'sk-test-secret-0123456789';
 const FALLBACK: ReplyPart[] = [{ type: 'text', content: 'A colleague will answer shortly.' }];
