@@ -10,3 +10,8 @@ export * from './body-shape.js';
 export * from './raw-body-shape.js';
 export * from './openapi/openapi-document.js';
 export * from './json-parse-failure.js';
+export * from './field-list.js';
+export * from './delivery-view.js';
+export * from './auto-reply-status.js';
+export * from './auto-dialog-status.js';
+export * from './signature-schemes.js';

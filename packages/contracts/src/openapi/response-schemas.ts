@@ -1,4 +1,7 @@
+import { AUTO_DIALOG_STATUSES } from '../auto-dialog-status.js';
+import { AUTO_REPLY_STATES, AUTO_REPLY_STATUS_FIELDS, PENDING_REPLIES_FIELDS, PENDING_REPLY_STATES, type AutoReplyStatusView, type PendingReplies } from '../auto-reply-status.js';
 import { COMMANDS } from '../commands.js';
+import { DEAD_LETTER_REASONS, DELIVERY_ATTEMPT_FIELDS, DELIVERY_STATES, DELIVERY_VIEW_FIELDS, type DeliveryAttemptView, type DeliveryView } from '../delivery-view.js';
 import { ERROR_STATUS } from '../error-codes.js';
 import { MAX_LISTED_ERRORS } from '../envelope.types.js';
 import { FILE_TYPES } from '../message.types.js';
@@ -20,8 +23,8 @@ const stringList = { type: 'array', items: { type: 'string' } };
 const handoff = { type: 'boolean', description: 'True when the reply hands the conversation to a person: nothing in the client\'s knowledge answers (the reply is the fallback text), or the engine failed.' };
 const sources = { ...stringList, description: 'Ids of the knowledge entries the reply rests on; empty for a handoff, a greeting, or an engine without knowledge.' };
 
-export const DELIVERY_STATES = ['pending', 'retrying', 'delivered', 'dead', 'cancelled'] as const;
-export const DEAD_REASON_VALUES = ['permanent_status', 'attempts_exhausted', 'stale', 'unknown_client', 'failed'] as const;
+/** The properties of a shape contracts defines: the compiler holds them to its fields (none missing, none extra). */
+type PropertiesOf<T> = { [K in keyof T]-?: Schema };
 
 export function responseSchemas(): Record<string, Schema> {
   return {
@@ -64,7 +67,7 @@ export function responseSchemas(): Record<string, Schema> {
     AutoData: closed(['conversation_id', 'msg_id', 'status'], {
       conversation_id: conversationId,
       msg_id: { type: 'string' },
-      status: { type: 'string', enum: ['queued', 'recorded', 'suppressed'], description: 'queued: a reply will be delivered to send_url; recorded: none is due; suppressed: auto reply is stopped or paused.' },
+      status: { type: 'string', enum: [...AUTO_DIALOG_STATUSES], description: 'queued: a reply will be delivered to send_url; recorded: none is due; suppressed: auto reply is stopped or paused.' },
     }, 'auto_dialog: accepted; the reply goes to send_url (see the callback).'),
     StopData: closed(['conversation_id', 'command', 'auto_reply', 'cancelled'], {
       conversation_id: conversationId,
@@ -77,27 +80,29 @@ export function responseSchemas(): Record<string, Schema> {
       command: { const: COMMANDS[1] },
       auto_reply: { const: 'active' },
     }),
-    DeliveryAttempt: closed(['attempt', 'at', 'status', 'latency_ms', 'error'], {
+    DeliveryAttempt: closed([...DELIVERY_ATTEMPT_FIELDS.required], {
       attempt: { type: 'integer', minimum: 1 },
       at: { type: 'string', format: 'date-time' },
       status: { type: ['integer', 'null'], description: 'Your server\'s HTTP status, or null (network error, time-out, cancelled).' },
       latency_ms: { type: 'integer', minimum: 0 },
       error: { type: ['string', 'null'] },
-    }),
-    DeliveryView: closed(['delivery_id', 'state', 'in_reply_to', 'attempts'], {
+    } satisfies PropertiesOf<DeliveryAttemptView>),
+    DeliveryView: closed([...DELIVERY_VIEW_FIELDS.required], {
       delivery_id: { type: 'string' },
       state: { type: 'string', enum: [...DELIVERY_STATES] },
       in_reply_to: stringList,
-      dead_reason: { type: 'string', enum: [...DEAD_REASON_VALUES] },
+      dead_reason: { type: 'string', enum: [...DEAD_LETTER_REASONS] },
       attempts: { type: 'array', items: ref('DeliveryAttempt') },
-    }),
-    StatusData: closed(['conversation_id', 'command', 'auto_reply', 'paused_until', 'pending', 'deliveries'], {
+    } satisfies PropertiesOf<DeliveryView>),
+    StatusData: closed(['conversation_id', 'command', ...AUTO_REPLY_STATUS_FIELDS.required], {
       conversation_id: conversationId,
       command: { const: COMMANDS[2] },
-      auto_reply: { type: 'string', enum: ['active', 'stopped'] },
-      paused_until: { type: ['string', 'null'], description: 'ISO time until which a human\'s message (HUMAN_PAUSE_S) or a handoff (HANDOFF_PAUSE_S) pauses auto replies; resume_auto_reply ends it.' },
-      pending: { type: 'array', items: closed(['msg_ids', 'state'], { msg_ids: stringList, state: { type: 'string', enum: ['producing', 'waiting'] } }) },
-      deliveries: { type: 'array', items: ref('DeliveryView'), description: 'The latest deliveries with their attempts.' },
+      ...({
+        auto_reply: { type: 'string', enum: [...AUTO_REPLY_STATES] },
+        paused_until: { type: ['string', 'null'], description: 'ISO time until which a human\'s message (HUMAN_PAUSE_S) or a handoff (HANDOFF_PAUSE_S) pauses auto replies; resume_auto_reply ends it.' },
+        pending: { type: 'array', items: closed([...PENDING_REPLIES_FIELDS.required], { msg_ids: stringList, state: { type: 'string', enum: [...PENDING_REPLY_STATES] } } satisfies PropertiesOf<PendingReplies>) },
+        deliveries: { type: 'array', items: ref('DeliveryView'), description: 'The latest deliveries with their attempts.' },
+      } satisfies PropertiesOf<AutoReplyStatusView>),
     }),
     DeliveryPayload: closed(['type', 'delivery_id', 'client', 'conversation_id', 'in_reply_to', 'handoff', 'sources', 'message_info'], {
       type: { const: 'auto_dialog.reply' },
