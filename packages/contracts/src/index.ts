@@ -15,3 +15,5 @@ export * from './delivery-view.js';
 export * from './auto-reply-status.js';
 export * from './auto-dialog-status.js';
 export * from './signature-schemes.js';
+export * from './delivery-payload.js';
+export * from './sync-replies.js';

@@ -19,7 +19,17 @@ const sameTypes: {
   statusView: Same<StatusView, contracts.AutoReplyStatusView>;
   autoAccepted: Same<sdk.AutoAccepted['status'], contracts.AutoDialogStatus>;
   signatureScheme: Same<sdk.SignatureScheme, contracts.SignatureScheme>;
-} = { deliveryAttempt: true, deliveryView: true, pendingReplies: true, statusView: true, autoAccepted: true, signatureScheme: true };
+  eventType: Same<sdk.EventType, contracts.EventType>;
+  command: Same<sdk.Command, contracts.Command>;
+  replyPart: Same<sdk.ReplyPart, contracts.ReplyPart>;
+  fileInfo: Same<sdk.FileInfo, contracts.FileInfo>;
+  syncReply: Same<sdk.SyncReply, contracts.SyncReplyData>;
+  assistReply: Same<sdk.AssistReply, contracts.AssistReplyData>;
+  deliveryPayload: Same<sdk.DeliveryPayload, contracts.DeliveryPayload>;
+} = {
+  deliveryAttempt: true, deliveryView: true, pendingReplies: true, statusView: true, autoAccepted: true, signatureScheme: true,
+  eventType: true, command: true, replyPart: true, fileInfo: true, syncReply: true, assistReply: true, deliveryPayload: true,
+};
 
 /** The SDK's fields of each view, held to its types by the compiler (none missing, none extra). */
 const sdkFields = {

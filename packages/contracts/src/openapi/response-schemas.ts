@@ -1,10 +1,12 @@
 import { AUTO_DIALOG_STATUSES } from '../auto-dialog-status.js';
 import { AUTO_REPLY_STATES, AUTO_REPLY_STATUS_FIELDS, PENDING_REPLIES_FIELDS, PENDING_REPLY_STATES, type AutoReplyStatusView, type PendingReplies } from '../auto-reply-status.js';
 import { COMMANDS } from '../commands.js';
+import { DELIVERY_MESSAGE_INFO_FIELDS, DELIVERY_PAYLOAD_FIELDS, DELIVERY_PAYLOAD_TYPE, type DeliveryMessageInfo, type DeliveryPayload } from '../delivery-payload.js';
 import { DEAD_LETTER_REASONS, DELIVERY_ATTEMPT_FIELDS, DELIVERY_STATES, DELIVERY_VIEW_FIELDS, type DeliveryAttemptView, type DeliveryView } from '../delivery-view.js';
 import { ERROR_STATUS } from '../error-codes.js';
 import { MAX_LISTED_ERRORS } from '../envelope.types.js';
 import { FILE_TYPES } from '../message.types.js';
+import { ASSIST_REPLY_FIELDS, SYNC_REPLY_FIELDS, type AssistReplyData, type SyncReplyData } from '../sync-replies.js';
 
 /**
  * JSON Schemas (2020-12, the dialect of OpenAPI 3.1) of what the API answers and what it POSTs to
@@ -47,7 +49,7 @@ export function responseSchemas(): Record<string, Schema> {
       errors: { type: 'array', maxItems: MAX_LISTED_ERRORS, items: ref('FieldError'), description: 'Every field problem found (at most 50).' },
       errors_truncated: { const: true },
     }),
-    AssistData: closed(['conversation_id', 'msg_id', 'in_reply_to', 'content', 'handoff', 'sources', 'context_reused'], {
+    AssistData: closed([...ASSIST_REPLY_FIELDS.required], {
       conversation_id: conversationId,
       msg_id: { type: 'string', description: 'The suggestion\'s id.' },
       in_reply_to: stringList,
@@ -55,15 +57,15 @@ export function responseSchemas(): Record<string, Schema> {
       handoff,
       sources,
       context_reused: { type: 'boolean', description: 'True when the msg_id was seen in auto_dialog and that conversation was used.' },
-    }, 'assist_dialog: a suggested reply (not recorded).'),
-    WebsiteData: closed(['conversation_id', 'msg_id', 'in_reply_to', 'content', 'handoff', 'sources'], {
+    } satisfies PropertiesOf<AssistReplyData>, 'assist_dialog: a suggested reply (not recorded).'),
+    WebsiteData: closed([...SYNC_REPLY_FIELDS.required], {
       conversation_id: conversationId,
       msg_id: { type: 'string', description: 'The reply\'s id.' },
       in_reply_to: stringList,
       content: { type: 'array', items: ref('ReplyPart') },
       handoff,
       sources,
-    }, 'website_dialog: the reply, recorded with the message.'),
+    } satisfies PropertiesOf<SyncReplyData>, 'website_dialog: the reply, recorded with the message.'),
     AutoData: closed(['conversation_id', 'msg_id', 'status'], {
       conversation_id: conversationId,
       msg_id: { type: 'string' },
@@ -104,15 +106,15 @@ export function responseSchemas(): Record<string, Schema> {
         deliveries: { type: 'array', items: ref('DeliveryView'), description: 'The latest deliveries with their attempts.' },
       } satisfies PropertiesOf<AutoReplyStatusView>),
     }),
-    DeliveryPayload: closed(['type', 'delivery_id', 'client', 'conversation_id', 'in_reply_to', 'handoff', 'sources', 'message_info'], {
-      type: { const: 'auto_dialog.reply' },
+    DeliveryPayload: closed([...DELIVERY_PAYLOAD_FIELDS.required], {
+      type: { const: DELIVERY_PAYLOAD_TYPE },
       delivery_id: { type: 'string', description: '= webhook-id: the same on every retry; deduplicate on it.' },
       client: { type: 'string' },
       conversation_id: conversationId,
       in_reply_to: { ...stringList, description: 'The customer messages this reply answers (several when debounced).' },
       handoff: { ...handoff, description: `${handoff.description} The conversation's auto replies then pause for HANDOFF_PAUSE_S.` },
       sources,
-      message_info: closed(['msg_id', 'from_user_id', 'to_user_id', 'message_type', 'event_type', 'from_user_type', 'create_timestamp'], {
+      message_info: closed([...DELIVERY_MESSAGE_INFO_FIELDS.required], {
         msg_id: { type: 'string', description: 'The reply\'s id (= delivery_id).' },
         group_id: { type: 'string' },
         group_name: { type: 'string' },
@@ -125,8 +127,8 @@ export function responseSchemas(): Record<string, Schema> {
         event_type: { const: 'auto_dialog' },
         from_user_type: { const: 4 },
         create_timestamp: { type: 'integer' },
-      }),
-    }, 'The reply POSTed to send_url; message_info mirrors the request format.'),
+      } satisfies PropertiesOf<DeliveryMessageInfo>),
+    } satisfies PropertiesOf<DeliveryPayload>, 'The reply POSTed to send_url; message_info mirrors the request format.'),
   };
 }
 
