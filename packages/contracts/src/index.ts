@@ -17,3 +17,4 @@ export * from './auto-dialog-status.js';
 export * from './signature-schemes.js';
 export * from './delivery-payload.js';
 export * from './sync-replies.js';
+export * from './command-answers.js';

@@ -26,9 +26,13 @@ const sameTypes: {
   syncReply: Same<sdk.SyncReply, contracts.SyncReplyData>;
   assistReply: Same<sdk.AssistReply, contracts.AssistReplyData>;
   deliveryPayload: Same<sdk.DeliveryPayload, contracts.DeliveryPayload>;
+  stopAnswer: Same<sdk.CommandAnswers['stop_auto_reply'], contracts.CommandAnswers['stop_auto_reply']>;
+  resumeAnswer: Same<sdk.CommandAnswers['resume_auto_reply'], contracts.CommandAnswers['resume_auto_reply']>;
+  statusAnswer: Same<sdk.CommandAnswers['auto_reply_status'], contracts.CommandAnswers['auto_reply_status']>;
 } = {
   deliveryAttempt: true, deliveryView: true, pendingReplies: true, statusView: true, autoAccepted: true, signatureScheme: true,
   eventType: true, command: true, replyPart: true, fileInfo: true, syncReply: true, assistReply: true, deliveryPayload: true,
+  stopAnswer: true, resumeAnswer: true, statusAnswer: true,
 };
 
 /** The SDK's fields of each view, held to its types by the compiler (none missing, none extra). */

@@ -1,5 +1,6 @@
 import { AUTO_DIALOG_STATUSES } from '../auto-dialog-status.js';
 import { AUTO_REPLY_STATES, AUTO_REPLY_STATUS_FIELDS, PENDING_REPLIES_FIELDS, PENDING_REPLY_STATES, type AutoReplyStatusView, type PendingReplies } from '../auto-reply-status.js';
+import { RESUME_ANSWER_FIELDS, STOP_ANSWER_FIELDS, type ResumeAnswerData, type StatusAnswerData, type StopAnswerData } from '../command-answers.js';
 import { COMMANDS } from '../commands.js';
 import { DELIVERY_MESSAGE_INFO_FIELDS, DELIVERY_PAYLOAD_FIELDS, DELIVERY_PAYLOAD_TYPE, type DeliveryMessageInfo, type DeliveryPayload } from '../delivery-payload.js';
 import { DEAD_LETTER_REASONS, DELIVERY_ATTEMPT_FIELDS, DELIVERY_STATES, DELIVERY_VIEW_FIELDS, type DeliveryAttemptView, type DeliveryView } from '../delivery-view.js';
@@ -71,17 +72,17 @@ export function responseSchemas(): Record<string, Schema> {
       msg_id: { type: 'string' },
       status: { type: 'string', enum: [...AUTO_DIALOG_STATUSES], description: 'queued: a reply will be delivered to send_url; recorded: none is due; suppressed: auto reply is stopped or paused.' },
     }, 'auto_dialog: accepted; the reply goes to send_url (see the callback).'),
-    StopData: closed(['conversation_id', 'command', 'auto_reply', 'cancelled'], {
+    StopData: closed([...STOP_ANSWER_FIELDS.required], {
       conversation_id: conversationId,
       command: { const: COMMANDS[0] },
       auto_reply: { const: 'stopped' },
       cancelled: { type: 'integer', minimum: 0, description: 'Messages whose pending reply was cancelled.' },
-    }),
-    ResumeData: closed(['conversation_id', 'command', 'auto_reply'], {
+    } satisfies PropertiesOf<StopAnswerData>),
+    ResumeData: closed([...RESUME_ANSWER_FIELDS.required], {
       conversation_id: conversationId,
       command: { const: COMMANDS[1] },
       auto_reply: { const: 'active' },
-    }),
+    } satisfies PropertiesOf<ResumeAnswerData>),
     DeliveryAttempt: closed([...DELIVERY_ATTEMPT_FIELDS.required], {
       attempt: { type: 'integer', minimum: 1 },
       at: { type: 'string', format: 'date-time' },
@@ -105,7 +106,7 @@ export function responseSchemas(): Record<string, Schema> {
         pending: { type: 'array', items: closed([...PENDING_REPLIES_FIELDS.required], { msg_ids: stringList, state: { type: 'string', enum: [...PENDING_REPLY_STATES] } } satisfies PropertiesOf<PendingReplies>) },
         deliveries: { type: 'array', items: ref('DeliveryView'), description: 'The latest deliveries with their attempts.' },
       } satisfies PropertiesOf<AutoReplyStatusView>),
-    }),
+    } satisfies PropertiesOf<StatusAnswerData>),
     DeliveryPayload: closed([...DELIVERY_PAYLOAD_FIELDS.required], {
       type: { const: DELIVERY_PAYLOAD_TYPE },
       delivery_id: { type: 'string', description: '= webhook-id: the same on every retry; deduplicate on it.' },
