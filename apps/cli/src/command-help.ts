@@ -1,8 +1,13 @@
+import { SIGNATURE_SCHEMES } from '@dialog-relay/contracts';
+
 /**
  * Each command's own usage: `dialog-relay <command> --help` prints it (exit 0); `--help` alone, or
  * `help`, prints the overview (USAGE in main.ts). Secrets can come from the environment or stdin:
  * an argument is visible to every user of the machine in `ps`.
  */
+/** The --scheme choices of sign, as its usage prints them. */
+export const SCHEME_CHOICES = SIGNATURE_SCHEMES.join('|');
+
 const REDIS_NOTE = 'Uses the services\' Redis variables: REDIS_URL or REDIS_CLUSTER_NODES or REDIS_SENTINELS, REDIS_PREFIX, QUEUE_SHARDS.';
 
 export const SECRET_ENV = 'DIALOG_RELAY_SECRET';
@@ -13,7 +18,7 @@ const webhookSecretSources = `The webhook secret (whsec_…) comes from one of: 
 or the environment variable ${WEBHOOK_SECRET_ENV}; prefer the last two (an argument shows in ps).`;
 
 export const COMMAND_HELP: Readonly<Record<string, string>> = {
-  sign: `usage: dialog-relay sign --client ID (--secret S | --secret-stdin | env ${SECRET_ENV}) [--scheme hmac-sha256|md5]
+  sign: `usage: dialog-relay sign --client ID (--secret S | --secret-stdin | env ${SECRET_ENV}) [--scheme ${SCHEME_CHOICES}]
        [--event assist_dialog] [--content TEXT] [--send-url URL] [--from ID] [--to ID] [--msg-id ID] [--group ID]
        [--url http://127.0.0.1:8080] [--json]
 Prints a signed request body for the client and a curl command that sends it.

@@ -14,12 +14,12 @@ import { shardsCommand } from './commands/shards.command.js';
 import { signOutput } from './commands/sign.command.js';
 import { output, UsageError, type Output, type Printer } from './output.js';
 import { asksForHelp, integerOption, parseArgs } from './parse-args.js';
-import { CLIENT_RECORD_ENV, commandHelp, SECRET_ENV, WEBHOOK_SECRET_ENV } from './command-help.js';
+import { CLIENT_RECORD_ENV, commandHelp, SCHEME_CHOICES, SECRET_ENV, WEBHOOK_SECRET_ENV } from './command-help.js';
 import { readStdin, resolveSecret } from './secret-input.js';
 
 const USAGE = `dialog-relay CLI (--version prints the release's version; add --json to any command for JSON output; --help prints this,
 <command> --help that command's usage; exit code 0 only on success, 2 on a usage error)
-  sign --client ID --secret S [--scheme hmac-sha256|md5] [--event assist_dialog] [--content TEXT] [--send-url URL]
+  sign --client ID --secret S [--scheme ${SCHEME_CHOICES}] [--event assist_dialog] [--content TEXT] [--send-url URL]
        [--from ID] [--to ID] [--msg-id ID] [--group ID] [--url http://127.0.0.1:8080]
   listen --secret WHSEC [--port 9999] [--host 127.0.0.1] [--count N] [--tolerance 300]
   send-test URL --secret WHSEC [--client demo] [--at UNIX_SECONDS] [--timeout-ms 10000]

@@ -1,5 +1,5 @@
 import type { ClientSettings } from '@dialog-relay/config';
-import type { ContextMessage, MessageInfo, ReplyPart } from '@dialog-relay/contracts';
+import type { AutoReplyStatusView, ContextMessage, MessageInfo, ReplyPart } from '@dialog-relay/contracts';
 
 /**
  * A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands
@@ -21,15 +21,6 @@ export interface AutoReplyRequest {
   content: ReplyPart[];
   /** The caller's create_timestamp (Unix seconds). */
   createTimestamp: number;
-}
-
-/** What auto_reply_status shows (docs/service-rules.md §8, §14). */
-export interface AutoReplyStatus {
-  auto_reply: 'active' | 'stopped';
-  /** ISO time until which a human's message pauses auto replies, or null. */
-  paused_until: string | null;
-  pending: { msg_ids: string[]; state: string }[];
-  deliveries: unknown[];
 }
 
 /**
@@ -63,13 +54,13 @@ export interface AutoReplies {
   /** stop(), resume(), status() as parts of the request's scripts. */
   stopStep(conversationId: string): Step<number>;
   resumeStep(conversationId: string): Step<void>;
-  statusStep(conversationId: string): Step<AutoReplyStatus>;
+  statusStep(conversationId: string): Step<AutoReplyStatusView>;
   /** A person wrote to the customer on the bound account or as staff (docs/service-rules.md §14): cancel the unsent reply, pause if configured. */
   humanReplied(conversationId: string): Promise<void>;
   /** Stops the conversation's auto replies; answers once no attempt can start. Returns how many messages lost their pending reply. */
   stop(conversationId: string): Promise<number>;
   resume(conversationId: string): Promise<void>;
-  status(conversationId: string): Promise<AutoReplyStatus>;
+  status(conversationId: string): Promise<AutoReplyStatusView>;
 }
 
 /**

@@ -1,9 +1,7 @@
-import { jsonParseFailureDetail } from '@dialog-relay/contracts';
+import { jsonParseFailureDetail, SIGNATURE_SCHEMES, type SignatureScheme } from '@dialog-relay/contracts';
 import { Ajv } from 'ajv';
 import { assertUsableClient, type ClientCheckOptions } from './client-checks.js';
 
-/** How a client signs its requests (docs/service-rules.md §2). */
-export type ClientSignatureScheme = 'hmac-sha256' | 'md5';
 /** In a group, reply to a customer only when the bound account is @-mentioned, or always (docs/service-rules.md §6). */
 export type GroupPolicy = 'mention' | 'always';
 
@@ -11,7 +9,7 @@ export type GroupPolicy = 'mention' | 'always';
 export interface ClientSettings {
   readonly id: string;
   readonly secrets: readonly string[];
-  readonly signatureScheme: ClientSignatureScheme;
+  readonly signatureScheme: SignatureScheme;
   readonly webhookSecret: string | undefined;
   readonly defaultSendUrl: string | undefined;
   readonly groupPolicy: GroupPolicy;
@@ -28,7 +26,7 @@ export interface ClientSettings {
 export interface ClientRecord {
   secret?: string;
   secrets?: string[];
-  signature_scheme?: ClientSignatureScheme;
+  signature_scheme?: SignatureScheme;
   webhook_secret?: string;
   default_send_url?: string;
   group_policy?: GroupPolicy;
@@ -43,7 +41,7 @@ const recordSchema = {
   properties: {
     secret: { type: 'string', minLength: 1 },
     secrets: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
-    signature_scheme: { enum: ['hmac-sha256', 'md5'] },
+    signature_scheme: { enum: SIGNATURE_SCHEMES },
     webhook_secret: { type: 'string', minLength: 1 },
     default_send_url: { type: 'string', minLength: 1 },
     group_policy: { enum: ['mention', 'always'] },

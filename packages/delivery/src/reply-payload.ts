@@ -1,4 +1,4 @@
-import type { FileInfo, FileType, ReplyPart } from '@dialog-relay/contracts';
+import { DELIVERY_PAYLOAD_TYPE, type DeliveryMessageInfo, type DeliveryPayload, type FileInfo, type FileType, type ReplyPart } from '@dialog-relay/contracts';
 
 export interface ReplyPayloadInput {
   deliveryId: string;
@@ -34,7 +34,7 @@ export function buildReplyPayload(input: ReplyPayloadInput): string {
   const files = input.content.flatMap((part): FileInfo[] =>
     part.type === 'text' ? [] : [{ content: part.content, file_type: part.type satisfies FileType }],
   );
-  const messageInfo = {
+  const messageInfo: DeliveryMessageInfo = {
     msg_id: input.replyMsgId,
     ...(inGroup ? { group_id: input.groupId } : {}),
     ...(inGroup && input.groupName !== undefined ? { group_name: input.groupName } : {}),
@@ -49,7 +49,7 @@ export function buildReplyPayload(input: ReplyPayloadInput): string {
     create_timestamp: input.createTimestamp,
   };
   return JSON.stringify({
-    type: 'auto_dialog.reply',
+    type: DELIVERY_PAYLOAD_TYPE,
     delivery_id: input.deliveryId,
     client: input.client,
     conversation_id: input.conversationId,
@@ -57,5 +57,5 @@ export function buildReplyPayload(input: ReplyPayloadInput): string {
     handoff: input.handoff,
     sources: [...input.sources],
     message_info: messageInfo,
-  });
+  } satisfies DeliveryPayload);
 }

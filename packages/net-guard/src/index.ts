@@ -4,7 +4,6 @@ export { systemResolver, type LookupAddress, type Resolver } from './resolver.js
 export {
   checkSendUrl,
   checkSendUrlStatically,
-  MAX_SEND_URL_LENGTH,
   DEFAULT_RESOLVE_TIMEOUT_MS,
   type CheckSendUrlOptions,
   type SendUrlVerdict,

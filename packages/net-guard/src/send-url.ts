@@ -1,7 +1,7 @@
+import { SEND_URL_MAX_CHARS } from '@dialog-relay/contracts';
 import { forbiddenAddressReason, describeForbiddenAddress, type AddressPolicy } from './address-policy.js';
 import { literalAddress, systemResolver, type LookupAddress, type Resolver } from './resolver.js';
 
-export const MAX_SEND_URL_LENGTH = 2048;
 export const DEFAULT_RESOLVE_TIMEOUT_MS = 3000;
 
 export type SendUrlVerdict = { ok: true; url: URL; addresses: LookupAddress[] } | { ok: false; reason: string };
@@ -27,7 +27,7 @@ export type StaticSendUrlVerdict =
 export function checkSendUrlStatically(raw: string, policy: AddressPolicy): StaticSendUrlVerdict {
   const invalid = (reason: string): StaticSendUrlVerdict => ({ ok: false, problem: 'invalid', reason });
   if (typeof raw !== 'string' || raw.length === 0) return invalid('send_url must be a non-empty string');
-  if (raw.length > MAX_SEND_URL_LENGTH) return invalid(`send_url must be at most ${MAX_SEND_URL_LENGTH} characters`);
+  if (raw.length > SEND_URL_MAX_CHARS) return invalid(`send_url must be at most ${SEND_URL_MAX_CHARS} characters`);
   let url: URL;
   try {
     url = new URL(raw);

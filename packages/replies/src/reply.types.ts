@@ -1,4 +1,4 @@
-import type { ReplyPart } from '@dialog-relay/contracts';
+import { DEAD_LETTER_REASONS, type AutoReplyStatusView, type DeadLetterReason, type DeliveryAttemptView, type DeliveryState, type DeliveryView, type ReplyPart } from '@dialog-relay/contracts';
 
 /**
  * The data of the reply protocol (docs/design/reply-protocol.md), declared here because this package
@@ -39,11 +39,10 @@ export interface TurnBatch {
   messages: StoredDueMessage[];
 }
 
-export type DeliveryState = 'pending' | 'retrying' | 'delivered' | 'dead' | 'cancelled';
-
-/** Why a reply became a dead letter (docs/service-rules.md §7, §15). */
-export const DEAD_REASONS = ['permanent_status', 'attempts_exhausted', 'stale', 'unknown_client', 'failed'] as const;
-export type DeadReason = (typeof DEAD_REASONS)[number];
+/** Delivery states and dead-letter reasons are wire shapes: packages/contracts defines them (delivery-view.ts). */
+export type { DeliveryState, DeliveryView };
+export const DEAD_REASONS = DEAD_LETTER_REASONS;
+export type DeadReason = DeadLetterReason;
 
 /** One reply to deliver, kept from its production until long after it is done (docs/service-rules.md §7). */
 export interface DeliveryRecord {
@@ -71,29 +70,11 @@ export interface DeliveryRecord {
   handoff?: true;
 }
 
-export interface DeliveryAttempt {
-  attempt: number;
-  at: string;
-  status: number | null;
-  latency_ms: number;
-  error: string | null;
+/** An attempt as stored: what auto_reply_status shows of it, and the receiver's answer. */
+export interface DeliveryAttempt extends DeliveryAttemptView {
   /** The receiver's answer, cut to 4 KiB. */
   response_body: string | null;
 }
 
-/** A delivery as auto_reply_status shows it. */
-export interface DeliveryView {
-  delivery_id: string;
-  state: DeliveryState;
-  in_reply_to: string[];
-  dead_reason?: DeadReason;
-  attempts: Omit<DeliveryAttempt, 'response_body'>[];
-}
-
-/** auto_reply_status (docs/service-rules.md §8, §14). */
-export interface ReplyStatus {
-  auto_reply: 'active' | 'stopped';
-  paused_until: string | null;
-  pending: { msg_ids: string[]; state: 'producing' | 'waiting' }[];
-  deliveries: DeliveryView[];
-}
+/** auto_reply_status (docs/service-rules.md §8, §14): the view packages/contracts defines. */
+export type ReplyStatus = AutoReplyStatusView;

@@ -61,11 +61,21 @@ export interface AssistReply extends SyncReply {
   context_reused: boolean;
 }
 
+/*
+ * Copies of wire shapes the service defines in its contracts package: the SDK is published on its own
+ * and imports nothing of the service. test/contracts-copies.test.ts fails when a copy differs.
+ */
+export const AUTO_DIALOG_STATUSES = ['queued', 'recorded', 'suppressed'] as const;
+export const DELIVERY_STATES = ['pending', 'retrying', 'delivered', 'dead', 'cancelled'] as const;
+export const DEAD_LETTER_REASONS = ['permanent_status', 'attempts_exhausted', 'stale', 'unknown_client', 'failed'] as const;
+export const AUTO_REPLY_STATES = ['active', 'stopped'] as const;
+export const PENDING_REPLY_STATES = ['producing', 'waiting'] as const;
+
 export interface AutoAccepted {
   conversation_id: string;
   msg_id: string;
   /** queued: a reply will be POSTed to send_url; recorded: none is due; suppressed: auto reply is stopped or paused. */
-  status: 'queued' | 'recorded' | 'suppressed';
+  status: (typeof AUTO_DIALOG_STATUSES)[number];
 }
 
 export interface DeliveryAttemptView {
@@ -78,9 +88,9 @@ export interface DeliveryAttemptView {
 
 export interface DeliveryView {
   delivery_id: string;
-  state: 'pending' | 'retrying' | 'delivered' | 'dead' | 'cancelled';
+  state: (typeof DELIVERY_STATES)[number];
   in_reply_to: string[];
-  dead_reason?: 'permanent_status' | 'attempts_exhausted' | 'stale' | 'unknown_client' | 'failed';
+  dead_reason?: (typeof DEAD_LETTER_REASONS)[number];
   attempts: DeliveryAttemptView[];
 }
 
@@ -90,9 +100,9 @@ export interface CommandAnswers {
   auto_reply_status: {
     conversation_id: string;
     command: 'auto_reply_status';
-    auto_reply: 'active' | 'stopped';
+    auto_reply: (typeof AUTO_REPLY_STATES)[number];
     paused_until: string | null;
-    pending: { msg_ids: string[]; state: 'producing' | 'waiting' }[];
+    pending: { msg_ids: string[]; state: (typeof PENDING_REPLY_STATES)[number] }[];
     deliveries: DeliveryView[];
   };
 }

@@ -2,7 +2,8 @@ import canonicalize from 'canonicalize';
 import { createHash, createHmac } from 'node:crypto';
 
 /** How a client signs its requests: chosen per client by the operator (docs/integrating.md "Signing requests"). */
-export type SignatureScheme = 'hmac-sha256' | 'md5';
+export const SIGNATURE_SCHEMES = ['hmac-sha256', 'md5'] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 export interface SignOptions {
   secret: string;

@@ -1,10 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
+import type { SignatureScheme } from '@dialog-relay/contracts';
 import canonicalize from 'canonicalize';
 import { constantTimeEqualsAny } from './constant-time.js';
 
-export type SignatureScheme = 'hmac-sha256' | 'md5';
-
-export const SIGNATURE_SCHEMES: readonly SignatureScheme[] = Object.freeze(['hmac-sha256', 'md5'] as const);
+/** The schemes are a wire shape: packages/contracts lists them (SIGNATURE_SCHEMES). */
+export type { SignatureScheme };
 
 /** Shown to integrators in place of the secret in the md5 string to sign. */
 export const SECRET_PLACEHOLDER = '{secret}';

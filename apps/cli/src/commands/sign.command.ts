@@ -1,4 +1,5 @@
-import { signRequestBody, SIGNATURE_SCHEMES, type SignatureScheme } from '@dialog-relay/signing';
+import { SIGNATURE_SCHEMES, type SignatureScheme } from '@dialog-relay/contracts';
+import { signRequestBody } from '@dialog-relay/signing';
 import { randomUUID } from 'node:crypto';
 import { output, UsageError, type Output } from '../output.js';
 

@@ -1,3 +1,4 @@
+import type { AssistReplyData } from '@dialog-relay/contracts';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
 import { settled, type Scenario } from './scenario.js';
 
@@ -20,7 +21,7 @@ export const assistDialog: Scenario = (deps, input) => {
     const context = window === 0 ? [] : conversationId === participants ? deps.contexts.readReply(replies[1]) : await deps.contexts.read(conversationId, window);
     const message = contextMessageFrom(info, msgId);
     const { content, handoff, sources } = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
-    const data = { conversation_id: conversationId, msg_id: deps.newId(), in_reply_to: [msgId], content, handoff, sources, context_reused: indexed !== null };
+    const data = { conversation_id: conversationId, msg_id: deps.newId(), in_reply_to: [msgId], content, handoff, sources, context_reused: indexed !== null } satisfies AssistReplyData;
     return { status: 200, conversationId, data, writes: [deps.contexts.recordStep(conversationId, [message])], settle: settled(data) };
   } };
 };

@@ -1,4 +1,4 @@
-import { AppError } from '@dialog-relay/contracts';
+import { AppError, type AutoDialogStatus } from '@dialog-relay/contracts';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
 import type { AutoReplyRequest } from '../ports.js';
 import { isHumanReply, isReplyDue } from '../reply-policy.js';
@@ -7,7 +7,7 @@ import type { Scenario } from './scenario.js';
 /** Where the accept script puts the answer's status (a string no answer holds otherwise). */
 const STATUS_SLOT = '\u0000status';
 /** The answer's status for each outcome of queuing the message. */
-const STATUS_OF = { queued: 'queued', stopped: 'suppressed', paused: 'suppressed' } as const;
+const STATUS_OF = { queued: 'queued', stopped: 'suppressed', paused: 'suppressed' } as const satisfies Record<string, AutoDialogStatus>;
 
 /**
  * docs/service-rules.md §6, §14: record the message (and index its msg_id for assist_dialog), then queue a reply
@@ -41,7 +41,7 @@ export const autoDialog: Scenario = (deps, input) => ({ reads: [], finish: () =>
     } : undefined;
     const schedule = due ? deps.autoReplies.scheduleStep(due) : undefined;
     const human = !due && isHumanReply(info);
-    const data = { conversation_id: conversationId, msg_id: msgId, status: schedule ? STATUS_SLOT : 'recorded' };
+    const data = { conversation_id: conversationId, msg_id: msgId, status: schedule ? STATUS_SLOT : ('recorded' satisfies AutoDialogStatus) };
     return Promise.resolve({
       status: 202,
       conversationId,

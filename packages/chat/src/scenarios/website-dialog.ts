@@ -1,4 +1,4 @@
-import type { ContextMessage } from '@dialog-relay/contracts';
+import type { ContextMessage, SyncReplyData } from '@dialog-relay/contracts';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
 import { settled, type Scenario } from './scenario.js';
 
@@ -21,7 +21,7 @@ export const websiteDialog: Scenario = (deps, input) => {
       event_type: 'website_dialog',
       create_timestamp: Math.floor(deps.nowMs() / 1000),
     };
-    const data = { conversation_id: conversationId, msg_id: replyId, in_reply_to: [msgId], content, handoff, sources };
+    const data = { conversation_id: conversationId, msg_id: replyId, in_reply_to: [msgId], content, handoff, sources } satisfies SyncReplyData;
     return {
       status: 200,
       conversationId,
