@@ -18,6 +18,9 @@ entries:
   - id: birch-shipping
     questions: ["How long does delivery take?"]
     answer: "Parcels arrive in 3 days."
+  - id: birch-catalogue
+    questions: ["Do you have a printed catalogue?"]
+    answer: [{ type: text, content: "Here is our catalogue." }, { type: document, content: "https://birch.example/catalogue.pdf" }]
 `;
 
 interface ModelRequest {
@@ -91,6 +94,16 @@ describe('grounded replies and handoff through the public API (recording fake mo
     expect(prompt.content).to.include('reply in English').and.not.to.include('How do I return an item?');
     expect(request.messages[request.messages.length - 1]).to.deep.equal({ role: 'user', content: 'How do I return an item?' });
     expect(request.response_format?.type).to.equal('json_schema');
+  });
+
+  it('website_dialog: the model\'s answer carries the file parts of its first source\'s entry, as the knowledge engine sends them', async () => {
+    const answer = await system.send({ from_user_id: 'web-reader', to_user_id: 'site', content: 'Do you have a printed catalogue?', event_type: 'website_dialog', msg_id: `g-files-${Date.now()}` });
+    expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+    expect(answer.json.data).to.deep.include({
+      content: [{ type: 'text', content: 'Answer from birch-catalogue.' }, { type: 'document', content: 'https://birch.example/catalogue.pdf' }],
+      handoff: false,
+      sources: ['birch-catalogue'],
+    });
   });
 
   it('assist_dialog: a model\'s handoff gives the client\'s fallback text in the customer\'s language, data.handoff true', async () => {

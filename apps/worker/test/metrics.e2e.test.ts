@@ -124,7 +124,7 @@ describe('worker metrics (METRICS_PORT, behind ADMIN_TOKEN)', () => {
     for (const needed of ['dialog_relay_http_requests_total', 'dialog_relay_http_errors_total', 'dialog_relay_http_request_duration_seconds_bucket', 'dialog_relay_queue_jobs',
       'dialog_relay_delivery_attempts_total', 'dialog_relay_reply_accept_to_delivered_seconds_bucket', 'dialog_relay_dead_letters_total', 'dialog_relay_queue_workers',
       'dialog_relay_engine_duration_seconds_bucket', 'dialog_relay_oldest_waiting_reply_age_seconds', 'dialog_relay_worker_last_job_timestamp_seconds',
-      'dialog_relay_reply_cancellations_total', 'dialog_relay_stop_latency_seconds_bucket', 'dialog_relay_abort_latency_seconds_bucket', 'dialog_relay_dead_letters_stored', 'dialog_relay_queue_due_jobs']) {
+      'dialog_relay_reply_cancellations_total', 'dialog_relay_stop_latency_seconds_bucket', 'dialog_relay_abort_latency_seconds_bucket', 'dialog_relay_dead_letters_stored', 'dialog_relay_queue_due_jobs', 'dialog_relay_replies_total']) {
       expect(used.has(needed), `nothing shows ${needed}`).to.equal(true);
     }
   });

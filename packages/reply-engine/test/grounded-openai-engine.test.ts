@@ -117,6 +117,35 @@ describe('openai engine grounded in the client\'s knowledge (fake model on loopb
     expect(reply.handoff).to.equal(false);
   });
 
+  it('attaches the file parts of the first source\'s entry to the model\'s answer, in the customer\'s language, and none of the other sources\'', async () => {
+    const file = join(dir, 'files.yaml');
+    await writeFile(file, `
+fallback: "A person will write to you."
+entries:
+  - id: size-chart
+    questions: ["Where is the size chart?"]
+    answer:
+      en: [{ type: text, content: "Here is the size chart." }, { type: document, content: "https://shop.example/sizes-en.pdf" }]
+      zh: [{ type: text, content: "尺码表在这里。" }, { type: document, content: "https://shop.example/sizes-zh.pdf" }]
+  - id: catalogue
+    questions: ["Do you have a catalogue with sizes?"]
+    answer: [{ type: text, content: "Our catalogue." }, { type: image, content: "https://shop.example/catalogue.jpg" }]
+`);
+    answer = () => json({ answer: 'See the attached chart.', handoff: false, sources: ['size-chart', 'catalogue'] });
+    await build({ knowledgeFileOf: (client) => (client === 'files' ? file : undefined) });
+    const reply = await ask('Where is the size chart?', 'files');
+    expect(reply.content).to.deep.equal([
+      { type: 'text', content: 'See the attached chart.' },
+      { type: 'document', content: 'https://shop.example/sizes-en.pdf' },
+    ]);
+    expect(reply.sources).to.deep.equal(['size-chart', 'catalogue']);
+    const chinese = await ask('尺码表在哪里？', 'files');
+    expect(chinese.content.slice(1)).to.deep.equal([{ type: 'document', content: 'https://shop.example/sizes-zh.pdf' }]);
+    answer = () => json({ answer: 'Open 10 to 4.', handoff: false, sources: [] });
+    const unsourced = await ask('Where is the size chart?', 'files');
+    expect(unsourced.content).to.deep.equal([{ type: 'text', content: 'Open 10 to 4.' }]);
+  });
+
   it('answers a model\'s handoff with the knowledge file\'s fallback in the customer\'s language', async () => {
     answer = () => json({ answer: 'I am not sure, maybe 90 days?', handoff: true, sources: ['returns-refunds'] });
     await build();

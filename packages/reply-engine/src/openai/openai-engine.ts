@@ -65,14 +65,21 @@ function describeFailure(error: unknown): Record<string, unknown> {
 /** A request ready to send: its body, and what a grounded answer is checked against. */
 interface Prepared {
   body: Record<string, unknown>;
-  grounded?: { shown: string[]; handoff: ReplyPart[]; language: string | undefined };
+  grounded?: {
+    shown: string[];
+    handoff: ReplyPart[];
+    language: string | undefined;
+    /** The file parts (not text) of each shown entry's answer in the customer's language, by id. */
+    files: ReadonlyMap<string, ReplyPart[]>;
+  };
 }
 
 /**
  * Replies with an OpenAI-compatible chat-completions API (POST {baseUrl}/chat/completions).
  * Grounded (docs/service-rules.md §17): the best entries of the client's knowledge go into the system
  * prompt as the only facts, the answer is asked for as {answer, handoff, sources} (plain text and
- * fenced JSON are read too), sources not in the prompt are dropped, and a handoff answers the
+ * fenced JSON are read too), sources not in the prompt are dropped, the first source's file parts
+ * (in the customer's language) follow the answer, and a handoff answers the
  * knowledge file's fallback in the customer's language; a message without text is a handoff with no
  * call. Failures after the retries, and empty or malformed answers, are logged with logger.warn and
  * answered with `fallback` (outcome error). When `signal` aborts, reply rejects with its reason.
@@ -103,7 +110,8 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
     }
     const system = groundedSystemMessage(options.systemPrompt, language, retrieval.entries, grounding.contextMaxChars);
     const messages: ChatMessage[] = [{ role: 'system', content: system.content }, ...conversationMessages(request.context, request.message, historyMessages)];
-    return { body: { model, messages, response_format: GROUNDED_RESPONSE_FORMAT }, grounded: { shown: system.shown, handoff, language } };
+    const files = new Map(retrieval.entries.map((entry) => [entry.id, entry.parts.filter((part) => part.type !== 'text')]));
+    return { body: { model, messages, response_format: GROUNDED_RESPONSE_FORMAT }, grounded: { shown: system.shown, handoff, language, files } };
   };
 
   const call = async (body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<{ body: string } | { failure: Record<string, unknown> }> => {
@@ -147,6 +155,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
       if ('problem' in completion) return fail({ reason: completion.problem });
       let text = completion.text;
       let sources: string[] = [];
+      let attached: ReplyPart[] = [];
       let replied = (): void => undefined;
       const { grounded } = prepared;
       if (grounded) {
@@ -161,6 +170,9 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
         // Only entries the model was shown can be sources; each once, in the model's order.
         sources = [...new Set(answer.sources)].filter((id) => grounded.shown.includes(id));
         text = answer.answer;
+        // The first source's files go with the answer, as the knowledge engine sends its entry's
+        // (docs/knowledge-file.md, "Grounded model replies"); other sources' files are not sent.
+        attached = grounded.files.get(sources[0] ?? '') ?? [];
         replied = () => logger.info?.('openai engine: replied', { ...meta, outcome: 'answered', sources });
       }
       // A proxy or server that echoes the request's headers must not hand the key to a customer. A
@@ -171,7 +183,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
         logger.warn('openai engine: answer cut to the reply limit', { engine: 'openai', model, chars: text.length, limit: OPENAI_REPLY_MAX_CHARS });
       }
       replied();
-      return answeredReply([{ type: 'text', content: cut }], sources);
+      return answeredReply([{ type: 'text', content: cut }, ...attached], sources);
     },
   };
 }
