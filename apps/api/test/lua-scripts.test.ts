@@ -83,7 +83,6 @@ describe('every Lua script of the service (admission, context, reply protocol)',
     expect(await turns.waitingTurn(conversationId)).to.equal(0);
     expect((await turns.take(conversationId, 0, deliveryId)).kind).to.equal('batch');
     expect(await turns.beginAttempt(conversationId, 0, deliveryId)).to.equal(true);
-    await turns.endAttempt(conversationId, deliveryId);
     expect(await turns.finish(conversationId, 0)).to.deep.equal({ next: false, generation: 1 });
     expect((await turns.cancel(conversationId, { setStop: true, pauseMs: 0 })).generation).to.equal(1);
     const attemptStore = createAttemptStore({ redis: through, keys, attemptMarkerTtlMs: 5000, recordTtlS: 60, deadLetterTtlS: 86_400, context: { maxMessages: 10, ttlMs: minute } });

@@ -80,28 +80,13 @@ describe('cli shards migrate', function () {
     expect((await turns(k16).snapshot('c_reshard_stop')).stopped).to.equal(false);
   });
 
-  it('moves the stop flags and dead letters of the layout before hash tags (--from-untagged; refused on a cluster, where it never ran)', async () => {
+  it('knows no --from-untagged (data of unreleased versions is not migrated, docs/development.md): a usage error, nothing changed', async () => {
     const prefix = uniquePrefix('untagged');
-    if (onTestCluster()) {
-      const refused = await runCli(['shards', 'migrate', '--from-untagged'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
-      expect(refused.code).to.equal(1);
-      expect(refused.stdout).to.include('cannot have run on a Redis Cluster');
-      return;
-    }
-    const k16 = createRedisKeys(prefix, 16);
-    const deadId = 'dlv_0190f1a2b3c4d5e6f708192a3b4c5d6e';
-    // As the untagged layout wrote them.
     await redis.set(`${prefix}stop:c_old_stopped`, '1');
-    await redis.hset(`${prefix}delivery:${deadId}`, { delivery_id: deadId, conversation_id: 'c_old_failed', client: 'acme', state: 'dead', dead_reason: 'failed' });
-    await redis.zadd(`${prefix}dead-letters`, 1_700_000_000_000, deadId);
-    await redis.set(`${prefix}idem:acme:auto_dialog:m-9`, '{"status":202}', 'EX', 3600);
-    const result = await runCli(['shards', 'migrate', '--from-untagged', '--json'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
-    expect(result.code, result.stderr + result.stdout).to.equal(0);
-    expect((await turns(k16).snapshot('c_old_stopped')).stopped).to.equal(true);
-    expect(await redis.zrange(k16.deadLetters(k16.shardOfDelivery(deadId)), 0, '-1')).to.deep.equal([deadId]);
-    expect(await redis.hget(k16.delivery(deadId), 'dead_reason')).to.equal('failed');
-    expect(await redis.get(k16.idempotency('acme', 'auto_dialog', 'm-9'))).to.equal('{"status":202}');
-    expect(await redis.ttl(k16.idempotency('acme', 'auto_dialog', 'm-9'))).to.be.within(1, 3600);
-    expect(await redis.get(k16.shardCount)).to.equal('16');
+    const result = await runCli(['shards', 'migrate', '--from-untagged'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
+    expect(result.code).to.not.equal(0);
+    expect(result.stdout + result.stderr).to.include('usage: shards migrate');
+    expect(await redis.get(`${prefix}stop:c_old_stopped`)).to.equal('1');
+    expect(await redis.get(createRedisKeys(prefix, 16).shardCount)).to.equal(null);
   });
 });

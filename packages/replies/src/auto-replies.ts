@@ -4,6 +4,7 @@ import type { AbortRequester } from './attempt-aborts.js';
 import type { DeliveryStore } from './delivery.store.js';
 import { NO_AUTO_REPLY_METRICS, type AutoReplyMetrics, type CancelCause } from './reply-metrics.js';
 import { deliveryViewOf, recordOfFields } from './delivery.store.js';
+import { conversationKeys } from './turn-keys.js';
 import { CANCEL_PART, RESUME_PART, SCHEDULE_PART, STATUS_PART } from './ingress.lua.js';
 import type { DeliveryAttempt, DeliveryView, DueMessage, ReplyStatus, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { cancelResultOf, dueJson, parseBatch, scheduleResultOf, type CancelResult, type TurnStore, type TurnTimings } from './turn.store.js';
@@ -63,19 +64,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     if (!deps.steps) throw new Error('createAutoReplies: the steps of a request script need `steps` (keys and timings)');
     return deps.steps;
   };
-  const turnKeys = (c: string, keys = stepDeps().keys) => ({
-    pending: keys.pendingReplies(c),
-    since: keys.pendingSince(c),
-    oldest: keys.pendingOldest(c),
-    generation: keys.replyGeneration(c),
-    batch: keys.replyBatch(c),
-    stop: keys.autoReplyStopped(c),
-    paused: keys.pausedUntil(c),
-    attempts: keys.attemptsInFlight(c),
-    legacyAttempt: keys.attemptInFlight(c),
-    waiting: keys.waitingConversations(keys.shardOf(c)),
-    deliveries: keys.conversationDeliveries(c),
-  });
+  const turnKeys = (c: string) => conversationKeys(stepDeps().keys, c);
   const afterSchedule = async (message: DueMessage, raw: unknown): Promise<ScheduleOutcome> => {
     const result = scheduleResultOf(raw);
     if (result.kind !== 'queued') return result.kind;

@@ -40,12 +40,10 @@ const PRUNE_MARGIN_MS = 24 * 3600_000;
 /** countDead (every metrics scrape) drops expired entries at most this often: records expire over days, not seconds. */
 const COUNT_PRUNE_INTERVAL_MS = 60_000;
 
-/** Reasons written by earlier versions, read as today's names. */
-const LEGACY_REASONS: Record<string, DeadReason> = { permanent: 'permanent_status', exhausted: 'attempts_exhausted' };
+/** A stored reason, read: one this version does not write (a corrupt record) reads as 'failed'. */
 const readReason = (raw: string | undefined): DeadReason | '' => {
   if (raw === undefined || raw === '') return '';
-  if ((DEAD_REASONS as readonly string[]).includes(raw)) return raw as DeadReason;
-  return LEGACY_REASONS[raw] ?? 'failed';
+  return (DEAD_REASONS as readonly string[]).includes(raw) ? raw as DeadReason : 'failed';
 };
 
 /** What auto_reply_status shows of a delivery (none when its record is gone). */

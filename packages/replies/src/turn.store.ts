@@ -2,7 +2,8 @@ import type { Config } from '@dialog-relay/config';
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
-import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, END_ATTEMPT, FINISH, SCHEDULE, TAKE, WAITING_TURN } from './turns.lua.js';
+import { conversationKeys } from './turn-keys.js';
+import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, FINISH, SCHEDULE, TAKE, WAITING_TURN } from './turns.lua.js';
 
 export type TakeResult =
   | { kind: 'stale'; current: number }
@@ -60,7 +61,6 @@ export interface TurnStore {
   resume(conversationId: string): Promise<void>;
   /** null generation: a redelivery, not bound to the conversation's current turn. */
   beginAttempt(conversationId: string, generation: number | null, deliveryId: string): Promise<boolean>;
-  endAttempt(conversationId: string, deliveryId: string): Promise<void>;
   /** The live turn's batch, checked (for a job that failed for good: it may be corrupt); undefined when none. */
   checkedBatch(conversationId: string): Promise<TurnBatch | 'corrupt' | undefined>;
   /**
@@ -126,20 +126,7 @@ export function dueJson(message: DueMessage): string {
 
 export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: TurnTimings }): TurnStore {
   const { redis, keys, timings } = deps;
-  const turnKeys = (c: string) => ({
-    pending: keys.pendingReplies(c),
-    since: keys.pendingSince(c),
-    oldest: keys.pendingOldest(c),
-    generation: keys.replyGeneration(c),
-    batch: keys.replyBatch(c),
-    stop: keys.autoReplyStopped(c),
-    paused: keys.pausedUntil(c),
-    attempts: keys.attemptsInFlight(c),
-    legacyAttempt: keys.attemptInFlight(c),
-    waiting: keys.waitingConversations(keys.shardOf(c)),
-    order: keys.contextOrder(c),
-    messages: keys.contextMessages(c),
-  });
+  const turnKeys = (c: string) => conversationKeys(keys, c);
   return {
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
@@ -179,9 +166,6 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     async beginAttempt(c, generation, deliveryId) {
       const go = await runScript(redis, BEGIN_ATTEMPT, turnKeys(c), { generation: generation ?? '', deliveryId, ttlMs: timings.attemptMarkerTtlMs });
       return go === 1;
-    },
-    async endAttempt(c, deliveryId) {
-      await runScript(redis, END_ATTEMPT, turnKeys(c), { deliveryId });
     },
     checkedBatch: async (c) => checkBatch(await redis.get(keys.replyBatch(c))),
     async claimOverdue(shard, olderThanMs, limit) {

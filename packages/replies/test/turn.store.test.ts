@@ -133,13 +133,6 @@ describe('turn store (the per-conversation turn protocol)', () => {
     expect(await turns.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 2, batchDeliveryId: 'dlv_head' });
   });
 
-  it('stop still names the delivery id and size of a batch taken before an upgrade (no count in it)', async () => {
-    const old = { ...due('a'), content: undefined, createTimestamp: undefined };
-    await redis.set(keys.replyBatch('c_one'), JSON.stringify({ delivery_id: 'dlv_old', generation: 0, messages: [old, { ...old, msgId: 'b' }] }));
-    expect(await turns.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 2, batchDeliveryId: 'dlv_old' });
-    expect(await redis.exists(keys.replyBatch('c_one'))).to.equal(0);
-  });
-
   it("a human's message cancels the unsent reply without stopping, and with a pause refuses customer messages until it ends", async () => {
     await turns.schedule(due('a'));
     await turns.take('c_one', 0, 'dlv_live');
@@ -162,8 +155,6 @@ describe('turn store (the per-conversation turn protocol)', () => {
     await turns.take('c_one', 0, 'dlv_1');
     expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(true);
     expect(await redis.hkeys(keys.attemptsInFlight('c_one'))).to.deep.equal(['dlv_1']);
-    await turns.endAttempt('c_one', 'dlv_1');
-    expect(await redis.exists(keys.attemptsInFlight('c_one'))).to.equal(0);
     await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
     expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(false);
     await turns.resume('c_one');
@@ -171,16 +162,14 @@ describe('turn store (the per-conversation turn protocol)', () => {
     expect(await turns.beginAttempt('c_one', null, 'dlv_replay')).to.equal(true);
   });
 
-  it('stop names every attempt in flight (a replay beside the turn, one marked by an earlier version), not one whose marker has run out', async () => {
+  it('stop names every attempt in flight (a replay beside the turn), not one whose marker has run out', async () => {
     await turns.schedule(due('a'));
     await turns.take('c_one', 0, 'dlv_live');
     expect(await turns.beginAttempt('c_one', 0, 'dlv_live')).to.equal(true);
     expect(await turns.beginAttempt('c_one', null, 'dlv_replay')).to.equal(true);
-    await turns.endAttempt('c_one', 'dlv_other'); // ending another attempt leaves these marked
     await redis.hset(keys.attemptsInFlight('c_one'), 'dlv_worker_died', '1'); // its time ran out long ago
-    await redis.set(keys.attemptInFlight('c_one'), 'dlv_earlier_version', 'PX', 5000);
     const result = await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
-    expect(result.inFlightDeliveryIds).to.have.members(['dlv_live', 'dlv_replay', 'dlv_earlier_version']);
+    expect(result.inFlightDeliveryIds).to.have.members(['dlv_live', 'dlv_replay']);
   });
 
   it('keeps conversations apart', async () => {
