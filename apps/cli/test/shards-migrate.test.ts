@@ -1,7 +1,7 @@
 import { loadConfig } from '@dialog-relay/config';
 import { createRedis, createRedisKeys, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { createDeliveryStore, createTurnStore, newDeliveryId, type DeliveryRecord, type TurnStore } from '@dialog-relay/replies';
-import { onTestCluster, testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
+import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { jsonLines, runCli } from './support/run-cli.js';
 
@@ -67,9 +67,9 @@ describe('cli shards migrate', function () {
     const prefix = uniquePrefix('reshard');
     const [k8, k16] = [createRedisKeys(prefix, 8), createRedisKeys(prefix, 16)];
     await redis.set(k8.shardCount, '8');
-    await turns(k8).schedule({ client: 'acme', conversationId: 'c_reshard_waiting', msgId: 'm-1', sendUrl: 'https://hooks.example/acme', groupId: undefined,
-      groupName: undefined, customerId: 'u', boundAccountId: 'b', receivedAtMs: Date.now(),
-      content: [{ type: 'text', content: 'hello' }], createTimestamp: Math.floor(Date.now() / 1000) });
+    await turns(k8).schedule({
+      message: { msg_id: 'm-1', role: 'customer', from_user_id: 'u', content: [{ type: 'text', content: 'hello' }], event_type: 'auto_dialog', create_timestamp: Math.floor(Date.now() / 1000) },
+      client: 'acme', conversationId: 'c_reshard_waiting', sendUrl: 'https://hooks.example/acme', groupId: undefined, groupName: undefined, boundAccountId: 'b', receivedAtMs: Date.now() });
     await turns(k8).cancel('c_reshard_stop', { setStop: true, pauseMs: 0 });
     const result = await runCli(['shards', 'migrate'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
     expect(result.code).to.equal(1);

@@ -73,8 +73,8 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   };
   const status = async (parts: { stopped: boolean; pausedUntilMs: number | null; pending: StoredDueMessage[]; batch: TurnBatch | undefined }, latest: DeliveryView[]): Promise<ReplyStatus> => {
     const pending: ReplyStatus['pending'] = [];
-    if (parts.batch && parts.batch.messages.length > 0) pending.push({ msg_ids: parts.batch.messages.map((m) => m.msgId), state: 'producing' });
-    if (parts.pending.length > 0) pending.push({ msg_ids: parts.pending.map((m) => m.msgId), state: 'waiting' });
+    if (parts.batch && parts.batch.messages.length > 0) pending.push({ msg_ids: parts.batch.messages.map((m) => m.message.msg_id), state: 'producing' });
+    if (parts.pending.length > 0) pending.push({ msg_ids: parts.pending.map((m) => m.message.msg_id), state: 'waiting' });
     return Promise.resolve({
       auto_reply: parts.stopped ? 'stopped' : 'active',
       paused_until: parts.pausedUntilMs === null ? null : new Date(parts.pausedUntilMs).toISOString(),
@@ -94,7 +94,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     scheduleStep(message: DueMessage): Step<ScheduleOutcome> {
       const { keys, timings } = stepDeps();
       const k = turnKeys(message.conversationId);
-      const call = stepCall(SCHEDULE_PART, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
+      const call = stepCall(SCHEDULE_PART, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
         { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId, maxPending: timings.maxPending ?? 0 });
       return { call, settle: (raw) => afterSchedule(message, raw) };
     },

@@ -93,8 +93,8 @@ export const parseBatch = (json: string): TurnBatch => {
 
 /** What a dead letter reads of each message: a batch whose messages lack it is corrupt. */
 const isDueMessage = (m: unknown): boolean => {
-  const fields = (m ?? {}) as { msgId?: unknown; client?: unknown; sendUrl?: unknown };
-  return typeof m === 'object' && typeof fields.msgId === 'string' && typeof fields.client === 'string' && typeof fields.sendUrl === 'string';
+  const fields = (m ?? {}) as { message?: { msg_id?: unknown } | null; client?: unknown; sendUrl?: unknown };
+  return typeof m === 'object' && typeof fields.message?.msg_id === 'string' && typeof fields.client === 'string' && typeof fields.sendUrl === 'string';
 };
 
 /** A stored batch checked field by field, for a turn that failed for good (docs/service-rules.md §15). */
@@ -113,15 +113,15 @@ function checkBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
  * A due message is stored with its content only up to this many characters of JSON (any text
  * message fits: 10,000 characters are at most 60,000 escaped, and the ids a few hundred): large
  * inline files would make a debounced batch, built in one Lua call, as large as every file of the
- * burst. Beyond it the message is found in the context, like a due record written before messages
- * carried content (docs/design/reply-protocol.md, "What a due message holds").
+ * burst. Beyond it the message is found in the context (docs/design/reply-protocol.md, "What a due
+ * message holds").
  */
 const DUE_MESSAGE_MAX_CHARS = 65_536;
 
 /** The stored form of a due message: without its content when that would make it larger than DUE_MESSAGE_MAX_CHARS. */
 export function dueJson(message: DueMessage): string {
   const json = JSON.stringify(message);
-  return json.length <= DUE_MESSAGE_MAX_CHARS ? json : JSON.stringify({ ...message, content: undefined });
+  return json.length <= DUE_MESSAGE_MAX_CHARS ? json : JSON.stringify({ ...message, message: { ...message.message, content: undefined } });
 }
 
 export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: TurnTimings }): TurnStore {
@@ -131,7 +131,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
       const k = turnKeys(message.conversationId);
-      return scheduleResultOf(await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
+      return scheduleResultOf(await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
         { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId, maxPending: timings.maxPending ?? 0 }));
     },
     async take(c, generation, deliveryId) {
