@@ -49,7 +49,7 @@ describe('every Lua script of the service (admission, context, reply protocol)',
   after(() => redis.disconnect());
 
   it('every script opens with a header naming its KEYS, ARGV and Output, and builds no key inside', () => {
-    expect(ALL_SCRIPTS.length).to.equal(20);
+    expect(ALL_SCRIPTS.length).to.equal(19);
     expect(new Set(ALL_SCRIPTS.map((s) => s.name)).size).to.equal(ALL_SCRIPTS.length);
     expect(ALL_SCRIPTS.flatMap(scriptConventionProblems)).to.deep.equal([]);
   });
@@ -75,15 +75,14 @@ describe('every Lua script of the service (admission, context, reply protocol)',
 
     const turns = createTurnStore({ redis: through, keys, timings: { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: minute, attemptMarkerTtlMs: 5000 } });
     const due: DueMessage = {
-      client: 'shop', conversationId, msgId: 'm-1', sendUrl: 'https://hooks.example/shop', groupId: undefined, groupName: undefined, customerId: 'u', boundAccountId: 'b', receivedAtMs: Date.now(),
-      content: [], createTimestamp: 1,
+      message: { msg_id: 'm-1', role: 'customer', from_user_id: 'u', content: [], event_type: 'auto_dialog', create_timestamp: 1 },
+      client: 'shop', conversationId, sendUrl: 'https://hooks.example/shop', groupId: undefined, groupName: undefined, boundAccountId: 'b', receivedAtMs: Date.now(),
     };
     expect(await turns.schedule(due)).to.deep.equal({ kind: 'queued', generation: 0 });
     expect(await turns.claimOverdue(keys.shardOf(conversationId), 0, 10)).to.deep.equal([conversationId]);
     expect(await turns.waitingTurn(conversationId)).to.equal(0);
     expect((await turns.take(conversationId, 0, deliveryId)).kind).to.equal('batch');
     expect(await turns.beginAttempt(conversationId, 0, deliveryId)).to.equal(true);
-    await turns.endAttempt(conversationId, deliveryId);
     expect(await turns.finish(conversationId, 0)).to.deep.equal({ next: false, generation: 1 });
     expect((await turns.cancel(conversationId, { setStop: true, pauseMs: 0 })).generation).to.equal(1);
     const attemptStore = createAttemptStore({ redis: through, keys, attemptMarkerTtlMs: 5000, recordTtlS: 60, deadLetterTtlS: 86_400, context: { maxMessages: 10, ttlMs: minute } });

@@ -32,7 +32,7 @@ describe('the cap on a conversation\'s waiting messages (PENDING_MESSAGES_MAX)',
     expect(Number(refused.headers.get('retry-after'))).to.be.above(0);
     const conversationId = first.json.data!['conversation_id'] as string;
     expect(await redis.lrange(t.keys.contextOrder(conversationId), 0, -1)).to.deep.equal([ids[0], ids[1]]);
-    const waiting = (await redis.lrange(t.keys.pendingReplies(conversationId), 0, -1)).map((json) => (JSON.parse(json) as { msgId: string }).msgId);
+    const waiting = (await redis.lrange(t.keys.pendingReplies(conversationId), 0, -1)).map((json) => (JSON.parse(json) as { message: { msg_id: string } }).message.msg_id);
     expect(waiting).to.deep.equal([ids[0], ids[1]]);
     // The refused msg_id is free for a later retry; an accepted one is answered idempotently, as before.
     const again = await send(ids[1]!);

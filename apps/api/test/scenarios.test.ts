@@ -113,7 +113,7 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
       expect(answer.json.data!['conversation_id']).to.match(/^c_/);
     });
 
-    it('queues the message itself with its reply: the content parts and create_timestamp the context records', async () => {
+    it('queues the message itself with its reply: the context message the context records (content parts, create_timestamp)', async () => {
       const id = msgId('carried');
       const info = {
         msg_id: id, from_user_id: `cust-${id}`, content: '', create_timestamp: 1_700_000_123,
@@ -125,9 +125,10 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
       const queued = (await redis.lrange(t.keys.pendingReplies(conversationId), 0, -1)).map((json) => JSON.parse(json) as Record<string, unknown>);
       const recorded = JSON.parse((await redis.hget(t.keys.contextMessages(conversationId), id))!) as Record<string, unknown>;
       expect(queued).to.have.length(1);
-      expect(queued[0]).to.include({ msgId: id, createTimestamp: 1_700_000_123 });
-      expect(queued[0]!['content']).to.deep.equal([{ type: 'image', content: 'https://files.example/lamp.png' }, { type: 'image', content: 'https://files.example/room.jpg' }]);
-      expect(queued[0]!['content']).to.deep.equal(recorded['content']);
+      // The due message carries the context message itself: the very object the context records.
+      expect(queued[0]!['message']).to.deep.equal(recorded);
+      expect(recorded).to.include({ msg_id: id, create_timestamp: 1_700_000_123 });
+      expect(recorded['content']).to.deep.equal([{ type: 'image', content: 'https://files.example/lamp.png' }, { type: 'image', content: 'https://files.example/room.jpg' }]);
     });
 
     for (const [type, who] of [[1, 'the bound account'], [3, 'staff'], [4, 'the bot itself']] as const) {

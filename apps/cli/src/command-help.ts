@@ -47,8 +47,8 @@ ${CLIENT_RECORD_ENV} rather than as an argument (an argument shows in ps). ${RED
   'dead-letters': `usage: dialog-relay dead-letters list [limit] [--json]
        dialog-relay dead-letters replay <delivery_id> [--json]
 Deliveries that failed for good, kept DEAD_LETTER_TTL_S (30 days) from death or replay. ${REDIS_NOTE}`,
-  shards: `usage: dialog-relay shards migrate [--from-untagged] [--json]
-Moves the queued replies after a QUEUE_SHARDS change or an upgrade (docs/design/scaling.md). ${REDIS_NOTE}`,
+  shards: `usage: dialog-relay shards migrate [--json]
+Moves what lasts (stop flags, contexts, deliveries, dead letters) after a QUEUE_SHARDS change (docs/design/scaling.md). ${REDIS_NOTE}`,
 };
 
 /** The usage of the command argv names, when argv asks for help on one (`<command> … --help`). */

@@ -27,7 +27,7 @@ const USAGE = `dialog-relay CLI (--version prints the release's version; add --j
   conversation status|stop|resume <conversation_id>
   clients list | add <id> <json>|--record-stdin | remove <id>
   dead-letters list [limit] | replay <delivery_id>   (kept DEAD_LETTER_TTL_S, 30 days, from death or replay)
-  shards migrate [--from-untagged]   (after a QUEUE_SHARDS change or an upgrade: docs/design/scaling.md)
+  shards migrate   (after a QUEUE_SHARDS change: docs/design/scaling.md)
 deliveries, conversation, clients, dead-letters and shards use the services' Redis variables (REDIS_URL or
 REDIS_CLUSTER_NODES or REDIS_SENTINELS, REDIS_PREFIX, QUEUE_SHARDS). Exit code 78: bad configuration,
 or QUEUE_SHARDS differs from the count the data in Redis was written with.

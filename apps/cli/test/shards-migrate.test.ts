@@ -1,7 +1,7 @@
 import { loadConfig } from '@dialog-relay/config';
 import { createRedis, createRedisKeys, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { createDeliveryStore, createTurnStore, newDeliveryId, type DeliveryRecord, type TurnStore } from '@dialog-relay/replies';
-import { onTestCluster, testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
+import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { jsonLines, runCli } from './support/run-cli.js';
 
@@ -67,9 +67,9 @@ describe('cli shards migrate', function () {
     const prefix = uniquePrefix('reshard');
     const [k8, k16] = [createRedisKeys(prefix, 8), createRedisKeys(prefix, 16)];
     await redis.set(k8.shardCount, '8');
-    await turns(k8).schedule({ client: 'acme', conversationId: 'c_reshard_waiting', msgId: 'm-1', sendUrl: 'https://hooks.example/acme', groupId: undefined,
-      groupName: undefined, customerId: 'u', boundAccountId: 'b', receivedAtMs: Date.now(),
-      content: [{ type: 'text', content: 'hello' }], createTimestamp: Math.floor(Date.now() / 1000) });
+    await turns(k8).schedule({
+      message: { msg_id: 'm-1', role: 'customer', from_user_id: 'u', content: [{ type: 'text', content: 'hello' }], event_type: 'auto_dialog', create_timestamp: Math.floor(Date.now() / 1000) },
+      client: 'acme', conversationId: 'c_reshard_waiting', sendUrl: 'https://hooks.example/acme', groupId: undefined, groupName: undefined, boundAccountId: 'b', receivedAtMs: Date.now() });
     await turns(k8).cancel('c_reshard_stop', { setStop: true, pauseMs: 0 });
     const result = await runCli(['shards', 'migrate'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
     expect(result.code).to.equal(1);
@@ -80,28 +80,13 @@ describe('cli shards migrate', function () {
     expect((await turns(k16).snapshot('c_reshard_stop')).stopped).to.equal(false);
   });
 
-  it('moves the stop flags and dead letters of the layout before hash tags (--from-untagged; refused on a cluster, where it never ran)', async () => {
+  it('knows no --from-untagged (data of unreleased versions is not migrated, docs/development.md): a usage error, nothing changed', async () => {
     const prefix = uniquePrefix('untagged');
-    if (onTestCluster()) {
-      const refused = await runCli(['shards', 'migrate', '--from-untagged'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
-      expect(refused.code).to.equal(1);
-      expect(refused.stdout).to.include('cannot have run on a Redis Cluster');
-      return;
-    }
-    const k16 = createRedisKeys(prefix, 16);
-    const deadId = 'dlv_0190f1a2b3c4d5e6f708192a3b4c5d6e';
-    // As the untagged layout wrote them.
     await redis.set(`${prefix}stop:c_old_stopped`, '1');
-    await redis.hset(`${prefix}delivery:${deadId}`, { delivery_id: deadId, conversation_id: 'c_old_failed', client: 'acme', state: 'dead', dead_reason: 'failed' });
-    await redis.zadd(`${prefix}dead-letters`, 1_700_000_000_000, deadId);
-    await redis.set(`${prefix}idem:acme:auto_dialog:m-9`, '{"status":202}', 'EX', 3600);
-    const result = await runCli(['shards', 'migrate', '--from-untagged', '--json'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
-    expect(result.code, result.stderr + result.stdout).to.equal(0);
-    expect((await turns(k16).snapshot('c_old_stopped')).stopped).to.equal(true);
-    expect(await redis.zrange(k16.deadLetters(k16.shardOfDelivery(deadId)), 0, '-1')).to.deep.equal([deadId]);
-    expect(await redis.hget(k16.delivery(deadId), 'dead_reason')).to.equal('failed');
-    expect(await redis.get(k16.idempotency('acme', 'auto_dialog', 'm-9'))).to.equal('{"status":202}');
-    expect(await redis.ttl(k16.idempotency('acme', 'auto_dialog', 'm-9'))).to.be.within(1, 3600);
-    expect(await redis.get(k16.shardCount)).to.equal('16');
+    const result = await runCli(['shards', 'migrate', '--from-untagged'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
+    expect(result.code).to.not.equal(0);
+    expect(result.stdout + result.stderr).to.include('usage: shards migrate');
+    expect(await redis.get(`${prefix}stop:c_old_stopped`)).to.equal('1');
+    expect(await redis.get(createRedisKeys(prefix, 16).shardCount)).to.equal(null);
   });
 });

@@ -51,16 +51,15 @@ describe('a turn job lost between scheduling and adding it (real worker process)
       { msg_id: 'lost-1', role: 'customer', from_user_id: 'lost-customer', content: [{ type: 'text', content: 'is anyone there?' }], event_type: 'auto_dialog', create_timestamp: Math.floor(now / 1000) },
     ]);
     const due: DueMessage = {
-      client: 'shop', conversationId, msgId: 'lost-1', sendUrl: receiver.url, groupId: undefined, groupName: undefined,
-      customerId: 'lost-customer', boundAccountId: 'bound-lost', receivedAtMs: now,
-      content: [{ type: 'text', content: 'is anyone there?' }], createTimestamp: Math.floor(now / 1000),
+      message: { msg_id: 'lost-1', role: 'customer', from_user_id: 'lost-customer', content: [{ type: 'text', content: 'is anyone there?' }], event_type: 'auto_dialog', create_timestamp: Math.floor(now / 1000) },
+      client: 'shop', conversationId, sendUrl: receiver.url, groupId: undefined, groupName: undefined, boundAccountId: 'bound-lost', receivedAtMs: now,
     };
 
     let thrown: unknown;
     await ingress.schedule(due).catch((error: unknown) => (thrown = error));
     expect((thrown as Error).message).to.equal('Connection is closed.');
     expect(addFailures).to.deep.equal([conversationId]);
-    expect((await turns.snapshot(conversationId)).pending.map((m) => m.msgId)).to.deep.equal(['lost-1']);
+    expect((await turns.snapshot(conversationId)).pending.map((m) => m.message.msg_id)).to.deep.equal(['lost-1']);
     expect(await system.turnJobState(conversationId, 0)).to.equal('unknown');
 
     const [reply] = await receiver.waitFor(1, 20_000);

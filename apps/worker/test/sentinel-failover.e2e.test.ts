@@ -155,7 +155,7 @@ async function describeTurns(system: System, conversations: string[]): Promise<s
       const job = await queue.getJob(turnJobId(c, Number(generation ?? 0)));
       const state = job ? await job.getState() : 'no job';
       await queue.close();
-      const ids = pending.map((json) => (JSON.parse(json) as { msgId: string }).msgId);
+      const ids = pending.map((json) => (JSON.parse(json) as { message: { msg_id: string } }).message.msg_id);
       const deliveryIds = await redis.lrange(keys.conversationDeliveries(c), 0, 20);
       const deliveries = await Promise.all(deliveryIds.map(async (id) => {
         const [state, inReplyTo, reason] = await redis.hmget(keys.delivery(id), 'state', 'in_reply_to', 'dead_reason');

@@ -1,5 +1,5 @@
 import type { ClientSettings } from '@dialog-relay/config';
-import type { AutoReplyStatusView, ContextMessage, MessageInfo, ReplyPart } from '@dialog-relay/contracts';
+import type { AutoReplyStatusView, ContextMessage, MessageInfo } from '@dialog-relay/contracts';
 
 /**
  * A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands
@@ -7,20 +7,16 @@ import type { AutoReplyStatusView, ContextMessage, MessageInfo, ReplyPart } from
  * in step with it (a property, not a method, in AutoReplies below, so the compiler checks the wiring).
  */
 export interface AutoReplyRequest {
+  /** The message itself, the context message recorded with it: the reply is produced from it even once the capped context has dropped it. */
+  message: ContextMessage;
   client: string;
   conversationId: string;
-  msgId: string;
   sendUrl: string;
-  /** Where the reply goes and who it is from: the bound account answers the customer. */
+  /** Where the reply goes and who it is from: the bound account answers the customer (message.from_user_id). */
   groupId: string | undefined;
   groupName: string | undefined;
-  customerId: string;
   boundAccountId: string;
   receivedAtMs: number;
-  /** The message itself, as the context records it: the reply is produced from it even once the capped context has dropped it. */
-  content: ReplyPart[];
-  /** The caller's create_timestamp (Unix seconds). */
-  createTimestamp: number;
 }
 
 /**

@@ -5,28 +5,63 @@ import { defineLuaPart, defineLuaScript } from '@dialog-relay/redis';
  * so that a large cap never hits Lua's unpack() limit.
  */
 
+type ContextKeys = Readonly<Record<'order' | 'messages', string>>;
+
+/**
+ * Lua that appends messages to a context (the one place it is written, for RECORD and the worker's
+ * SETTLE): `pairs` is a Lua expression of the msg_id, json pairs as one flat list; each msg_id not yet
+ * in the hash (HSETNX) goes to the end of the list and adds 1 to the Lua variable `counter` (declared
+ * by the caller); the oldest beyond the cap leave both keys; both TTLs are refreshed.
+ */
+export const appendContextLua = (k: ContextKeys, a: Readonly<Record<'cap' | 'ttlMs', string>>, pairs: string, counter: string): string => `
+do
+  local cap = tonumber(${a.cap})
+  local ttl = tonumber(${a.ttlMs})
+  local entries = ${pairs}
+  for i = 1, #entries, 2 do
+    if redis.call('HSETNX', ${k.messages}, entries[i], entries[i + 1]) == 1 then
+      redis.call('RPUSH', ${k.order}, entries[i])
+      ${counter} = ${counter} + 1
+    end
+  end
+  local excess = redis.call('LLEN', ${k.order}) - cap
+  if excess > 0 then
+    local old = redis.call('LRANGE', ${k.order}, 0, excess - 1)
+    redis.call('LTRIM', ${k.order}, excess, -1)
+    for j = 1, #old, 500 do
+      redis.call('HDEL', ${k.messages}, unpack(old, j, math.min(j + 499, #old)))
+    end
+  end
+  redis.call('PEXPIRE', ${k.order}, ttl)
+  redis.call('PEXPIRE', ${k.messages}, ttl)
+end`;
+
+/**
+ * Lua that reads a context's latest `limit` messages (a Lua expression; 0: all), oldest first, into
+ * the Lua table `into` (the one place it is read, for READ and the worker's TAKE and OPEN_ATTEMPT).
+ * A message missing from the hash is skipped.
+ */
+export const readContextLua = (k: ContextKeys, limit: string, into: string): string => `
+do
+  local limit = tonumber(${limit})
+  local ids
+  if limit > 0 then
+    ids = redis.call('LRANGE', ${k.order}, -limit, -1)
+  else
+    ids = redis.call('LRANGE', ${k.order}, 0, -1)
+  end
+  for j = 1, #ids, 500 do
+    local values = redis.call('HMGET', ${k.messages}, unpack(ids, j, math.min(j + 499, #ids)))
+    for v = 1, #values do
+      if values[v] then ${into}[#${into} + 1] = values[v] end
+    end
+  end
+end`;
+
 /** The body of RECORD; `pairs` is a Lua expression of the msg_id, json pairs as one flat list. */
-const recordLua = (k: Readonly<Record<'order' | 'messages', string>>, a: Readonly<Record<'cap' | 'ttlMs', string>>, pairs: string): string => `
-local cap = tonumber(${a.cap})
-local ttl = tonumber(${a.ttlMs})
-local entries = ${pairs}
+const recordLua = (k: ContextKeys, a: Readonly<Record<'cap' | 'ttlMs', string>>, pairs: string): string => `
 local added = 0
-for i = 1, #entries, 2 do
-  if redis.call('HSETNX', ${k.messages}, entries[i], entries[i + 1]) == 1 then
-    redis.call('RPUSH', ${k.order}, entries[i])
-    added = added + 1
-  end
-end
-local excess = redis.call('LLEN', ${k.order}) - cap
-if excess > 0 then
-  local old = redis.call('LRANGE', ${k.order}, 0, excess - 1)
-  redis.call('LTRIM', ${k.order}, excess, -1)
-  for j = 1, #old, 500 do
-    redis.call('HDEL', ${k.messages}, unpack(old, j, math.min(j + 499, #old)))
-  end
-end
-redis.call('PEXPIRE', ${k.order}, ttl)
-redis.call('PEXPIRE', ${k.messages}, ttl)
+${appendContextLua(k, a, pairs, 'added')}
 return added
 `;
 
@@ -47,21 +82,9 @@ export const RECORD = defineLuaScript({
 ${recordLua({ order: 'KEYS[1]', messages: 'KEYS[2]' }, { cap: 'ARGV[1]', ttlMs: 'ARGV[2]' }, '(function() local p = {} for i = 3, #ARGV do p[#p + 1] = ARGV[i] end return p end)()')}`,
 });
 
-const readLua = (k: Readonly<Record<'order' | 'messages', string>>, a: Readonly<Record<'limit', string>>): string => `
-local limit = tonumber(${a.limit})
-local ids
-if limit > 0 then
-  ids = redis.call('LRANGE', ${k.order}, -limit, -1)
-else
-  ids = redis.call('LRANGE', ${k.order}, 0, -1)
-end
+const readLua = (k: ContextKeys, a: Readonly<Record<'limit', string>>): string => `
 local out = {}
-for j = 1, #ids, 500 do
-  local values = redis.call('HMGET', ${k.messages}, unpack(ids, j, math.min(j + 499, #ids)))
-  for k = 1, #values do
-    out[#out + 1] = values[k]
-  end
-end
+${readContextLua(k, a.limit, 'out')}
 return out
 `;
 
@@ -73,7 +96,7 @@ export const READ = defineLuaScript({
 --[[ Read the latest messages of a conversation's context.
   Input:  KEYS[1] order  KEYS[2] messages
           ARGV[1] limit  0 = all
-  Output: the JSON of the last limit messages, oldest first (a missing hash field yields nil) ]]
+  Output: the JSON of the last limit messages, oldest first (one missing from the hash is skipped) ]]
 ${readLua({ order: 'KEYS[1]', messages: 'KEYS[2]' }, { limit: 'ARGV[1]' })}`,
 });
 

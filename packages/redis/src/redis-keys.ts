@@ -79,8 +79,6 @@ export function createRedisKeys(prefix: string, shards = 16) {
      * beside it): field the delivery id, value the Redis server ms until which it counts.
      */
     attemptsInFlight: (conversationId: string) => conv(conversationId, 'attempts', conversationId),
-    /** The one attempt in flight as earlier versions marked it (value: delivery id); still read by a stop until it expires. */
-    attemptInFlight: (conversationId: string) => conv(conversationId, 'attempt', conversationId),
     /** Hash of one delivery: state, payload, deadline, send_url ... */
     delivery: (deliveryId: string) => inShard(shardOfDelivery(deliveryId), 'delivery', deliveryId),
     /** SCAN pattern of one shard's delivery records (and their attempt lists). */

@@ -2,15 +2,16 @@ import type { RedisKeys } from './redis-keys.js';
 
 /**
  * Where the keys of one layout go in another (docs/design/scaling.md "Changing QUEUE_SHARDS"): a
- * conversation's shard, so the hash tag of its keys, depends on QUEUE_SHARDS, and the layout before
- * hash tags (dialog-relay up to commit 24931eb) had none. What lasts is moved: stop and pause flags,
- * generations, contexts, delivery lists and records, the dead-letter index, the dedupe markers of
- * msg_ids and, from the untagged layout, idempotent answers and the msg_id index. Replies still on
+ * conversation's shard, so the hash tag of its keys, depends on QUEUE_SHARDS. What lasts is moved:
+ * stop and pause flags, generations, contexts, delivery lists and records, the dead-letter index and
+ * the dedupe markers of msg_ids. Replies still on
  * their way (pending messages, a turn's batch, an attempt in flight) block the move: drain first.
  */
-export type KeySource =
-  | { readonly kind: 'tagged'; readonly prefix: string; readonly tags: ReadonlySet<string> }
-  | { readonly kind: 'untagged'; readonly prefix: string };
+/** The layout the keys were written with: the prefix and the hash tags of its shards. */
+export interface KeySource {
+  readonly prefix: string;
+  readonly tags: ReadonlySet<string>;
+}
 
 export type KeyMove =
   /** The same value under another name (DUMP / RESTORE, the expiry kept). */
@@ -26,11 +27,10 @@ export type KeyMove =
   /** Not of this source layout (another layout's key, the client table, metadata): left alone. */
   | { readonly kind: 'keep' };
 
-/** The part of a key after the prefix and (tagged) its `{tag}:`, or undefined when the key is not of the source. */
+/** The part of a key after the prefix and its `{tag}:`, or undefined when the key is not of the source. */
 function restOf(key: string, source: KeySource): string | undefined {
   if (!key.startsWith(source.prefix)) return undefined;
   const after = key.slice(source.prefix.length);
-  if (source.kind === 'untagged') return after.startsWith('{') ? undefined : after;
   const tagged = /^\{([^}]+)\}:(.*)$/.exec(after);
   return tagged && source.tags.has(tagged[1] ?? '') ? tagged[2] : undefined;
 }
@@ -50,15 +50,10 @@ export function planKeyMove(key: string, source: KeySource, target: RedisKeys): 
   if (/^pending:.+:(at|oldest)$/.test(rest)) return { kind: 'drop' };
   if (/^pending:/.test(rest)) return { kind: 'blocks', reason: 'messages waiting for their reply' };
   if (/^batch:/.test(rest)) return { kind: 'blocks', reason: 'a reply being produced or delivered' };
-  if (/^attempts?:/.test(rest)) return { kind: 'blocks', reason: 'a delivery attempt in flight' };
+  if (/^attempts:/.test(rest)) return { kind: 'blocks', reason: 'a delivery attempt in flight' };
   if ((m = /^delivery:([^:]+):attempts$/.exec(rest))) return move(target.deliveryAttempts(m[1]!));
   if ((m = /^delivery:([^:]+)$/.exec(rest))) return move(target.delivery(m[1]!));
   if (rest === 'dead-letters') return { kind: 'dead-letters' };
   if (/^bull:/.test(rest) || rest === 'bull') return { kind: 'queue' };
-  if (source.kind === 'untagged') {
-    // Client keys: the untagged layout put the (encoded) client id after the kind; the tagged one in the tag.
-    if ((m = /^(idem|msgconv):([^:]+):(.+)$/.exec(rest))) return move(`${target.prefix}{c:${m[2]!}}:${m[1]!}:${m[3]!}`);
-    if (/^(rate|replay):/.test(rest)) return { kind: 'drop' };
-  }
   return { kind: 'keep' };
 }

@@ -25,7 +25,7 @@ describe('redis keys', () => {
       const slots = new Set([
         keys.pendingReplies(conversationId), keys.pendingSince(conversationId), keys.pendingOldest(conversationId), keys.scheduledMessage(conversationId, 'm:1'),
         keys.replyGeneration(conversationId), keys.replyBatch(conversationId), keys.autoReplyStopped(conversationId), keys.pausedUntil(conversationId),
-        keys.attemptInFlight(conversationId), keys.attemptsInFlight(conversationId), keys.contextOrder(conversationId), keys.contextMessages(conversationId), keys.conversationDeliveries(conversationId),
+        keys.attemptsInFlight(conversationId), keys.contextOrder(conversationId), keys.contextMessages(conversationId), keys.conversationDeliveries(conversationId),
         keys.delivery(deliveryId), keys.deliveryAttempts(deliveryId), keys.deadLetters(shard), keys.waitingConversations(shard), `${keys.bullPrefix(shard)}:auto-replies:wait`,
       ].map(slotOf));
       expect(slots.size, conversationId).to.equal(1);

@@ -3,8 +3,7 @@ import { createRedisKeys, planKeyMove, type KeySource } from '../src/index.js';
 
 describe('where a key of another layout goes (shards migrate)', () => {
   const [from, to] = [createRedisKeys('dr:', 8), createRedisKeys('dr:', 16)];
-  const tagged: KeySource = { kind: 'tagged', prefix: 'dr:', tags: new Set(from.shardTags) };
-  const untagged: KeySource = { kind: 'untagged', prefix: 'dr:' };
+  const tagged: KeySource = { prefix: 'dr:', tags: new Set(from.shardTags) };
   const c = 'c_AbCdEfGhIjKlMnOpQrStUv';
 
   it('moves what lasts of a conversation to its shard in the new layout', () => {
@@ -19,23 +18,11 @@ describe('where a key of another layout goes (shards migrate)', () => {
   it('refuses replies on their way, drops debounce times, leaves queues and other layouts alone', () => {
     expect(planKeyMove(from.pendingReplies(c), tagged, to).kind).to.equal('blocks');
     expect(planKeyMove(from.replyBatch(c), tagged, to).kind).to.equal('blocks');
-    expect(planKeyMove(from.attemptInFlight(c), tagged, to).kind).to.equal('blocks');
     expect(planKeyMove(from.attemptsInFlight(c), tagged, to).kind).to.equal('blocks');
     expect(planKeyMove(from.pendingSince(c), tagged, to).kind).to.equal('drop');
     expect(planKeyMove(`${from.bullPrefix(2)}:replies:wait`, tagged, to).kind).to.equal('queue');
     expect(planKeyMove(to.autoReplyStopped('c_other_layout_only_x'), { ...tagged, tags: new Set(['r99.0']) }, to).kind).to.equal('keep');
     expect(planKeyMove(from.clients, tagged, to).kind).to.equal('keep');
     expect(planKeyMove(from.idempotency('acme', 'auto_dialog', 'm'), tagged, to).kind).to.equal('keep');
-  });
-
-  it('maps the layout before hash tags, client keys included', () => {
-    expect(planKeyMove(`dr:stop:${c}`, untagged, to)).to.deep.equal({ kind: 'move', to: to.autoReplyStopped(c) });
-    expect(planKeyMove('dr:idem:shop%20one:auto_dialog:m%2F1', untagged, to)).to.deep.equal({ kind: 'move', to: to.idempotency('shop one', 'auto_dialog', 'm/1') });
-    expect(planKeyMove('dr:msgconv:shop:m-1', untagged, to)).to.deep.equal({ kind: 'move', to: to.messageConversation('shop', 'm-1') });
-    expect(planKeyMove(`dr:batch:${c}:3`, untagged, to).kind).to.equal('blocks');
-    expect(planKeyMove('dr:rate:shop:1700000000', untagged, to).kind).to.equal('drop');
-    expect(planKeyMove('dr:bull:replies:1', untagged, to).kind).to.equal('queue');
-    expect(planKeyMove(to.autoReplyStopped(c), untagged, to).kind).to.equal('keep');
-    expect(planKeyMove('dr:clients', untagged, to).kind).to.equal('keep');
   });
 });

@@ -1,3 +1,4 @@
+import { appendContextLua, readContextLua } from '@dialog-relay/conversations';
 import { defineLuaScript } from '@dialog-relay/redis';
 
 /**
@@ -9,7 +10,7 @@ import { defineLuaScript } from '@dialog-relay/redis';
  */
 
 /**
- * Lua shared by the scripts that mark an attempt in flight (TAKE, OPEN_ATTEMPT): drops the markers
+ * Lua shared by the scripts that mark an attempt in flight (TAKE, OPEN_ATTEMPT, BEGIN_ATTEMPT): drops the markers
  * whose time is up (a worker that died mid-attempt) and marks `id` until now + ttl. Written out with
  * the script's own KEYS[i] (docs/design/lua-scripts.md: every key a call takes is a KEYS[i] itself).
  */
@@ -23,35 +24,35 @@ do
   redis.call('PEXPIRE', ${attempts}, ${ttl})
 end`;
 
-/** Lua shared by the scripts that read a conversation's whole context into `into` (HMGET in chunks: unpack's limit). */
-export const readContextLua = (order: string, messages: string, into: string): string => `
-do
-  local ids = redis.call('LRANGE', ${order}, 0, -1)
-  for j = 1, #ids, 500 do
-    local values = redis.call('HMGET', ${messages}, unpack(ids, j, math.min(j + 499, #ids)))
-    for k = 1, #values do
-      if values[k] then ${into}[#${into} + 1] = values[k] end
-    end
-  end
-end`;
+/** The keys and arguments of `endTurnLua`, by name. */
+type EndTurnKeys = Readonly<Record<'generation' | 'batch' | 'pending' | 'stop' | 'paused' | 'oldest' | 'waiting', string>>;
 
 /**
- * Lua shared by the scripts that end a turn (SETTLE, FINISH): a turn whose reply handed off
- * (docs/service-rules.md §17) pauses the conversation's auto replies for `pauseMs` (HANDOFF_PAUSE_S;
- * a longer pause already set stays), and the messages that arrived meanwhile are left to the person
- * taking over (they are in the context). Nothing runs when `pauseMs` is 0.
+ * Lua shared by the scripts that end a turn (SETTLE, FINISH): the generation advances if it is still
+ * the job's (and the turn's batch goes); a turn whose reply handed off (docs/service-rules.md §17)
+ * pauses the conversation's auto replies for `pauseMs` (HANDOFF_PAUSE_S; a longer pause already set
+ * stays, nothing when 0) and the messages that arrived meanwhile are left to the person taking over
+ * (they are in the context). Leaves the Lua locals `turn` ('next': messages wait, add job `current`;
+ * 'idle') and `current` (the generation now).
  */
-export const handoffPauseLua = (paused: string, pending: string, oldest: string, waiting: string, pauseMs: string, conversationId: string): string => `
+export const endTurnLua = (k: EndTurnKeys, a: Readonly<Record<'generation' | 'pauseMs' | 'conversationId', string>>): string => `
+local current = tonumber(redis.call('GET', ${k.generation}) or '0')
+if current == tonumber(${a.generation}) then
+  current = redis.call('INCR', ${k.generation})
+  redis.call('DEL', ${k.batch})
+end
 do
-  local pause = tonumber(${pauseMs})
+  local pause = tonumber(${a.pauseMs})
   if pause and pause > 0 then
     local t = redis.call('TIME')
     local untilMs = t[1] * 1000 + math.floor(t[2] / 1000) + pause
-    if tonumber(redis.call('GET', ${paused}) or '0') < untilMs then redis.call('SET', ${paused}, untilMs, 'PX', pause) end
-    redis.call('DEL', ${pending}, ${oldest})
-    redis.call('ZREM', ${waiting}, ${conversationId})
+    if tonumber(redis.call('GET', ${k.paused}) or '0') < untilMs then redis.call('SET', ${k.paused}, untilMs, 'PX', pause) end
+    redis.call('DEL', ${k.pending}, ${k.oldest})
+    redis.call('ZREM', ${k.waiting}, ${a.conversationId})
   end
-end`;
+end
+local turn = 'idle'
+if redis.call('LLEN', ${k.pending}) > 0 and redis.call('EXISTS', ${k.stop}) == 0 then turn = 'next' end`;
 
 export const OPEN_ATTEMPT = defineLuaScript({
   name: 'open-attempt',
@@ -79,7 +80,7 @@ local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 ${markAttemptLua('KEYS[3]', 'ARGV[2]', 'now', 'tonumber(ARGV[3])')}
 local context = {}
-if #record == 0 then ${readContextLua('KEYS[6]', 'KEYS[7]', 'context')} end
+if #record == 0 then ${readContextLua({ order: 'KEYS[6]', messages: 'KEYS[7]' }, '0', 'context')} end
 return {1, record, made, context}
 `,
 });
@@ -144,28 +145,13 @@ if ARGV[3] ~= '' then
     end
   end
 end
-if moved == 'delivered' and ARGV[13] ~= '' and redis.call('HSETNX', KEYS[11], id, ARGV[13]) == 1 then
-  redis.call('RPUSH', KEYS[10], id)
-  local excess = redis.call('LLEN', KEYS[10]) - tonumber(ARGV[11])
-  if excess > 0 then
-    local old = redis.call('LRANGE', KEYS[10], 0, excess - 1)
-    redis.call('LTRIM', KEYS[10], excess, -1)
-    for j = 1, #old, 500 do
-      redis.call('HDEL', KEYS[11], unpack(old, j, math.min(j + 499, #old)))
-    end
-  end
-  redis.call('PEXPIRE', KEYS[10], ARGV[12])
-  redis.call('PEXPIRE', KEYS[11], ARGV[12])
+if moved == 'delivered' and ARGV[13] ~= '' then
+  local appended = 0
+  ${appendContextLua({ order: 'KEYS[10]', messages: 'KEYS[11]' }, { cap: 'ARGV[11]', ttlMs: 'ARGV[12]' }, '{id, ARGV[13]}', 'appended')}
 end
 if ARGV[14] ~= '1' or moved == 'retrying' then return {moved, 'open', ''} end
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current == tonumber(ARGV[1]) then
-  current = redis.call('INCR', KEYS[1])
-  redis.call('DEL', KEYS[2])
-end
-${handoffPauseLua('KEYS[12]', 'KEYS[3]', 'KEYS[13]', 'KEYS[14]', 'ARGV[15]', 'ARGV[16]')}
-if redis.call('LLEN', KEYS[3]) > 0 and redis.call('EXISTS', KEYS[4]) == 0 then return {moved, 'next', tostring(current)} end
-return {moved, 'idle', tostring(current)}
+${endTurnLua({ generation: 'KEYS[1]', batch: 'KEYS[2]', pending: 'KEYS[3]', stop: 'KEYS[4]', paused: 'KEYS[12]', oldest: 'KEYS[13]', waiting: 'KEYS[14]' }, { generation: 'ARGV[1]', pauseMs: 'ARGV[15]', conversationId: 'ARGV[16]' })}
+return {moved, turn, tostring(current)}
 `,
 });
 

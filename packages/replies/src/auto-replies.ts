@@ -4,6 +4,7 @@ import type { AbortRequester } from './attempt-aborts.js';
 import type { DeliveryStore } from './delivery.store.js';
 import { NO_AUTO_REPLY_METRICS, type AutoReplyMetrics, type CancelCause } from './reply-metrics.js';
 import { deliveryViewOf, recordOfFields } from './delivery.store.js';
+import { conversationKeys } from './turn-keys.js';
 import { CANCEL_PART, RESUME_PART, SCHEDULE_PART, STATUS_PART } from './ingress.lua.js';
 import type { DeliveryAttempt, DeliveryView, DueMessage, ReplyStatus, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { cancelResultOf, dueJson, parseBatch, scheduleResultOf, type CancelResult, type TurnStore, type TurnTimings } from './turn.store.js';
@@ -63,19 +64,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     if (!deps.steps) throw new Error('createAutoReplies: the steps of a request script need `steps` (keys and timings)');
     return deps.steps;
   };
-  const turnKeys = (c: string, keys = stepDeps().keys) => ({
-    pending: keys.pendingReplies(c),
-    since: keys.pendingSince(c),
-    oldest: keys.pendingOldest(c),
-    generation: keys.replyGeneration(c),
-    batch: keys.replyBatch(c),
-    stop: keys.autoReplyStopped(c),
-    paused: keys.pausedUntil(c),
-    attempts: keys.attemptsInFlight(c),
-    legacyAttempt: keys.attemptInFlight(c),
-    waiting: keys.waitingConversations(keys.shardOf(c)),
-    deliveries: keys.conversationDeliveries(c),
-  });
+  const turnKeys = (c: string) => conversationKeys(stepDeps().keys, c);
   const afterSchedule = async (message: DueMessage, raw: unknown): Promise<ScheduleOutcome> => {
     const result = scheduleResultOf(raw);
     if (result.kind !== 'queued') return result.kind;
@@ -84,8 +73,8 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   };
   const status = async (parts: { stopped: boolean; pausedUntilMs: number | null; pending: StoredDueMessage[]; batch: TurnBatch | undefined }, latest: DeliveryView[]): Promise<ReplyStatus> => {
     const pending: ReplyStatus['pending'] = [];
-    if (parts.batch && parts.batch.messages.length > 0) pending.push({ msg_ids: parts.batch.messages.map((m) => m.msgId), state: 'producing' });
-    if (parts.pending.length > 0) pending.push({ msg_ids: parts.pending.map((m) => m.msgId), state: 'waiting' });
+    if (parts.batch && parts.batch.messages.length > 0) pending.push({ msg_ids: parts.batch.messages.map((m) => m.message.msg_id), state: 'producing' });
+    if (parts.pending.length > 0) pending.push({ msg_ids: parts.pending.map((m) => m.message.msg_id), state: 'waiting' });
     return Promise.resolve({
       auto_reply: parts.stopped ? 'stopped' : 'active',
       paused_until: parts.pausedUntilMs === null ? null : new Date(parts.pausedUntilMs).toISOString(),
@@ -105,7 +94,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     scheduleStep(message: DueMessage): Step<ScheduleOutcome> {
       const { keys, timings } = stepDeps();
       const k = turnKeys(message.conversationId);
-      const call = stepCall(SCHEDULE_PART, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
+      const call = stepCall(SCHEDULE_PART, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
         { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId, maxPending: timings.maxPending ?? 0 });
       return { call, settle: (raw) => afterSchedule(message, raw) };
     },

@@ -35,17 +35,15 @@ export interface DeliveryStore {
 export const KEEP_PER_CONVERSATION = 20;
 /** Index entries checked per round trip when dropping those whose record has expired. */
 const PRUNE_BATCH = 500;
-/** How much earlier than its score + ttlS a dead letter's record may have expired (records of earlier versions). */
+/** How much earlier than its score + ttlS a dead letter's record is looked for (a margin: the score is the worker's clock, the expiry Redis's). */
 const PRUNE_MARGIN_MS = 24 * 3600_000;
 /** countDead (every metrics scrape) drops expired entries at most this often: records expire over days, not seconds. */
 const COUNT_PRUNE_INTERVAL_MS = 60_000;
 
-/** Reasons written by earlier versions, read as today's names. */
-const LEGACY_REASONS: Record<string, DeadReason> = { permanent: 'permanent_status', exhausted: 'attempts_exhausted' };
+/** A stored reason, read: one this version does not write (a corrupt record) reads as 'failed'. */
 const readReason = (raw: string | undefined): DeadReason | '' => {
   if (raw === undefined || raw === '') return '';
-  if ((DEAD_REASONS as readonly string[]).includes(raw)) return raw as DeadReason;
-  return LEGACY_REASONS[raw] ?? 'failed';
+  return (DEAD_REASONS as readonly string[]).includes(raw) ? raw as DeadReason : 'failed';
 };
 
 /** What auto_reply_status shows of a delivery (none when its record is gone). */
@@ -134,8 +132,7 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
   const pruneDead = async (shard: number): Promise<void> => {
     const index = keys.deadLetters(shard);
     // Only entries old enough to have expired are checked: a dead letter is kept at least ttlS from
-    // its death (its score); one written by an earlier version ttlS from its last write, which came
-    // at most a reply's lifetime (well under a day) before its death.
+    // its death (its score), less the margin.
     const cutoff = nowMs() - ttlS * 1000 + PRUNE_MARGIN_MS;
     for (let start = 0; ;) {
       const ids = await redis.zrangebyscore(index, '-inf', cutoff, 'LIMIT', start, PRUNE_BATCH);

@@ -72,8 +72,8 @@ export const SCHEDULE_PART = defineLuaPart({
   lua: scheduleLua,
 });
 
-type CancelKey = 'stop' | 'paused' | 'pending' | 'oldest' | 'generation' | 'batch' | 'attempts' | 'waiting' | 'legacyAttempt';
-const CANCEL_KEYS = ['stop', 'paused', 'pending', 'oldest', 'generation', 'batch', 'attempts', 'waiting', 'legacyAttempt'] as const;
+type CancelKey = 'stop' | 'paused' | 'pending' | 'oldest' | 'generation' | 'batch' | 'attempts' | 'waiting';
+const CANCEL_KEYS = ['stop', 'paused', 'pending', 'oldest', 'generation', 'batch', 'attempts', 'waiting'] as const;
 const CANCEL_ARGS = ['stop', 'pauseMs', 'conversationId'] as const;
 
 const cancelLua = (k: Placeholders<CancelKey>, a: Placeholders<(typeof CANCEL_ARGS)[number]>): string => `
@@ -94,16 +94,10 @@ local deliveryId = ''
 local head = redis.call('GETRANGE', ${k.batch}, 0, 299)
 if head ~= '' then
   local id, count = string.match(head, '^{"delivery_id":"([%w_%-]*)","generation":%d+,"count":(%d+),')
+  -- Without the header (a corrupt batch) the batch is dropped with nothing to name.
   if id then
     cancelled = cancelled + tonumber(count)
     deliveryId = id
-  else
-    -- A batch taken before the header had its count (ids only, small), or a corrupt one.
-    local ok, decoded = pcall(cjson.decode, redis.call('GET', ${k.batch}))
-    if ok and type(decoded) == 'table' then
-      cancelled = cancelled + #(decoded['messages'] or {})
-      deliveryId = decoded['delivery_id'] or ''
-    end
   end
   redis.call('DEL', ${k.batch})
 end
@@ -114,8 +108,6 @@ local marked = redis.call('HGETALL', ${k.attempts})
 for i = 1, #marked, 2 do
   if tonumber(marked[i + 1]) > now then inFlight[#inFlight + 1] = marked[i] end
 end
-local legacy = redis.call('GET', ${k.legacyAttempt})
-if legacy then inFlight[#inFlight + 1] = legacy end
 shared.outcome = tostring(cancelled)
 return {cancelled, deliveryId, inFlight, until_ms, live, waiting}
 `;
@@ -129,7 +121,6 @@ export const CANCEL = defineLuaScript({
   Input:  KEYS[1] stop  KEYS[2] paused  KEYS[3] pending  KEYS[4] oldest  KEYS[5] generation
           KEYS[6] batch  KEYS[7] attempts  (hash of the attempts in flight: delivery id -> until ms)
           KEYS[8] waiting  (the conversation leaves it: nothing waits any more)
-          KEYS[9] legacyAttempt  (an attempt in flight as earlier versions marked it: its delivery id)
           ARGV[1] stop     '1' sets the stop flag (stop_auto_reply), '0' does not (a human's message)
           ARGV[2] pauseMs  > 0: pause auto replies this long (HUMAN_PAUSE_S)
           ARGV[3] conversationId

@@ -30,7 +30,7 @@ export async function turnFailedForGood(deps: WorkerDeps, payload: JobPayloads['
         conversation_id: conversationId,
         client: newest?.client ?? '',
         send_url: newest?.sendUrl ?? '',
-        in_reply_to: known?.messages.map((m) => m.msgId) ?? [],
+        in_reply_to: known?.messages.map((m) => m.message.msg_id) ?? [],
         state: 'pending',
         payload: '',
         reply_content: '[]',

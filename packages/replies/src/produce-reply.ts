@@ -33,7 +33,7 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, context: 
     deps.logger.info('engine had nothing to send', { conversation_id: conversationId, delivery_id: deliveryId });
     return undefined;
   }
-  const inReplyTo = batch.messages.map((m) => m.msgId);
+  const inReplyTo = batch.messages.map((m) => m.message.msg_id);
   const payload = buildReplyPayload({
     deliveryId,
     client: newest.client,
@@ -43,7 +43,7 @@ export async function produceReply(deps: WorkerDeps, batch: TurnBatch, context: 
     groupId: newest.groupId,
     groupName: newest.groupName,
     boundAccountId: newest.boundAccountId,
-    customerId: newest.customerId,
+    customerId: newest.message.from_user_id,
     content,
     handoff,
     sources,

@@ -7,22 +7,10 @@ export interface ReplyInput {
   history: ContextMessage[];
 }
 
-/** The due message in its context form, with the given content (a record from before content was carried has no timestamp either). */
-function asContextMessage(due: StoredDueMessage, content: ContextMessage['content']): ContextMessage {
-  return {
-    msg_id: due.msgId,
-    role: 'customer',
-    from_user_id: due.customerId,
-    content,
-    event_type: 'auto_dialog',
-    create_timestamp: due.createTimestamp ?? Math.floor(due.receivedAtMs / 1000),
-  };
-}
-
 /**
  * The engine's input for the newest message of a batch (docs/design/reply-protocol.md "Produce"). The
- * message is the one the due message carries; one stored without its content (too large, or from
- * before an upgrade) is looked up in the context (a stand-in without content when the context lost it).
+ * message is the context message the due message carries; one stored without its content (too large)
+ * is looked up in the context (a stand-in without content when the context lost it).
  *
  * History: the context before the message, plus the bot's replies recorded after it (a reply to an
  * earlier turn can land after a later message); later messages of others belong to later turns.
@@ -31,8 +19,9 @@ function asContextMessage(due: StoredDueMessage, content: ContextMessage['conten
  * same second may be newer, so it is left out), and again the bot's replies.
  */
 export function replyInput(due: StoredDueMessage, context: readonly ContextMessage[]): ReplyInput {
-  const at = context.findIndex((m) => m.msg_id === due.msgId);
-  const message = (due.content && asContextMessage(due, due.content)) ?? context[at] ?? asContextMessage(due, []);
+  const carried = due.message;
+  const at = context.findIndex((m) => m.msg_id === carried.msg_id);
+  const message = carried.content ? carried as ContextMessage : context[at] ?? { ...carried, content: [] };
   const history = at >= 0
     ? context.filter((m, i) => i < at || (i > at && m.role === 'bot'))
     : context.filter((m) => m.create_timestamp < message.create_timestamp || m.role === 'bot');

@@ -1,4 +1,4 @@
-import { DEAD_LETTER_REASONS, type AutoReplyStatusView, type DeadLetterReason, type DeliveryAttemptView, type DeliveryState, type DeliveryView, type ReplyPart } from '@dialog-relay/contracts';
+import { DEAD_LETTER_REASONS, type AutoReplyStatusView, type ContextMessage, type DeadLetterReason, type DeliveryAttemptView, type DeliveryState, type DeliveryView, type ReplyPart } from '@dialog-relay/contracts';
 
 /**
  * The data of the reply protocol (docs/design/reply-protocol.md), declared here because this package
@@ -7,30 +7,27 @@ import { DEAD_LETTER_REASONS, type AutoReplyStatusView, type DeadLetterReason, t
 
 /**
  * A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands
- * it over. It carries the message itself (docs/design/reply-protocol.md "What a due message holds"): the
- * reply is produced from it even when the capped context no longer holds the message by then.
+ * it over: the context message itself, the very object recorded in the conversation's context (its
+ * msg_id, sender, content and create_timestamp; docs/design/reply-protocol.md "What a due message
+ * holds"), so the reply is produced from it even when the capped context no longer holds it, plus
+ * only what the turn needs beside it: where the reply goes and from whom, and when it came.
  */
 export interface DueMessage {
+  message: ContextMessage;
   client: string;
   conversationId: string;
-  msgId: string;
   sendUrl: string;
   groupId: string | undefined;
   groupName: string | undefined;
-  customerId: string;
   boundAccountId: string;
   receivedAtMs: number;
-  /** The message's content parts, exactly as the context records them (text first, then each file). */
-  content: ReplyPart[];
-  /** The caller's create_timestamp (Unix seconds), as the context records it. */
-  createTimestamp: number;
 }
 
 /**
- * A due message as the turn store hands it back: one queued by a version before due messages
- * carried the message holds ids only, and is answered from the context (docs/design/reply-protocol.md).
+ * A due message as the turn store hands it back: one whose JSON would exceed DUE_MESSAGE_MAX_CHARS
+ * (large inline files) is stored without the message's content, and answered from the context.
  */
-export type StoredDueMessage = Omit<DueMessage, 'content' | 'createTimestamp'> & Partial<Pick<DueMessage, 'content' | 'createTimestamp'>>;
+export type StoredDueMessage = Omit<DueMessage, 'message'> & { message: Omit<ContextMessage, 'content'> & Partial<Pick<ContextMessage, 'content'>> };
 
 /** What one turn answers: its messages and the delivery id chosen when they were taken. */
 export interface TurnBatch {

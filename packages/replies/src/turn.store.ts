@@ -2,7 +2,8 @@ import type { Config } from '@dialog-relay/config';
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
-import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, END_ATTEMPT, FINISH, SCHEDULE, TAKE, WAITING_TURN } from './turns.lua.js';
+import { conversationKeys } from './turn-keys.js';
+import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, FINISH, SCHEDULE, TAKE, WAITING_TURN } from './turns.lua.js';
 
 export type TakeResult =
   | { kind: 'stale'; current: number }
@@ -60,7 +61,6 @@ export interface TurnStore {
   resume(conversationId: string): Promise<void>;
   /** null generation: a redelivery, not bound to the conversation's current turn. */
   beginAttempt(conversationId: string, generation: number | null, deliveryId: string): Promise<boolean>;
-  endAttempt(conversationId: string, deliveryId: string): Promise<void>;
   /** The live turn's batch, checked (for a job that failed for good: it may be corrupt); undefined when none. */
   checkedBatch(conversationId: string): Promise<TurnBatch | 'corrupt' | undefined>;
   /**
@@ -93,8 +93,8 @@ export const parseBatch = (json: string): TurnBatch => {
 
 /** What a dead letter reads of each message: a batch whose messages lack it is corrupt. */
 const isDueMessage = (m: unknown): boolean => {
-  const fields = (m ?? {}) as { msgId?: unknown; client?: unknown; sendUrl?: unknown };
-  return typeof m === 'object' && typeof fields.msgId === 'string' && typeof fields.client === 'string' && typeof fields.sendUrl === 'string';
+  const fields = (m ?? {}) as { message?: { msg_id?: unknown } | null; client?: unknown; sendUrl?: unknown };
+  return typeof m === 'object' && typeof fields.message?.msg_id === 'string' && typeof fields.client === 'string' && typeof fields.sendUrl === 'string';
 };
 
 /** A stored batch checked field by field, for a turn that failed for good (docs/service-rules.md §15). */
@@ -113,38 +113,25 @@ function checkBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
  * A due message is stored with its content only up to this many characters of JSON (any text
  * message fits: 10,000 characters are at most 60,000 escaped, and the ids a few hundred): large
  * inline files would make a debounced batch, built in one Lua call, as large as every file of the
- * burst. Beyond it the message is found in the context, like a due record written before messages
- * carried content (docs/design/reply-protocol.md, "What a due message holds").
+ * burst. Beyond it the message is found in the context (docs/design/reply-protocol.md, "What a due
+ * message holds").
  */
 const DUE_MESSAGE_MAX_CHARS = 65_536;
 
 /** The stored form of a due message: without its content when that would make it larger than DUE_MESSAGE_MAX_CHARS. */
 export function dueJson(message: DueMessage): string {
   const json = JSON.stringify(message);
-  return json.length <= DUE_MESSAGE_MAX_CHARS ? json : JSON.stringify({ ...message, content: undefined });
+  return json.length <= DUE_MESSAGE_MAX_CHARS ? json : JSON.stringify({ ...message, message: { ...message.message, content: undefined } });
 }
 
 export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: TurnTimings }): TurnStore {
   const { redis, keys, timings } = deps;
-  const turnKeys = (c: string) => ({
-    pending: keys.pendingReplies(c),
-    since: keys.pendingSince(c),
-    oldest: keys.pendingOldest(c),
-    generation: keys.replyGeneration(c),
-    batch: keys.replyBatch(c),
-    stop: keys.autoReplyStopped(c),
-    paused: keys.pausedUntil(c),
-    attempts: keys.attemptsInFlight(c),
-    legacyAttempt: keys.attemptInFlight(c),
-    waiting: keys.waitingConversations(keys.shardOf(c)),
-    order: keys.contextOrder(c),
-    messages: keys.contextMessages(c),
-  });
+  const turnKeys = (c: string) => conversationKeys(keys, c);
   return {
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
       const k = turnKeys(message.conversationId);
-      return scheduleResultOf(await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.msgId) },
+      return scheduleResultOf(await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
         { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId, maxPending: timings.maxPending ?? 0 }));
     },
     async take(c, generation, deliveryId) {
@@ -179,9 +166,6 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     async beginAttempt(c, generation, deliveryId) {
       const go = await runScript(redis, BEGIN_ATTEMPT, turnKeys(c), { generation: generation ?? '', deliveryId, ttlMs: timings.attemptMarkerTtlMs });
       return go === 1;
-    },
-    async endAttempt(c, deliveryId) {
-      await runScript(redis, END_ATTEMPT, turnKeys(c), { deliveryId });
     },
     checkedBatch: async (c) => checkBatch(await redis.get(keys.replyBatch(c))),
     async claimOverdue(shard, olderThanMs, limit) {

@@ -1,5 +1,6 @@
 import { defineLuaScript } from '@dialog-relay/redis';
-import { handoffPauseLua, markAttemptLua, readContextLua } from './attempt.lua.js';
+import { readContextLua } from '@dialog-relay/conversations';
+import { endTurnLua, markAttemptLua } from './attempt.lua.js';
 import { CANCEL, SCHEDULE } from './ingress.lua.js';
 
 export { CANCEL, SCHEDULE };
@@ -67,7 +68,7 @@ local json = '{"delivery_id":' .. cjson.encode(ARGV[5]) .. ',"generation":' .. A
 redis.call('SET', KEYS[5], json, 'PX', ARGV[4])
 ${markAttemptLua('KEYS[8]', 'ARGV[5]', 'now', 'tonumber(ARGV[7])')}
 local context = {}
-${readContextLua('KEYS[9]', 'KEYS[10]', 'context')}
+${readContextLua({ order: 'KEYS[9]', messages: 'KEYS[10]' }, '0', 'context')}
 return {'taken', json, context}
 `,
 });
@@ -86,14 +87,8 @@ export const FINISH = defineLuaScript({
                   are left to the person taking over (they are in the context)
           ARGV[3] conversationId  (its member in KEYS[7])
   Output: {'next', G'} (messages wait: add job G', idempotent by job id) | {'idle', G'} ]]
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current == tonumber(ARGV[1]) then
-  current = redis.call('INCR', KEYS[1])
-  redis.call('DEL', KEYS[2])
-end
-${handoffPauseLua('KEYS[5]', 'KEYS[3]', 'KEYS[6]', 'KEYS[7]', 'ARGV[2]', 'ARGV[3]')}
-if redis.call('LLEN', KEYS[3]) > 0 and redis.call('EXISTS', KEYS[4]) == 0 then return {'next', tostring(current)} end
-return {'idle', tostring(current)}
+${endTurnLua({ generation: 'KEYS[1]', batch: 'KEYS[2]', pending: 'KEYS[3]', stop: 'KEYS[4]', paused: 'KEYS[5]', oldest: 'KEYS[6]', waiting: 'KEYS[7]' }, { generation: 'ARGV[1]', pauseMs: 'ARGV[2]', conversationId: 'ARGV[3]' })}
+return {turn, tostring(current)}
 `,
 });
 
@@ -118,25 +113,8 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if ARGV[1] ~= '' and tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then return 0 end
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
-local marked = redis.call('HGETALL', KEYS[3])
-for i = 1, #marked, 2 do
-  if tonumber(marked[i + 1]) <= now then redis.call('HDEL', KEYS[3], marked[i]) end
-end
-redis.call('HSET', KEYS[3], ARGV[2], now + tonumber(ARGV[3]))
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
+${markAttemptLua('KEYS[3]', 'ARGV[2]', 'now', 'tonumber(ARGV[3])')}
 return 1
-`,
-});
-
-export const END_ATTEMPT = defineLuaScript({
-  name: 'end-attempt',
-  keys: ['attempts'],
-  args: ['deliveryId'],
-  source: `
---[[ A delivery attempt ended (worker).
-  Input:  KEYS[1] attempts  (hash of the attempts in flight)  ARGV[1] deliveryId
-  Output: 1 (this attempt's marker was there and is gone) | 0 ]]
-return redis.call('HDEL', KEYS[1], ARGV[1])
 `,
 });
 
@@ -177,4 +155,4 @@ return {'idle'}
 `,
 });
 
-export const TURN_SCRIPTS = [SCHEDULE, TAKE, FINISH, CANCEL, BEGIN_ATTEMPT, END_ATTEMPT, CLAIM_OVERDUE, WAITING_TURN];
+export const TURN_SCRIPTS = [SCHEDULE, TAKE, FINISH, CANCEL, BEGIN_ATTEMPT, CLAIM_OVERDUE, WAITING_TURN];

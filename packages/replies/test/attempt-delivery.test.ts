@@ -47,7 +47,7 @@ describe('attemptDelivery (one delivery attempt and what follows it)', () => {
       expect(attempts[0]).to.deep.include({ attempt: 1, status: 503, at: new Date(T0).toISOString(), latency_ms: 20, error: null, response_body: 'busy' });
       expect(await h.attemptInFlight()).to.equal(false);
       // The turn is not over while its reply waits.
-      expect((await h.turns.snapshot(CONVERSATION)).batch?.messages.map((m) => m.msgId)).to.deep.equal(['a']);
+      expect((await h.turns.snapshot(CONVERSATION)).batch?.messages.map((m) => m.message.msg_id)).to.deep.equal(['a']);
       expect(h.turnJobs).to.deep.equal([]);
     });
 

@@ -212,8 +212,8 @@ export function createHarness(
       }, msgId);
       await contexts.record(conversationId, [message]);
       const due: DueMessage = {
-        client: CLIENT_ID, conversationId, msgId, sendUrl: options.sendUrl ?? SEND_URL, groupId: undefined, groupName: undefined,
-        customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs, content: message.content, createTimestamp: message.create_timestamp,
+        message, client: CLIENT_ID, conversationId, sendUrl: options.sendUrl ?? SEND_URL, groupId: undefined, groupName: undefined,
+        boundAccountId: BOUND, receivedAtMs,
       };
       const scheduled = await turns.schedule(due);
       if (scheduled.kind !== 'queued') throw new Error(`message ${msgId} was not queued: ${scheduled.kind}`);

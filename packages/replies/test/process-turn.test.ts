@@ -133,8 +133,8 @@ describe('processTurn (one conversation turn)', () => {
     expect(h.engine.calls).to.deep.equal([]);
     expect(h.deliverer.requests).to.deep.equal([]);
     expect(await h.turns.schedule({
-      client: 'shop', conversationId: CONVERSATION, msgId: 'late', sendUrl: SEND_URL, groupId: undefined, groupName: undefined,
-      customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs: T0, content: [{ type: 'text', content: 'hello?' }], createTimestamp: T0 / 1000,
+      message: { msg_id: 'late', role: 'customer', from_user_id: CUSTOMER, content: [{ type: 'text', content: 'hello?' }], event_type: 'auto_dialog', create_timestamp: T0 / 1000 },
+      client: 'shop', conversationId: CONVERSATION, sendUrl: SEND_URL, groupId: undefined, groupName: undefined, boundAccountId: BOUND, receivedAtMs: T0,
     })).to.deep.equal({ kind: 'queued', generation: 1 });
   });
 
@@ -148,7 +148,7 @@ describe('processTurn (one conversation turn)', () => {
     expect(decision.kind === 'wait' && decision.untilMs).to.be.within(h.clock.now + 59_000, h.clock.now + 60_000);
     expect(h.engine.calls).to.deep.equal([]);
     expect(h.deliverer.requests).to.deep.equal([]);
-    expect((await h.turns.snapshot(CONVERSATION)).pending.map((m) => m.msgId)).to.deep.equal(['a']);
+    expect((await h.turns.snapshot(CONVERSATION)).pending.map((m) => m.message.msg_id)).to.deep.equal(['a']);
   });
 
   it('answers a message that arrives during a turn in the next turn: a then b, each once', async () => {

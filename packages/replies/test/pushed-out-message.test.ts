@@ -64,42 +64,6 @@ describe('a due message pushed out of the context before its turn', () => {
     expect(call.context.map((m) => [m.msg_id, m.role])).to.deep.equal([[testDeliveryId(CONVERSATION, 0), 'bot']]);
   });
 
-  describe('queued before an upgrade (a due record without content)', () => {
-    const scheduleOld = async (msgId: string): Promise<void> => {
-      // The shape written by earlier versions: ids only.
-      const old = {
-        client: CLIENT_ID, conversationId: CONVERSATION, msgId, sendUrl: SEND_URL, groupId: undefined, groupName: undefined,
-        customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs: T0,
-      };
-      await h.contexts.record(CONVERSATION, [contextMessageFrom({
-        msg_id: msgId, from_user_id: CUSTOMER, to_user_id: BOUND, content: `old question ${msgId}`,
-        message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: Math.floor(T0 / 1000),
-      }, msgId)]);
-      await redis.rpush(h.keys.pendingReplies(CONVERSATION), JSON.stringify(old));
-    };
-
-    it('is answered from the context when the context still holds it', async () => {
-      await scheduleOld('m-old');
-      await othersWrite('n-1', T0 + 1000);
-
-      await turn(0);
-
-      const call = h.engine.calls[0]!;
-      expect(call.message.content).to.deep.equal([{ type: 'text', content: 'old question m-old' }]);
-      expect(call.context.map((m) => m.msg_id)).to.deep.equal([]);
-    });
-
-    it('gets only the messages older than it as history when the context no longer holds it', async () => {
-      await scheduleOld('m-old');
-      for (let i = 1; i <= 4; i += 1) await othersWrite(`n-${i}`, T0 + i * 1000);
-      await othersWrite('late', T0 - 5000);
-
-      await turn(0);
-
-      expect(h.engine.calls[0]!.context.map((m) => m.msg_id)).to.deep.equal(['late']);
-    });
-  });
-
   it('queues a message with large inline files without its content (the queue stays small) and answers it from the context', async () => {
     const inline = `data:image/png;base64,${'A'.repeat(200_000)}`;
     const message = contextMessageFrom({
@@ -108,8 +72,7 @@ describe('a due message pushed out of the context before its turn', () => {
     }, 'm-big');
     await h.contexts.record(CONVERSATION, [message]);
     const scheduled = await h.turns.schedule({
-      client: CLIENT_ID, conversationId: CONVERSATION, msgId: 'm-big', sendUrl: SEND_URL, groupId: undefined, groupName: undefined,
-      customerId: CUSTOMER, boundAccountId: BOUND, receivedAtMs: T0, content: message.content, createTimestamp: message.create_timestamp,
+      message, client: CLIENT_ID, conversationId: CONVERSATION, sendUrl: SEND_URL, groupId: undefined, groupName: undefined, boundAccountId: BOUND, receivedAtMs: T0,
     });
     expect(scheduled.kind).to.equal('queued');
     const stored = await redis.lrange(h.keys.pendingReplies(CONVERSATION), 0, -1);

@@ -1,3 +1,4 @@
+import type { ReplyPart } from '@dialog-relay/contracts';
 import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
@@ -20,13 +21,12 @@ describe('turn store (the per-conversation turn protocol)', () => {
     turns = storeWith();
   });
 
-  const due = (msgId: string, conversationId = 'c_one'): DueMessage => ({
-    client: 'shop', conversationId, msgId, sendUrl: 'http://127.0.0.1:9/x', groupId: undefined, groupName: undefined,
-    customerId: 'cust', boundAccountId: 'bound', receivedAtMs: Date.now(),
-    content: [{ type: 'text', content: `question ${msgId}` }], createTimestamp: Math.floor(Date.now() / 1000),
+  const due = (msgId: string, conversationId = 'c_one', content: ReplyPart[] = [{ type: 'text', content: `question ${msgId}` }]): DueMessage => ({
+    message: { msg_id: msgId, role: 'customer', from_user_id: 'cust', content, event_type: 'auto_dialog', create_timestamp: Math.floor(Date.now() / 1000) },
+    client: 'shop', conversationId, sendUrl: 'http://127.0.0.1:9/x', groupId: undefined, groupName: undefined, boundAccountId: 'bound', receivedAtMs: Date.now(),
   });
-  const ids = (taken: TakeResult): string[] | string => (taken.kind === 'batch' ? taken.batch.messages.map((m) => m.msgId) : taken.kind);
-  const pending = async (c = 'c_one'): Promise<string[]> => (await turns.snapshot(c)).pending.map((m) => m.msgId);
+  const ids = (taken: TakeResult): string[] | string => (taken.kind === 'batch' ? taken.batch.messages.map((m) => m.message.msg_id) : taken.kind);
+  const pending = async (c = 'c_one'): Promise<string[]> => (await turns.snapshot(c)).pending.map((m) => m.message.msg_id);
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('queues every message for generation 0 until a turn takes them', async () => {
@@ -118,26 +118,19 @@ describe('turn store (the per-conversation turn protocol)', () => {
     const storeWithDebounce = storeWith({ debounceMs: 1, maxWaitMs: 1 });
     const text = [{ type: 'text' as const, content: '"'.repeat(10_000) }]; // the longest text, every character escaped
     const photo = [{ type: 'image' as const, content: 'A'.repeat(512 * 1024) }];
-    for (const msgId of ['a', 'b']) await storeWithDebounce.schedule({ ...due(msgId), content: text });
-    await storeWithDebounce.schedule({ ...due('c'), content: photo });
+    for (const msgId of ['a', 'b']) await storeWithDebounce.schedule(due(msgId, 'c_one', text));
+    await storeWithDebounce.schedule(due('c', 'c_one', photo));
     await sleep(5);
     const taken = await storeWithDebounce.take('c_one', 0, 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5');
-    expect(taken.kind === 'batch' && taken.batch.messages.map((m) => m.content)).to.deep.equal([text, text, undefined]);
+    expect(taken.kind === 'batch' && taken.batch.messages.map((m) => m.message.content)).to.deep.equal([text, text, undefined]);
     expect(await redis.getrange(keys.replyBatch('c_one'), 0, 299)).to.match(/^\{"delivery_id":"dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5","generation":0,"count":3,"messages":\[/);
     expect(await storeWithDebounce.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 3, batchDeliveryId: 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5', waiting: 0 });
   });
 
   it('stop reads the batch’s header only, never the messages after it', async () => {
     // Cut short after the header: decoding it would fail; the header alone says what was live.
-    await redis.set(keys.replyBatch('c_one'), '{"delivery_id":"dlv_head","generation":0,"count":2,"messages":[{"msgId":"a","content":[{"type":"image","cont');
+    await redis.set(keys.replyBatch('c_one'), '{"delivery_id":"dlv_head","generation":0,"count":2,"messages":[{"message":{"msg_id":"a","role":"customer","from_user_id":"cust","content":[{"type":"image","cont');
     expect(await turns.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 2, batchDeliveryId: 'dlv_head' });
-  });
-
-  it('stop still names the delivery id and size of a batch taken before an upgrade (no count in it)', async () => {
-    const old = { ...due('a'), content: undefined, createTimestamp: undefined };
-    await redis.set(keys.replyBatch('c_one'), JSON.stringify({ delivery_id: 'dlv_old', generation: 0, messages: [old, { ...old, msgId: 'b' }] }));
-    expect(await turns.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 2, batchDeliveryId: 'dlv_old' });
-    expect(await redis.exists(keys.replyBatch('c_one'))).to.equal(0);
   });
 
   it("a human's message cancels the unsent reply without stopping, and with a pause refuses customer messages until it ends", async () => {
@@ -162,8 +155,6 @@ describe('turn store (the per-conversation turn protocol)', () => {
     await turns.take('c_one', 0, 'dlv_1');
     expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(true);
     expect(await redis.hkeys(keys.attemptsInFlight('c_one'))).to.deep.equal(['dlv_1']);
-    await turns.endAttempt('c_one', 'dlv_1');
-    expect(await redis.exists(keys.attemptsInFlight('c_one'))).to.equal(0);
     await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
     expect(await turns.beginAttempt('c_one', 0, 'dlv_1')).to.equal(false);
     await turns.resume('c_one');
@@ -171,16 +162,14 @@ describe('turn store (the per-conversation turn protocol)', () => {
     expect(await turns.beginAttempt('c_one', null, 'dlv_replay')).to.equal(true);
   });
 
-  it('stop names every attempt in flight (a replay beside the turn, one marked by an earlier version), not one whose marker has run out', async () => {
+  it('stop names every attempt in flight (a replay beside the turn), not one whose marker has run out', async () => {
     await turns.schedule(due('a'));
     await turns.take('c_one', 0, 'dlv_live');
     expect(await turns.beginAttempt('c_one', 0, 'dlv_live')).to.equal(true);
     expect(await turns.beginAttempt('c_one', null, 'dlv_replay')).to.equal(true);
-    await turns.endAttempt('c_one', 'dlv_other'); // ending another attempt leaves these marked
     await redis.hset(keys.attemptsInFlight('c_one'), 'dlv_worker_died', '1'); // its time ran out long ago
-    await redis.set(keys.attemptInFlight('c_one'), 'dlv_earlier_version', 'PX', 5000);
     const result = await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
-    expect(result.inFlightDeliveryIds).to.have.members(['dlv_live', 'dlv_replay', 'dlv_earlier_version']);
+    expect(result.inFlightDeliveryIds).to.have.members(['dlv_live', 'dlv_replay']);
   });
 
   it('keeps conversations apart', async () => {

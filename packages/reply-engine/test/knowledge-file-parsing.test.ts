@@ -83,13 +83,12 @@ entries:
     );
     expect(kb.fallback).to.deep.equal({ en: [] });
     expect(kb.thresholds).to.deep.equal({ minScore: 1.5, minMargin: 0.3, minCoverage: 0.2 });
-    expect(kb.warnings).to.deep.equal([]);
   });
 
-  it('ignores the top-level min_score of earlier versions (a BM25+ score), with a warning', () => {
-    const kb = parseKnowledgeBase('fallback: x\nmin_score: 4\nentries:\n  - { id: a, questions: [refund], answer: y }\n', 'yaml');
-    expect(kb.thresholds).to.deep.equal(DEFAULT_THRESHOLDS);
-    expect(kb.warnings).to.deep.equal(['top-level min_score (the BM25+ threshold of earlier versions) is ignored; the thresholds are now under confidence:']);
+  it('refuses a top-level min_score, naming where the threshold goes (confidence: { min_score })', () => {
+    expect(parseError('fallback: x\nmin_score: 4\nentries:\n  - { id: a, questions: [refund], answer: y }\n')).to.equal(
+      'KNOWLEDGE_FILE: min_score is not a top-level field: the thresholds go under confidence: (confidence: { min_score: 4 })',
+    );
   });
 
   it('names the entry index, id and field when the answer is missing', () => {

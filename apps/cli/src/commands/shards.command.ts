@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { Cluster, type Redis as SingleRedis } from 'ioredis';
 import { output, UsageError, type Output } from '../output.js';
 
-const USAGE = 'usage: shards migrate [--from-untagged]';
+const USAGE = 'usage: shards migrate';
 
 export interface ShardsDeps {
   redis: Redis;
@@ -14,31 +14,20 @@ export interface ShardsDeps {
 
 /**
  * `shards migrate`: moves what lasts from the layout the data was written with (the recorded
- * QUEUE_SHARDS, or with --from-untagged the layout before hash tags) to the configured one, then
+ * QUEUE_SHARDS) to the configured one, then
  * records the new count (docs/design/scaling.md "Changing QUEUE_SHARDS"). Refuses, changing nothing, while
  * a reply is still on its way: stop the API and let the workers drain the queues first.
  */
 export async function shardsCommand(deps: ShardsDeps, args: readonly string[]): Promise<Output> {
   const [action, ...rest] = args;
-  if (action !== 'migrate' || rest.some((a) => a !== '--from-untagged')) throw new UsageError(USAGE);
+  if (action !== 'migrate' || rest.length > 0) throw new UsageError(USAGE);
   const { redis, keys } = deps;
   const recorded = await redis.get(keys.shardCount);
-  let source: KeySource;
-  let oldQueues: string[];
-  if (rest.includes('--from-untagged')) {
-    // Its multi-key scripts (and BullMQ's queue, untagged) never ran on a cluster: there is nothing to move there.
-    if (redis instanceof Cluster) return output('--from-untagged: the layout before hash tags cannot have run on a Redis Cluster; nothing to move', { ok: false }, false);
-    source = { kind: 'untagged', prefix: keys.prefix };
-    oldQueues = [`${keys.prefix}bull`];
-  } else if (recorded === null) {
-    return output(`no QUEUE_SHARDS recorded under ${keys.prefix}: nothing to move (data of a version before hash tags? use --from-untagged)`, { ok: false, recorded: null }, false);
-  } else if (Number(recorded) === keys.shards) {
-    return output(`QUEUE_SHARDS is already ${keys.shards}: nothing to move`, { ok: true, recorded: keys.shards, moved: 0 });
-  } else {
-    const from = createRedisKeys(keys.prefix, Number(recorded));
-    source = { kind: 'tagged', prefix: keys.prefix, tags: new Set(from.shardTags) };
-    oldQueues = from.shardTags.map((_, shard) => from.bullPrefix(shard));
-  }
+  if (recorded === null) return output(`no QUEUE_SHARDS recorded under ${keys.prefix}: nothing to move`, { ok: false, recorded: null }, false);
+  if (Number(recorded) === keys.shards) return output(`QUEUE_SHARDS is already ${keys.shards}: nothing to move`, { ok: true, recorded: keys.shards, moved: 0 });
+  const from = createRedisKeys(keys.prefix, Number(recorded));
+  const source: KeySource = { prefix: keys.prefix, tags: new Set(from.shardTags) };
+  const oldQueues = from.shardTags.map((_, shard) => from.bullPrefix(shard));
   const newQueues = new Set(keys.shardTags.map((_, shard) => keys.bullPrefix(shard)));
 
   // 1. Plan, and refuse while anything is on its way.
@@ -48,7 +37,7 @@ export async function shardsCommand(deps: ShardsDeps, args: readonly string[]): 
       Object.values(await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children')).reduce((a, b) => a + b, 0)))).reduce((a, b) => a + b, 0);
     const plan: { key: string; move: KeyMove }[] = [];
     const blockers: string[] = [];
-    await scanMasters(redis, source.kind === 'tagged' ? `${keys.prefix}{*}:*` : `${keys.prefix}*`, (key) => {
+    await scanMasters(redis, `${keys.prefix}{*}:*`, (key) => {
       const move = planKeyMove(key, source, keys);
       if (move.kind === 'blocks') blockers.push(`${key} (${move.reason})`);
       else if (move.kind === 'move' || move.kind === 'dead-letters' || move.kind === 'drop') plan.push({ key, move });
@@ -78,9 +67,9 @@ export async function shardsCommand(deps: ShardsDeps, args: readonly string[]): 
     // 3. The drained old queues go (not one the new layout shares), and the new count is recorded.
     for (const { prefix, queue } of queues) if (!newQueues.has(prefix)) await queue.obliterate();
     await redis.set(keys.shardCount, String(keys.shards));
-    const text = [`moved ${moved} key(s), re-indexed ${deadLetters} dead letter(s), deleted ${dropped} derived key(s); QUEUE_SHARDS ${recorded ?? '(untagged)'} -> ${keys.shards} recorded`,
+    const text = [`moved ${moved} key(s), re-indexed ${deadLetters} dead letter(s), deleted ${dropped} derived key(s); QUEUE_SHARDS ${recorded} -> ${keys.shards} recorded`,
       ...conflicts.map((c) => `  kept (the new key exists already): ${c}`)].join('\n');
-    return output(text, { ok: true, from: recorded === null ? 'untagged' : Number(recorded), to: keys.shards, moved, deadLetters, dropped, conflicts });
+    return output(text, { ok: true, from: Number(recorded), to: keys.shards, moved, deadLetters, dropped, conflicts });
   } finally {
     await Promise.all(queues.map(({ queue }) => queue.close()));
   }

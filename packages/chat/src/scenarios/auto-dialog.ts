@@ -26,18 +26,15 @@ export const autoDialog: Scenario = (deps, input) => ({ reads: [], finish: () =>
     const conversationId = conversationIdOf(client.id, info);
     const recorded = contextMessageFrom(info, msgId);
     const due: AutoReplyRequest | undefined = isReplyDue(info, client) && sendUrl !== undefined ? {
+      // The message travels with its reply: the capped context may have dropped it by the time the reply is produced.
+      message: recorded,
       client: client.id,
       conversationId,
-      msgId,
       sendUrl,
       groupId: info.group_id || undefined,
       groupName: info.group_name,
-      customerId: info.from_user_id ?? '',
       boundAccountId: info.to_user_id ?? '',
       receivedAtMs: deps.nowMs(),
-      // The message travels with its reply: the capped context may have dropped it by the time the reply is produced.
-      content: recorded.content,
-      createTimestamp: recorded.create_timestamp,
     } : undefined;
     const schedule = due ? deps.autoReplies.scheduleStep(due) : undefined;
     const human = !due && isHumanReply(info);

@@ -66,7 +66,6 @@ async function main(): Promise<number> {
     print(JSON.stringify({ ...report, microsPerReply, thresholds: kb.thresholds, entries: kb.entries.length, calibration, recall }, null, 2));
   } else {
     const { minScore, minMargin, minCoverage } = kb.thresholds;
-    for (const warning of kb.warnings) print(`note: ${warning}`);
     print(`${kb.entries.length} entries; confidence thresholds min_score ${minScore}, min_margin ${minMargin}, min_coverage ${minCoverage}`);
     print(formatEvalReport(report, { microsPerReply, confusions: Number(values.confusions) }));
     if (recall) print(`\n${formatRecallReport(recall)}`);

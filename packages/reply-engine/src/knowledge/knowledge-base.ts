@@ -43,8 +43,6 @@ export interface KnowledgeBase {
   lexicons?: string[];
   /** Those lexicons and the file's own `synonyms:`, compiled (undefined: the default lexicon). */
   lexicon?: Lexicon;
-  /** What was accepted but ignored (an earlier version's setting); logged when the file is loaded. */
-  warnings: string[];
 }
 
 export type KnowledgeFormat = 'yaml' | 'json';

@@ -63,7 +63,6 @@ export async function createKnowledgeRegistry(options: KnowledgeRegistryOptions)
         const first = slot.current === undefined;
         slot.current = createKnowledgeResponder(kb);
         logger.info?.(first ? 'knowledge file loaded' : 'knowledge file reloaded', { file: path, entries: kb.entries.length });
-        for (const warning of kb.warnings) logger.warn(`knowledge file: ${warning}`, { file: path });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const keeping = slot.current ? 'the previous version stays in use' : 'clients using it get the fallback answer';
@@ -83,7 +82,6 @@ export async function createKnowledgeRegistry(options: KnowledgeRegistryOptions)
   const defaultKb = await loadKnowledgeBase(defaultPath);
   const defaultSlot: Slot = { current: createKnowledgeResponder(defaultKb), pending: Promise.resolve() };
   logger.info?.('knowledge file loaded', { file: defaultPath, entries: defaultKb.entries.length });
-  for (const warning of defaultKb.warnings) logger.warn(`knowledge file: ${warning}`, { file: defaultPath });
   slots.set(defaultPath, defaultSlot);
   watch(defaultPath, defaultSlot);
 

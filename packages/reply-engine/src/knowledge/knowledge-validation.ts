@@ -6,7 +6,7 @@ import { tokenize } from '../text/tokenize.js';
 import type { ConfidenceThresholds, KnowledgeBase, KnowledgeEntry } from './knowledge-base.js';
 
 const PART_TYPES: readonly ReplyPartType[] = ['text', ...FILE_TYPES];
-const TOP_LEVEL_KEYS = ['default_language', 'lexicons', 'synonyms', 'fallback', 'confidence', 'min_score', 'entries'];
+const TOP_LEVEL_KEYS = ['default_language', 'lexicons', 'synonyms', 'fallback', 'confidence', 'entries'];
 const CONFIDENCE_KEYS = ['min_score', 'min_margin', 'min_coverage'];
 const ENTRY_KEYS = ['id', 'questions', 'answer'];
 const LANGUAGE_CODE = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
@@ -138,15 +138,13 @@ function readLexicons(namesRaw: unknown, synonymsRaw: unknown): { names: string[
 /** Validates the parsed content of a knowledge file; see parseKnowledgeBase. */
 export function readKnowledgeBase(raw: unknown, defaults: ConfidenceThresholds): KnowledgeBase {
   if (!isObject(raw)) fail('the file', 'must contain an object with fallback and entries');
+  if (raw['min_score'] !== undefined) fail('min_score', `is not a top-level field: the thresholds go under confidence: (confidence: { min_score: ${JSON.stringify(raw['min_score'])} })`);
   checkKeys(raw, TOP_LEVEL_KEYS, 'the file');
   const languageRaw = raw['default_language'] ?? 'en';
   if (typeof languageRaw !== 'string' || !LANGUAGE_CODE.test(languageRaw)) fail('default_language', 'must be a language code such as en');
   const defaultLanguage = languageRaw.toLowerCase();
   const fallback = readLocalized(raw['fallback'], 'fallback', true, defaultLanguage);
   const thresholds = readThresholds(raw['confidence'], defaults);
-  const warnings: string[] = [];
-  // files written for the earlier BM25+ engine: its scores are not comparable, so the number is ignored
-  if (raw['min_score'] !== undefined) warnings.push('top-level min_score (the BM25+ threshold of earlier versions) is ignored; the thresholds are now under confidence:');
   const entriesRaw = raw['entries'];
   if (entriesRaw === undefined || entriesRaw === null) fail('entries', 'is missing');
   if (!Array.isArray(entriesRaw)) fail('entries', 'must be a list');
@@ -156,5 +154,5 @@ export function readKnowledgeBase(raw: unknown, defaults: ConfidenceThresholds):
   const entries = entriesRaw.map((entry: unknown, i) => readEntry(entry, i, seenIds, defaultLanguage, lexicon));
   const languages = new Set<string>([defaultLanguage, ...Object.keys(fallback)]);
   for (const entry of entries) for (const language of Object.keys(entry.answer)) languages.add(language);
-  return { defaultLanguage, languages: [...languages], fallback, thresholds, entries, lexicons, lexicon, warnings };
+  return { defaultLanguage, languages: [...languages], fallback, thresholds, entries, lexicons, lexicon };
 }
