@@ -47,8 +47,11 @@ describe('Redis command budget of each synchronous path', () => {
     const shown = new Promise<void>((resolve) => waiters.push({ token, resolve }));
     await marker.echo(token);
     await shown;
+    last = seen.map((args) => args.slice(0, 8).map((a) => a.slice(0, 60)).join(' ')).join(' | ');
     return seen.map((args) => (args[0] ?? '').toUpperCase());
   };
+  /** The commands counted last, with their first arguments (keys, the SHA): what a failure message shows. */
+  let last = '';
   const expectOk = async (body: Body, status: number): Promise<void> => {
     const answer = await post(t.url, sign(body));
     expect(answer.status, JSON.stringify(answer.json)).to.equal(status);
@@ -72,12 +75,12 @@ describe('Redis command budget of each synchronous path', () => {
 
   it('assist_dialog sends at most 2 commands', async () => {
     const commands = await commandsOf(() => expectOk(bodyFor('assist_dialog', { msg_id: msgId('assist'), ...people() }), 200));
-    expect(commands.length, commands.join(' ')).to.be.within(1, 2);
+    expect(commands.length, last).to.be.within(1, 2);
   });
 
   it('website_dialog sends at most 2 commands', async () => {
     const commands = await commandsOf(() => expectOk(bodyFor('website_dialog', { msg_id: msgId('web'), ...people() }), 200));
-    expect(commands.length, commands.join(' ')).to.be.within(1, 2);
+    expect(commands.length, last).to.be.within(1, 2);
   });
 
   for (const content of ['stop_auto_reply', 'resume_auto_reply', 'auto_reply_status']) {
@@ -87,7 +90,7 @@ describe('Redis command budget of each synchronous path', () => {
       await expectOk(bodyFor('auto_dialog', { msg_id: msgId('before-cmd'), ...parties, from_user_type: 4 }, { send_url: 'http://127.0.0.1:9/hook' }), 202);
       for (const info of [{ content, ...parties }, { content, ...parties, msg_id: msgId('cmd') }]) {
         const commands = await commandsOf(() => expectOk(bodyFor('cmd_dialog', info), 200));
-        expect(commands.length, commands.join(' ')).to.be.within(1, 2);
+        expect(commands.length, last).to.be.within(1, 2);
       }
     });
   }
@@ -96,12 +99,12 @@ describe('Redis command budget of each synchronous path', () => {
     const parties = people();
     await expectOk(bodyFor('auto_dialog', { msg_id: msgId('waiting'), ...parties }, { send_url: 'http://127.0.0.1:9/hook' }), 202);
     const commands = await commandsOf(() => expectOk(bodyFor('cmd_dialog', { content: 'stop_auto_reply', ...parties, msg_id: msgId('stop') }), 200));
-    expect(commands.length, commands.join(' ')).to.be.within(1, 3);
+    expect(commands.length, last).to.be.within(1, 3);
   });
 
   it('auto_dialog accepting a customer message sends at most 3 commands', async () => {
     const commands = await commandsOf(() => expectOk(bodyFor('auto_dialog', { msg_id: msgId('auto'), ...people() }, { send_url: 'http://127.0.0.1:9/hook' }), 202));
-    expect(commands.length, commands.join(' ')).to.be.within(1, 3);
+    expect(commands.length, last).to.be.within(1, 3);
   });
 
   it('a failed authentication sends no command: its throttle counts in the process, and Redis is touched only by an admitted request', async () => {
