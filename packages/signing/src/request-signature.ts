@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { canonicalJson } from './canonical-json.js';
 import { constantTimeEqualsAny } from './constant-time.js';
 
 export type SignatureScheme = 'hmac-sha256' | 'md5';
@@ -18,12 +18,7 @@ const DUMMY_SECRET = 'dummy-secret-for-unknown-clients-0000000000000000';
  * such as JSON.parse('1e400'), circular references).
  */
 export function hmacSigningString(body: Readonly<Record<string, unknown>>): string {
-  const unsigned = Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'signature'));
-  const canonical = canonicalize(unsigned);
-  if (canonical === undefined) {
-    throw new Error('request body cannot be canonicalized (RFC 8785)');
-  }
-  return canonical;
+  return canonicalJson(body, 'signature');
 }
 
 /** Like hmacSigningString, but undefined instead of throwing. */
