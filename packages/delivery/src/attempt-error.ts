@@ -1,5 +1,4 @@
 import { SEND_URL_FORBIDDEN } from '@dialog-relay/net-guard';
-import { TimeoutError } from 'got';
 
 /** What a failed attempt means for the retry loop, with its short reason. */
 export interface ErrorVerdict {
@@ -12,10 +11,10 @@ const GENERIC_GOT_CODE = 'ERR_GOT_REQUEST_ERROR';
 /**
  * Time-outs are 'timeout', a refusal by the connect-time address guard is a permanent
  * 'send_url_forbidden: <reason>', any other failure is retried under its error code
- * (ECONNREFUSED, ECONNRESET, ENOTFOUND, ...). got wraps the original error in `cause`.
+ * (ECONNREFUSED, ECONNRESET, ENOTFOUND, ...), looked for along the `cause` chain.
  */
 export function describeAttemptError(err: unknown): ErrorVerdict {
-  if (err instanceof TimeoutError || nameOf(err) === 'TimeoutError') return { kind: 'retry', error: 'timeout' };
+  if (nameOf(err) === 'TimeoutError') return { kind: 'retry', error: 'timeout' };
   const chain = causeChain(err);
   const forbidden = chain.find((link) => codeOf(link) === SEND_URL_FORBIDDEN);
   if (forbidden !== undefined) {

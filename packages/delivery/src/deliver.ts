@@ -1,16 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
-import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { checkSendUrlStatically, createGuardedLookup, type AddressPolicy, type Resolver } from '@dialog-relay/net-guard';
 import { webhookHeaders } from '@dialog-relay/signing';
-import got from 'got';
 import { describeAttemptError } from './attempt-error.js';
-import { readCappedAnswer, type CappedAnswer } from './capped-answer.js';
+import type { CappedAnswer } from './capped-answer.js';
 import { classifyStatus, failedOutcome, MAX_RESPONSE_BODY_BYTES, type AttemptOutcome } from './outcome.js';
 import { parseRetryAfter } from './retry-after.js';
-import { sendWhenConnected } from './send-when-connected.js';
+import { post } from './post.js';
 
 export interface DeliveryRequest {
   url: string;
@@ -74,27 +72,18 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         timestamp: request.timestampS,
         body: request.body,
       });
-      // With beforeSend the body waits in a gate: node writes neither headers nor body before it.
-      const gate = request.beforeSend ? new PassThrough() : undefined;
-      const stream = got.stream(request.url, {
-        method: 'POST',
-        body: gate ?? request.body,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': options.userAgent,
-          ...(gate ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
-          ...signed,
-        },
-        agent: agents,
-        dnsLookup: lookup,
-        followRedirect: false,
-        retry: { limit: 0 },
-        throwHttpErrors: false,
-        timeout: { request: request.timeoutMs },
-        ...(request.signal ? { signal: request.signal } : {}),
+      const answer = await post({
+        url: new URL(request.url),
+        body: request.body,
+        headers: { 'content-type': 'application/json', 'user-agent': options.userAgent, ...signed },
+        agents,
+        lookup,
+        timeoutMs: request.timeoutMs,
+        signal: request.signal,
+        capBytes: MAX_RESPONSE_BODY_BYTES,
+        beforeSend: request.beforeSend,
+        heldBack: () => (heldBack = true),
       });
-      if (gate && request.beforeSend) sendWhenConnected(stream, { gate, body: request.body, beforeSend: request.beforeSend, heldBack: () => (heldBack = true) });
-      const answer = await readCappedAnswer(stream, MAX_RESPONSE_BODY_BYTES);
       return answerOutcome(answer, elapsed());
     } catch (err: unknown) {
       if (heldBack) return failedOutcome('permanent', NOT_SENT, elapsed());

@@ -48,7 +48,10 @@ function fast(value: unknown, depth: number, skipKey: string | undefined): strin
       }
       return `${out}}`;
     }
-    default:
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+    case 'undefined':
       throw new NotPlainJson();
   }
 }
