@@ -11,7 +11,7 @@ import { sendError } from './http/envelope.js';
 import { toAppError } from './http/error-mapping.js';
 import type { ApiMetrics } from './http/metrics.js';
 import type { QueueDashboard } from './http/queue-dashboard.js';
-import { requestIdFrom, requestIdMiddleware } from './http/request-id.js';
+import { assignRequestId, requestIdFrom } from './http/request-id.js';
 import { chatMessagesRouter } from './routes/chat-messages.route.js';
 import { healthRouter } from './routes/health.route.js';
 
@@ -48,9 +48,36 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
-  app.use(requestIdMiddleware);
+  const observe = (req: Request, res: Response): void => {
+    const route = routeLabel(req.path);
+    const started = performance.now();
+    res.on('finish', () => {
+      const seconds = (performance.now() - started) / 1000;
+      // docs/design/decisions.md "Stop latency": an idempotent replay of a stop stops nothing.
+      if (res.locals['command'] === 'stop_auto_reply' && res.statusCode === 200 && res.getHeader('Idempotent-Replayed') === undefined) deps.metrics.stopLatency.observe(seconds);
+      const eventType = typeof res.locals['eventType'] === 'string' ? res.locals['eventType'] : 'none';
+      deps.metrics.observeRequest(route, res.statusCode, eventType, seconds);
+      // The line's fields are built only when info is on (docs/design/performance.md: nothing per request for a level that is off).
+      if (!deps.logger.enabled('info')) return;
+      deps.logger.info('request', {
+        request_id: requestIdFrom(res), method: req.method, path: req.path, status: res.statusCode,
+        client: res.locals['client'], event_type: res.locals['eventType'], conversation_id: res.locals['conversationId'],
+      });
+    });
+  };
   const tracing = deps.tracing;
-  if (tracing !== undefined) {
+  if (tracing === undefined) {
+    // One middleware for the request id and the request's metrics and line: every layer costs the router a match and a call per request.
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      assignRequestId(req, res);
+      observe(req, res);
+      next();
+    });
+  } else {
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      assignRequestId(req, res);
+      next();
+    });
     // The request's span is active for everything the request does, the queued job's add included;
     // a caller's traceparent header makes it part of the caller's trace.
     app.use((req: Request, res: Response, next: NextFunction) => {
@@ -61,25 +88,11 @@ export function createApp(deps: AppDeps): Express {
           next();
         }));
     });
-  }
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const route = routeLabel(req.path);
-    const stop = deps.metrics.duration.startTimer({ route });
-    res.on('finish', () => {
-      const seconds = stop();
-      // docs/design/decisions.md "Stop latency": an idempotent replay of a stop stops nothing.
-      if (res.locals['command'] === 'stop_auto_reply' && res.statusCode === 200 && res.get('Idempotent-Replayed') === undefined) deps.metrics.stopLatency.observe(seconds);
-      const eventType = typeof res.locals['eventType'] === 'string' ? res.locals['eventType'] : 'none';
-      deps.metrics.requests.inc({ route, status: String(res.statusCode), event_type: eventType });
-      // The line's fields are built only when info is on (docs/design/performance.md: nothing per request for a level that is off).
-      if (!deps.logger.enabled('info')) return;
-      deps.logger.info('request', {
-        request_id: requestIdFrom(res), method: req.method, path: req.path, status: res.statusCode,
-        client: res.locals['client'], event_type: res.locals['eventType'], conversation_id: res.locals['conversationId'],
-      });
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      observe(req, res);
+      next();
     });
-    next();
-  });
+  }
 
   app.use(chatMessagesRouter({ chat: deps.chat, logger: deps.logger, metrics: deps.metrics, bodyLimitBytes: deps.bodyLimitBytes }));
   // A sub-router answers OPTIONS itself (200 text/plain naming its methods); no operation here takes

@@ -16,6 +16,16 @@ export interface WorkerMetrics {
   countReply: CountReply;
 }
 
+/** A metric's child per label set, bound on first use and kept (the label values are bounded, so is the map). */
+function boundChildren<T>(bind: (key: string) => T): (key: string) => T {
+  const children = new Map<string, T>();
+  return (key) => {
+    let child = children.get(key);
+    if (child === undefined) children.set(key, (child = bind(key)));
+    return child;
+  };
+}
+
 /**
  * Prometheus metrics of one worker replica, on a registry of its own. `oldestWaitingMs` is read at
  * scrape time: how long the oldest reply job that is due has waited for a worker.
@@ -40,17 +50,29 @@ export function createWorkerMetrics(oldestWaitingMs: () => Promise<number>): Wor
     },
   });
   const replies = new Counter({ name: 'dialog_relay_replies_total', help: 'Replies by engine and outcome (answered, handoff, error): here, auto_dialog', labelNames: ['engine', 'outcome'], registers });
+  // Label children bound once per label set (the values are bounded): prom-client hashes a label object per call otherwise.
+  const attemptsOf = boundChildren((key) => {
+    const [result, statusClass] = key.split('\n');
+    return attempts.labels({ result: result ?? '', status_class: statusClass ?? '' });
+  });
+  const attemptDurationOf = boundChildren((result) => attemptDuration.labels({ result }));
+  const engineOf = boundChildren((outcome) => engine.labels({ outcome }));
+  const turnOf = boundChildren((outcome) => turn.labels({ outcome }));
+  const repliesOf = boundChildren((key) => {
+    const [engineName, outcome] = key.split('\n');
+    return replies.labels({ engine: engineName ?? '', outcome: outcome ?? '' });
+  });
   return {
     registry,
-    countReply: (engine, outcome) => replies.inc({ engine, outcome }),
+    countReply: (engineName, outcome) => repliesOf(`${engineName}\n${outcome}`).inc(),
     replies: {
       attempt: (result, statusClass, seconds) => {
-        attempts.inc({ result, status_class: statusClass });
-        attemptDuration.observe({ result }, seconds);
+        attemptsOf(`${result}\n${statusClass}`).inc();
+        attemptDurationOf(result).observe(seconds);
       },
       delivered: (seconds) => endToEnd.observe(seconds),
-      engine: (outcome, seconds) => engine.observe({ outcome }, seconds),
-      turn: (outcome, seconds) => turn.observe({ outcome }, seconds),
+      engine: (outcome, seconds) => engineOf(outcome).observe(seconds),
+      turn: (outcome, seconds) => turnOf(outcome).observe(seconds),
       cancelled: (when) => cancellations.inc({ when }),
       abortLatency: (seconds) => abortLatency.observe(seconds),
       deadLetter: (reason) => deadLetters.inc({ reason }),

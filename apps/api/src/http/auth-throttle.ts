@@ -21,13 +21,18 @@ export function createAuthThrottle(limits: IngressConfig['authFailures']): AuthT
     return known.length === 0 ? undefined : Math.max(...known);
   };
 
+  // The per-request check (addressWait) asks the limiter only while an address has failures counted
+  // in the window: a process that has seen no failure for `windowS` pays no address parsing and no
+  // limiter lookup per request (docs/design/performance.md).
+  let failuresUntilMs = 0;
   return {
     async addressWait(sourceAddress) {
-      if (sourceAddress === undefined) return undefined;
+      if (sourceAddress === undefined || Date.now() >= failuresUntilMs) return undefined;
       // Refused once `perAddress` failures were counted: the next try is the one over the limit.
       return waitS(await perAddress.get(addressGroup(sourceAddress)), limits.perAddress - 1);
     },
     async failed(attempt: AuthAttempt) {
+      failuresUntilMs = Date.now() + limits.windowS * 1000 + 1000;
       const [client, address] = await Promise.all([
         count(perClient, attempt.client),
         attempt.sourceAddress === undefined ? undefined : count(perAddress, addressGroup(attempt.sourceAddress)),

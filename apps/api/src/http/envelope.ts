@@ -4,7 +4,13 @@ import type { Response } from 'express';
 /** docs/service-rules.md §3: every answer is one envelope; `code` repeats the HTTP status. */
 export function sendSuccess(res: Response, status: number, requestId: string, data: unknown): void {
   const body: SuccessEnvelope = { code: status, message: 'ok', request_id: requestId, data };
-  res.status(status).json(body);
+  // What res.json() sends (the same headers; ETags are off), without its settings lookups, charset
+  // parsing and freshness check (a POST is never fresh).
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
 }
 
 /**

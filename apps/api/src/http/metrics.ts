@@ -14,6 +14,22 @@ export interface ApiMetrics {
   autoReplies: AutoReplyMetrics;
   /** assist_dialog and website_dialog replies by engine and outcome (answered, handoff, error). */
   countReply: CountReply;
+  /** One answered request: `requests` and `duration` through label children bound once per label set (no label hashing per request). */
+  observeRequest(route: string, status: number, eventType: string, seconds: number): void;
+}
+
+/**
+ * A metric's child for one label set, bound on first use and kept: prom-client hashes the label
+ * object (its keys sorted) on every inc or observe, which the request path need not pay. The label
+ * values are bounded (routes, statuses, event types), so the map is too.
+ */
+function boundChildren<T>(bind: (key: string) => T): (key: string) => T {
+  const children = new Map<string, T>();
+  return (key) => {
+    let child = children.get(key);
+    if (child === undefined) children.set(key, (child = bind(key)));
+    return child;
+  };
 }
 
 /** What the reply queue looks like right now (read at scrape time, shared by all replicas). */
@@ -77,16 +93,31 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
   const replies = new Counter({
     name: 'dialog_relay_replies_total', help: 'Replies by engine and outcome (answered, handoff, error): here, assist_dialog and website_dialog', labelNames: ['engine', 'outcome'], registers: [registry],
   });
+  const requests = new Counter({ name: 'dialog_relay_http_requests_total', help: 'HTTP requests by route, status and event type', labelNames: ['route', 'status', 'event_type'], registers: [registry] });
+  const duration = new Histogram({ name: 'dialog_relay_http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['route'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry] });
+  const durationOf = boundChildren((route) => duration.labels({ route }));
+  const requestsOf = boundChildren((key) => {
+    const [route, status, eventType] = key.split('\n');
+    return requests.labels({ route: route ?? '', status: status ?? '', event_type: eventType ?? '' });
+  });
+  const replyCount = boundChildren((key) => {
+    const [engine, outcome] = key.split('\n');
+    return replies.labels({ engine: engine ?? '', outcome: outcome ?? '' });
+  });
   return {
     registry,
-    countReply: (engine, outcome) => replies.inc({ engine, outcome }),
+    countReply: (engine, outcome) => replyCount(`${engine}\n${outcome}`).inc(),
+    observeRequest: (route, status, eventType, seconds) => {
+      durationOf(route).observe(seconds);
+      requestsOf(`${route}\n${status}\n${eventType}`).inc();
+    },
     stopLatency: new Histogram({
       name: 'dialog_relay_stop_latency_seconds', help: 'From the API receiving a stop_auto_reply request to its 200 answer (includes waiting for an aborted attempt in flight)',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.8, 1, 2.5], registers: [registry],
     }),
     autoReplies: { pendingCancelled: (cause, replies) => cancellations.inc({ when: 'pending', cause }, replies) },
-    requests: new Counter({ name: 'dialog_relay_http_requests_total', help: 'HTTP requests by route, status and event type', labelNames: ['route', 'status', 'event_type'], registers: [registry] }),
+    requests,
     errors: new Counter({ name: 'dialog_relay_http_errors_total', help: 'Error answers by route and error code', labelNames: ['route', 'error'], registers: [registry] }),
-    duration: new Histogram({ name: 'dialog_relay_http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['route'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry] }),
+    duration,
   };
 }

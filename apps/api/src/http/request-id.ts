@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@=+/-]{1,128}$/;
 
@@ -8,11 +8,12 @@ export function requestIdOf(header: string | undefined): string {
   return header !== undefined && SAFE_REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const requestId = requestIdOf(req.get('x-request-id'));
+/** Sets the request's id (res.locals.requestId) and its X-Request-Id answer header. */
+export function assignRequestId(req: Request, res: Response): void {
+  const header = req.headers['x-request-id'];
+  const requestId = requestIdOf(typeof header === 'string' ? header : undefined);
   res.locals['requestId'] = requestId;
-  res.set('X-Request-Id', requestId);
-  next();
+  res.setHeader('X-Request-Id', requestId);
 }
 
 export function requestIdFrom(res: Response): string {

@@ -10,7 +10,12 @@ export const CHAT_MESSAGES_PATH = '/custom-im/chat-messages';
 
 /** The header decides, with or without a body (req.is() answers null for a request without one): anything but JSON is 415. */
 function requireJson(req: Request, _res: Response, next: NextFunction): void {
-  const mediaType = req.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase();
+  const header = req.headers['content-type'];
+  if (header === 'application/json') {
+    next();
+    return;
+  }
+  const mediaType = header?.split(';', 1)[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
     next(new AppError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.', {
       detail: `received Content-Type: ${req.get('content-type') ?? '(none)'}`,
@@ -22,6 +27,7 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
 
 /** The charset parameter of the Content-Type (lower case), or utf-8 when it names none. */
 function charsetOf(req: Request): string {
+  if (req.headers['content-type'] === 'application/json') return 'utf-8';
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(req.get('content-type') ?? '');
   return (match?.[1] ?? 'utf-8').toLowerCase();
 }

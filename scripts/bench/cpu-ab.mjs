@@ -1,0 +1,89 @@
+// `node scripts/bench/cpu-ab.mjs <checkout A> [<checkout B> ...]`: CPU time per request (the API, each
+// scenario) and per delivered reply (one worker), measured from /proc for builds of several checkouts,
+// alternated round after round on one private Redis, so that a shared, loaded machine weighs on every
+// build alike. CPU time moves far less with the machine's load than requests/s (docs/design/performance.md).
+// Each checkout must be built. CPU_AB_ROUNDS (2), CPU_AB_REQUESTS per scenario (4000), CPU_AB_REPLIES (3000).
+// Loopback only; every run is bounded by a request count and every wait by a time-out.
+import { randomUUID } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { processCpuUs } from './cpu.mjs';
+import { load, pool } from './load.mjs';
+import { forkReady, freePort, killAll, serviceEnv, sleep, startApi, startWorker, stop } from './processes.mjs';
+import { startReceiver } from './receiver.mjs';
+import { clientsEnv, createSigner, loadMessages } from './traffic.mjs';
+
+const here = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const roots = process.argv.slice(2).map((r) => resolve(r));
+if (roots.length === 0) roots.push(here);
+const ROUNDS = Number(process.env.CPU_AB_ROUNDS ?? 2);
+const REQUESTS = Number(process.env.CPU_AB_REQUESTS ?? 4000);
+const REPLIES = Number(process.env.CPU_AB_REPLIES ?? 3000);
+const { signRequestBody } = await import(join(here, 'packages/signing/dist/src/index.js'));
+const { startRedisServer } = await import(join(here, 'packages/testkit/dist/src/index.js'));
+const log = (line) => process.stdout.write(`${line}\n`);
+
+/** CPU µs per request of `pid` over `amount` requests (after a warm-up of a quarter as many). */
+async function cpuPerRequest(url, pid, next, amount) {
+  const warm = await load(url, next, { amount: Math.ceil(amount / 4) });
+  await sleep(100);
+  const before = processCpuUs(pid);
+  const result = await load(url, next, { amount });
+  const after = processCpuUs(pid);
+  const failed = result.errors + result.timeouts + result.non2xx;
+  return { us: (after - before) / result.requests.total, failed, accepted: warm['2xx'] + result['2xx'] };
+}
+
+const receiver = await startReceiver();
+const redis = await startRedisServer();
+const results = new Map(roots.map((r) => [r, []]));
+try {
+  const messages = loadMessages(here);
+  const sign = createSigner(signRequestBody, messages, 'ab');
+  const bareBody = (i) => ({ msgId: String(i), body: JSON.stringify({ client: 'bench', timestamp: Math.floor(Date.now() / 1000), signature: 'x', message_info: { content: 'hi', trace: i } }) });
+  for (let round = 0; round < ROUNDS; round++) {
+    const barePort = await freePort();
+    const bare = await forkReady(join(here, 'scripts/bench/bare-server.mjs'), { PORT: String(barePort), REDIS_URL: '' });
+    const bareUs = await cpuPerRequest(`http://127.0.0.1:${barePort}`, bare.pid, pool(0, bareBody), REQUESTS);
+    await stop(bare);
+    log(`round ${round + 1}: bare Express ${bareUs.us.toFixed(0)} µs/request`);
+    for (const root of roots) {
+      const env = serviceEnv({ url: redis.url }, { REDIS_PREFIX: `ab-${randomUUID().slice(0, 6)}:`, CLIENTS: clientsEnv(receiver.base), WORKER_CONCURRENCY: '50' });
+      const api = await startApi(root, env);
+      const row = { bare: bareUs.us };
+      let autoAccepted = 0;
+      for (const [id, eventType, options] of [['assist', 'assist_dialog', {}], ['website', 'website_dialog', {}], ['cmd', 'cmd_dialog', { content: 'auto_reply_status' }], ['auto', 'auto_dialog', { sendUrl: `${receiver.base}/hook` }]]) {
+        const r = await cpuPerRequest(api.url, api.child.pid, pool(0, (i) => sign(eventType, { ...options, customer: id === 'auto' ? `${id}-${round}-${i}` : `${id}-${round}-${i % 3000}` })), REQUESTS);
+        row[id] = r.us;
+        if (id === 'auto') autoAccepted = r.accepted;
+        if (r.failed) row[`${id}_failed`] = r.failed;
+      }
+      // Replies: one per conversation (a reply answers one message), accepted while no worker runs, with
+      // the auto scenario's; then one worker delivers them all: its CPU from the first delivery to the last.
+      const autos = (await load(api.url, pool(0, (i) => sign('auto_dialog', { customer: `r-${round}-${i}`, sendUrl: `${receiver.base}/hook` })), { amount: REPLIES }))['2xx'];
+      const queued = autos + autoAccepted;
+      const base = receiver.state.received;
+      const worker = startWorker(root, env);
+      await receiver.until(base + 1, 60_000);
+      const cpuBefore = processCpuUs(worker.pid);
+      const first = receiver.state.received;
+      await receiver.until(base + queued, 300_000);
+      row.reply = (processCpuUs(worker.pid) - cpuBefore) / (receiver.state.received - first);
+      if (autos !== REPLIES) row.auto_refused = REPLIES - autos;
+      await stop(worker);
+      await stop(api.child);
+      results.get(root).push(row);
+      log(`  ${root}: ${Object.entries(row).map(([k, v]) => `${k} ${typeof v === 'number' ? v.toFixed(0) : v}`).join(', ')}`);
+    }
+  }
+  log('\nmean µs (per request; reply: per delivered reply):');
+  for (const [root, rows] of results) {
+    const keys = Object.keys(rows[0]);
+    log(`  ${root}: ${keys.map((k) => `${k} ${(rows.reduce((s, r) => s + (r[k] ?? 0), 0) / rows.length).toFixed(0)}`).join(', ')}`);
+  }
+} finally {
+  killAll();
+  await receiver.close();
+  await redis.dispose();
+}
+process.exit(0);
