@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, SERVICE_VERSION, type Config } from '@dialog-r
 import { createJobProducer, createReplyQueues } from '@dialog-relay/queue';
 import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
 import { checkShardCount, createRedis, createRedisKeys, ShardCountMismatchError, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { clientsCommand } from './commands/clients.command.js';
+import { clientsCommand, serviceEnvClientIds } from './commands/clients.command.js';
 import { conversationCommand } from './commands/conversation.command.js';
 import { deadLettersCommand } from './commands/dead-letters.command.js';
 import { deliveriesCommand } from './commands/deliveries.command.js';
@@ -139,7 +139,7 @@ async function redisCommand(group: 'clients' | 'dead-letters' | 'deliveries' | '
   switch (group) {
     case 'clients':
       return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args,
-        { defaultRateLimitPerS: config.defaultRateLimitPerS, allowPrivateSendUrls: config.allowPrivateSendUrls });
+        { defaultRateLimitPerS: config.defaultRateLimitPerS, allowPrivateSendUrls: config.allowPrivateSendUrls, envClientIds: serviceEnvClientIds(config.clients, process.env) });
     case 'deliveries':
       return deliveriesCommand({ deliveries, redis, keys }, args);
     case 'dead-letters':
@@ -175,6 +175,7 @@ const print: Printer = (text, value) => process.stdout.write(`${json ? JSON.stri
 run(argv.filter((a) => a !== '--json'), print).then(
   (result) => {
     print(result.text, result.json);
+    if (result.warning !== undefined && !json) process.stderr.write(`${result.warning}\n`);
     process.exitCode = result.ok ? 0 : 1;
   },
   (error: unknown) => {
