@@ -24,6 +24,8 @@ export const REDIS_MODES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS
  * the service's registry takes CLIENTS first and never reads a stored client of the same id.
  */
 export const SERVICE_CLIENTS_VARIABLE = 'DIALOG_RELAY_SERVICE_CLIENTS';
+/** The running API's base URL: `npm run cli -- sign` sends there by default (PORT=8081 npm start, say). */
+export const SERVICE_URL_VARIABLE = 'DIALOG_RELAY_URL';
 function clientIds(clients) {
   try {
     const parsed = JSON.parse(clients ?? '');
@@ -36,7 +38,8 @@ export function writeState(env) {
   mkdirSync(dirname(file), { recursive: true });
   const redis = Object.fromEntries(Object.entries(env).filter(([name, value]) => REDIS_VARIABLE.test(name) && value));
   const ids = clientIds(env.CLIENTS);
-  writeFileSync(file, `${JSON.stringify({ pid: process.pid, env: { ...redis, ...(ids ? { [SERVICE_CLIENTS_VARIABLE]: ids } : {}) } }, null, 2)}\n`, { mode: 0o600 });
+  const extra = { ...(ids ? { [SERVICE_CLIENTS_VARIABLE]: ids } : {}), ...(env[SERVICE_URL_VARIABLE] ? { [SERVICE_URL_VARIABLE]: env[SERVICE_URL_VARIABLE] } : {}) };
+  writeFileSync(file, `${JSON.stringify({ pid: process.pid, env: { ...redis, ...extra } }, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
 }
 

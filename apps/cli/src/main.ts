@@ -54,7 +54,7 @@ async function run(argv: string[], print: Printer): Promise<Output> {
         client: { type: 'string' }, ...SECRET_OPTIONS, scheme: { type: 'string', default: 'hmac-sha256' },
         event: { type: 'string', default: 'assist_dialog' }, content: { type: 'string', default: 'When are you open?' },
         'send-url': { type: 'string' }, from: { type: 'string', default: 'customer-1' }, to: { type: 'string', default: 'bot-1' },
-        'msg-id': { type: 'string' }, group: { type: 'string' }, url: { type: 'string', default: 'http://127.0.0.1:8080' },
+        'msg-id': { type: 'string' }, group: { type: 'string' }, url: { type: 'string', default: process.env['DIALOG_RELAY_URL'] || 'http://127.0.0.1:8080' },
       } });
       const secret = await secretOf(values, SECRET_ENV);
       if (!values.client || !secret) throw new UsageError(`sign needs --client and a secret: --secret, --secret-stdin or ${SECRET_ENV}`);
