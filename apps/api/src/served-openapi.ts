@@ -43,8 +43,8 @@ function signForDemoClient(document: Json, demo: ClientSettings, nowS: number, t
   const examples = content?.['application/json']?.examples ?? {};
   const note = ` (signed for the demo client this service runs with, ${demo.signatureScheme}, timestamp of its start-up: accepted for ${toleranceS} s after it)`;
   for (const example of Object.values(examples)) {
-    const { signature: _old, ...body } = example.value;
-    const fresh = { ...body, timestamp: nowS };
+    const fresh: Json = { ...example.value, timestamp: nowS };
+    delete fresh['signature'];
     example.value = { ...fresh, signature: signRequestBody(fresh, secret, demo.signatureScheme) };
     example.summary += note;
   }
