@@ -45,10 +45,10 @@ function withToolchain(language: string, probe: [string, ...string[]], register:
     register();
   } else if (process.env['CI'] === '1') {
     it(`the ${language} snippet runs (needs ${command})`, () => {
-      throw new Error(`${command} is not installed: .ci/run installs it when missing; the ${language} snippet of docs/integrating.md was not run`);
+      throw new Error(`${command} is not installed, and CI=1 requires it (docs/development.md "Tests"): the ${language} snippet of docs/integrating.md was not run`);
     });
   } else {
-    console.log(`  (not run: the ${language} snippet of docs/integrating.md; ${command} is not installed here, CI installs it)`);
+    console.log(`  (not run: the ${language} snippet of docs/integrating.md; ${command} is not installed here, and under CI=1 its absence fails the run)`);
   }
 }
 
