@@ -30,6 +30,11 @@ if (needsRedis && !REDIS_MODES.some((name) => process.env[name])) {
   // The running npm start's Redis and keys; a REDIS_PREFIX set here still wins.
   for (const [name, value] of Object.entries(service)) if (!process.env[name]) process.env[name] = value;
 }
+// `cli sign` (which needs no Redis) prints a curl line for the running npm start's API when one runs.
+if (program === 'cli' && !needsRedis && !process.env.DIALOG_RELAY_URL) {
+  const url = (await runningServiceEnv())?.DIALOG_RELAY_URL;
+  if (url) process.env.DIALOG_RELAY_URL = url;
+}
 if (!process.env.REDIS_PREFIX) {
   process.env.REDIS_PREFIX = checkoutPrefix();
   // The CLI's output is read by scripts (sign's curl line, --json): no extra line for it.

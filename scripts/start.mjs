@@ -191,7 +191,7 @@ for (const child of [api, worker]) {
 const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 const baseUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 if ((await waitReady(baseUrl)) && api.exitCode === null) {
-  writeState(env);
+  writeState({ ...env, DIALOG_RELAY_URL: baseUrl });
   say(`API ready at ${baseUrl}   (worker running beside it)`);
   say(`reference: ${baseUrl}/docs · dashboard: ${baseUrl}/admin/queues (${env.ADMIN_TOKEN || env.ADMIN_WRITE_TOKEN ? 'log in with ADMIN_TOKEN' : 'set ADMIN_TOKEN to open it'})`);
   const redisNamed = env.REDIS_URL ? `REDIS_URL=${shownUrl(new URL(env.REDIS_URL))}` : env.REDIS_CLUSTER_NODES ? `REDIS_CLUSTER_NODES=${env.REDIS_CLUSTER_NODES}` : `REDIS_SENTINELS=${env.REDIS_SENTINELS}`;

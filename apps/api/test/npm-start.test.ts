@@ -130,7 +130,8 @@ describe('npm start', function () {
     }));
     let redisPort = 0;
     try {
-      await waitUntil(() => started.output().includes('API ready') || started.child.exitCode !== null, 40_000);
+      // The banner's last line: the three lines may reach this process in separate reads.
+      await waitUntil(() => started.output().includes('finds it by itself') || started.child.exitCode !== null, 40_000);
       expect(started.output()).to.include('API ready');
       redisPort = Number(/Redis: a private redis-server on port (\d+)/.exec(started.output())?.[1] ?? 0);
       expect(redisPort, started.output()).to.be.above(0);

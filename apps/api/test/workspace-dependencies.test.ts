@@ -31,13 +31,22 @@ function workspaces(): Workspace[] {
   }));
 }
 
-/** The names in the first column of the "Dependencies and why" table (docs/development.md), without the dev rows. */
-function readmeRuntimeDependencies(): string[] {
-  const readme = readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8');
-  const start = readme.indexOf('\n## Dependencies and why');
-  const next = readme.indexOf('\n## ', start + 1);
-  const table = readme.slice(start, next < 0 ? undefined : next);
-  return [...table.matchAll(/^\| ([^|]+) \|/gm)].map((row) => row[1] ?? '').filter((cell) => !cell.startsWith('dev:') && cell !== 'dependency')
+/** The section of a guide under its `## heading`, up to the next `## `. */
+function sectionOf(file: string, heading: string): string {
+  const text = readFileSync(join(ROOT, 'docs', file), 'utf8');
+  const start = text.indexOf(`\n## ${heading}`);
+  if (start < 0) return '';
+  const next = text.indexOf('\n## ', start + 1);
+  return text.slice(start, next < 0 ? undefined : next);
+}
+
+/** The names in the first column of the runtime table in docs/dependencies.md (the one list of why each dependency is here). */
+function listedRuntimeDependencies(): string[] {
+  const lines = sectionOf('dependencies.md', 'Why each runtime dependency is here').split('\n');
+  const first = lines.findIndex((line) => line.startsWith('|'));
+  const end = lines.findIndex((line, index) => index > first && !line.startsWith('|'));
+  const table = first < 0 ? '' : lines.slice(first, end < 0 ? undefined : end).join('\n'); // the first table: the development-only one follows
+  return [...table.matchAll(/^\| ([^|]+) \|/gm)].map((row) => row[1] ?? '').filter((cell) => !cell.startsWith('dev:') && cell !== 'package')
     .flatMap((cell) => [...cell.matchAll(/`([^`]+)`/g)].map((name) => name[1] ?? ''));
 }
 
@@ -63,10 +72,17 @@ describe('workspace dependencies', () => {
     expect(mismatched).to.deep.equal([]);
   });
 
-  it('docs/development.md "Dependencies and why" names every runtime dependency of every workspace, and none that no workspace has', () => {
-    const listed = readmeRuntimeDependencies();
+  it('docs/dependencies.md "Why each runtime dependency is here" names every runtime dependency of every workspace, and none that no workspace has', () => {
+    const listed = listedRuntimeDependencies();
     const declared = [...new Set(workspaces().flatMap((w) => w.dependencies))];
-    expect(declared.filter((dependency) => !listed.some((name) => covers(name, dependency))), 'declared, not in docs/development.md').to.deep.equal([]);
-    expect(listed.filter((name) => !declared.some((dependency) => covers(name, dependency))), 'in docs/development.md, declared by no workspace').to.deep.equal([]);
+    expect(listed, 'the table in docs/dependencies.md').to.not.deep.equal([]);
+    expect(declared.filter((dependency) => !listed.some((name) => covers(name, dependency))), 'declared, not in docs/dependencies.md').to.deep.equal([]);
+    expect(listed.filter((name) => !declared.some((dependency) => covers(name, dependency))), 'in docs/dependencies.md, declared by no workspace').to.deep.equal([]);
+  });
+
+  it('the dependency table is written once: docs/development.md links to docs/dependencies.md instead of keeping its own', () => {
+    const section = sectionOf('development.md', 'Dependencies and why');
+    expect(section, 'docs/development.md "Dependencies and why"').to.include('(dependencies.md');
+    expect(section.split('\n').filter((line) => line.startsWith('|')), 'table rows left in docs/development.md').to.deep.equal([]);
   });
 });

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, SERVICE_VERSION, type Config } from '@dialog-r
 import { createJobProducer, createReplyQueues } from '@dialog-relay/queue';
 import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
 import { checkShardCount, createRedis, createRedisKeys, ShardCountMismatchError, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { clientsCommand } from './commands/clients.command.js';
+import { clientsCommand, serviceEnvClientIds } from './commands/clients.command.js';
 import { conversationCommand } from './commands/conversation.command.js';
 import { deadLettersCommand } from './commands/dead-letters.command.js';
 import { deliveriesCommand } from './commands/deliveries.command.js';
@@ -54,7 +54,7 @@ async function run(argv: string[], print: Printer): Promise<Output> {
         client: { type: 'string' }, ...SECRET_OPTIONS, scheme: { type: 'string', default: 'hmac-sha256' },
         event: { type: 'string', default: 'assist_dialog' }, content: { type: 'string', default: 'When are you open?' },
         'send-url': { type: 'string' }, from: { type: 'string', default: 'customer-1' }, to: { type: 'string', default: 'bot-1' },
-        'msg-id': { type: 'string' }, group: { type: 'string' }, url: { type: 'string', default: 'http://127.0.0.1:8080' },
+        'msg-id': { type: 'string' }, group: { type: 'string' }, url: { type: 'string', default: process.env['DIALOG_RELAY_URL'] || 'http://127.0.0.1:8080' },
       } });
       const secret = await secretOf(values, SECRET_ENV);
       if (!values.client || !secret) throw new UsageError(`sign needs --client and a secret: --secret, --secret-stdin or ${SECRET_ENV}`);
@@ -139,7 +139,7 @@ async function redisCommand(group: 'clients' | 'dead-letters' | 'deliveries' | '
   switch (group) {
     case 'clients':
       return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args,
-        { defaultRateLimitPerS: config.defaultRateLimitPerS, allowPrivateSendUrls: config.allowPrivateSendUrls });
+        { defaultRateLimitPerS: config.defaultRateLimitPerS, allowPrivateSendUrls: config.allowPrivateSendUrls, envClientIds: serviceEnvClientIds(config.clients, process.env) });
     case 'deliveries':
       return deliveriesCommand({ deliveries, redis, keys }, args);
     case 'dead-letters':
@@ -175,6 +175,7 @@ const print: Printer = (text, value) => process.stdout.write(`${json ? JSON.stri
 run(argv.filter((a) => a !== '--json'), print).then(
   (result) => {
     print(result.text, result.json);
+    if (result.warning !== undefined && !json) process.stderr.write(`${result.warning}\n`);
     process.exitCode = result.ok ? 0 : 1;
   },
   (error: unknown) => {

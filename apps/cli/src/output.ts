@@ -3,6 +3,8 @@ export interface Output {
   text: string;
   json: unknown;
   ok: boolean;
+  /** A sentence for stderr beside the result (with --json it is in the JSON instead). */
+  warning?: string;
 }
 
 export const output = (text: string, json: unknown, ok = true): Output => ({ text, json, ok });

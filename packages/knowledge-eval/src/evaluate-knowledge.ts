@@ -26,12 +26,12 @@ export interface EvalReport {
   cases: number;
   byLanguage: Record<string, LanguageCounts>;
   total: LanguageCounts;
-  /** correct / answerable */
-  accuracy: number;
-  /** wrong answers (a wrong entry for an answerable message, any entry for an out-of-scope one) / all messages */
-  wrongRate: number;
-  /** out-of-scope messages answered with the fallback / out-of-scope messages */
-  outOfScopeFallbackRate: number;
+  /** correct / answerable; null when there are no answerable messages */
+  accuracy: number | null;
+  /** wrong answers (a wrong entry for an answerable message, any entry for an out-of-scope one) / all messages; null when none */
+  wrongRate: number | null;
+  /** out-of-scope messages answered with the fallback / out-of-scope messages; null when the set has none */
+  outOfScopeFallbackRate: number | null;
   /** Most frequent mistakes first; "got: undefined" is a fallback where an entry was expected. */
   confusions: Confusion[];
   /** Expected ids that are not in the FAQ; their cases are left out of every count. */
@@ -48,6 +48,16 @@ function addTo(target: LanguageCounts, source: LanguageCounts): void {
 
 export function ratio(part: number, whole: number): number {
   return whole === 0 ? 0 : part / whole;
+}
+
+/** A rate for a report: null when there is nothing to measure (printed "n/a", not "0.0 %"). */
+export function rate(part: number, whole: number): number | null {
+  return whole === 0 ? null : part / whole;
+}
+
+/** A rate as a percentage for a terminal table; "n/a" when there was nothing to measure. */
+export function percent(value: number | null): string {
+  return value === null ? 'n/a' : `${(value * 100).toFixed(1)} %`;
 }
 
 /** Runs every case through the responder (each on its own, no history) and counts the outcomes. */
@@ -92,9 +102,9 @@ export function evaluateKnowledge(responder: KnowledgeResponder, cases: readonly
     cases: evaluated,
     byLanguage,
     total,
-    accuracy: ratio(total.correct, total.answerable),
-    wrongRate: ratio(wrongAnswers, evaluated),
-    outOfScopeFallbackRate: ratio(total.outOfScopeFallback, total.outOfScope),
+    accuracy: rate(total.correct, total.answerable),
+    wrongRate: rate(wrongAnswers, evaluated),
+    outOfScopeFallbackRate: rate(total.outOfScopeFallback, total.outOfScope),
     confusions: [...confusions.values()].sort((a, b) => b.count - a.count || a.expected.localeCompare(b.expected)),
     unknownIds: [...unknownIds],
   };

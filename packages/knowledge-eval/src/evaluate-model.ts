@@ -1,7 +1,7 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { detectLanguage, type ReplyEngine } from '@dialog-relay/reply-engine';
 import type { EvalCase } from './eval-cases.js';
-import { ratio } from './evaluate-knowledge.js';
+import { percent, rate } from './evaluate-knowledge.js';
 
 /**
  * `npm run eval:knowledge -- --engine openai`: the cases through a grounded model engine (its
@@ -24,12 +24,12 @@ export interface ModelEvalReport {
   cases: number;
   byLanguage: Record<string, ModelCounts>;
   total: ModelCounts;
-  /** right / answerable */
-  accuracy: number;
-  /** wrong answers (an answerable message answered from another entry or none, an out-of-scope one answered at all) / all messages */
-  wrongRate: number;
-  /** out-of-scope messages handed off / out-of-scope messages */
-  outOfScopeHandoffRate: number;
+  /** right / answerable; null when there are no answerable messages */
+  accuracy: number | null;
+  /** wrong answers (an answerable message answered from another entry or none, an out-of-scope one answered at all) / all messages; null when none */
+  wrongRate: number | null;
+  /** out-of-scope messages handed off / out-of-scope messages; null when the set has none */
+  outOfScopeHandoffRate: number | null;
   /** Expected ids that are not in the knowledge file; their cases are left out. */
   unknownIds: string[];
 }
@@ -77,20 +77,18 @@ export async function evaluateModel(engine: ReplyEngine, ids: ReadonlySet<string
     cases: known.length,
     byLanguage,
     total,
-    accuracy: ratio(total.right, total.answerable),
-    wrongRate: ratio(total.wrong + total.outOfScope - total.outOfScopeHandoff, known.length),
-    outOfScopeHandoffRate: ratio(total.outOfScopeHandoff, total.outOfScope),
+    accuracy: rate(total.right, total.answerable),
+    wrongRate: rate(total.wrong + total.outOfScope - total.outOfScopeHandoff, known.length),
+    outOfScopeHandoffRate: rate(total.outOfScopeHandoff, total.outOfScope),
     unknownIds: [...unknownIds],
   };
 }
-
-const percent = (value: number): string => `${(value * 100).toFixed(1)} %`;
 
 /** The model evaluation as a plain-text table for a terminal. */
 export function formatModelReport(report: ModelEvalReport, model: string): string {
   const lines = [`${report.cases} messages through model ${model}`, 'language  answerable  answered right  handoff  wrong  out-of-scope  handoff on out-of-scope  errors'];
   const row = (name: string, c: ModelCounts): string =>
-    `${name.padEnd(9)} ${String(c.answerable).padStart(10)}  ${percent(ratio(c.right, c.answerable)).padStart(14)}  ${String(c.handoff).padStart(7)}  ${String(c.wrong).padStart(5)}  ${String(c.outOfScope).padStart(12)}  ${percent(ratio(c.outOfScopeHandoff, c.outOfScope)).padStart(23)}  ${String(c.errors).padStart(6)}`;
+    `${name.padEnd(9)} ${String(c.answerable).padStart(10)}  ${percent(rate(c.right, c.answerable)).padStart(14)}  ${String(c.handoff).padStart(7)}  ${String(c.wrong).padStart(5)}  ${String(c.outOfScope).padStart(12)}  ${percent(rate(c.outOfScopeHandoff, c.outOfScope)).padStart(23)}  ${String(c.errors).padStart(6)}`;
   for (const [language, counts] of Object.entries(report.byLanguage).sort(([a], [b]) => a.localeCompare(b))) lines.push(row(language, counts));
   lines.push(row('all', report.total), '');
   lines.push(`answered right (by sources[0]):       ${percent(report.accuracy)}`);

@@ -1,7 +1,5 @@
 import type { Calibration } from './calibrate-thresholds.js';
-import { ratio, type EvalReport } from './evaluate-knowledge.js';
-
-const percent = (value: number): string => `${(value * 100).toFixed(1)} %`;
+import { percent, rate, type EvalReport } from './evaluate-knowledge.js';
 
 /** The evaluation as a plain-text table for a terminal. */
 export function formatEvalReport(report: EvalReport, options: { microsPerReply?: number; confusions?: number } = {}): string {
@@ -9,7 +7,7 @@ export function formatEvalReport(report: EvalReport, options: { microsPerReply?:
   lines.push(`${report.cases} messages`);
   lines.push('language  answerable  top-1 accuracy  wrong  fallback  out-of-scope  fallback on out-of-scope');
   const row = (name: string, c: EvalReport['total']): string =>
-    `${name.padEnd(9)} ${String(c.answerable).padStart(10)}  ${percent(ratio(c.correct, c.answerable)).padStart(14)}  ${String(c.wrong).padStart(5)}  ${String(c.fallback).padStart(8)}  ${String(c.outOfScope).padStart(12)}  ${percent(ratio(c.outOfScopeFallback, c.outOfScope)).padStart(24)}`;
+    `${name.padEnd(9)} ${String(c.answerable).padStart(10)}  ${percent(rate(c.correct, c.answerable)).padStart(14)}  ${String(c.wrong).padStart(5)}  ${String(c.fallback).padStart(8)}  ${String(c.outOfScope).padStart(12)}  ${percent(rate(c.outOfScopeFallback, c.outOfScope)).padStart(24)}`;
   for (const [language, counts] of Object.entries(report.byLanguage).sort(([a], [b]) => a.localeCompare(b))) lines.push(row(language, counts));
   lines.push(row('all', report.total));
   lines.push('');

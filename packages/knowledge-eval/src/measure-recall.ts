@@ -1,5 +1,5 @@
 import { detectLanguage, retrieveEntries, type KnowledgeResponder } from '@dialog-relay/reply-engine';
-import { ratio } from './evaluate-knowledge.js';
+import { percent, rate, ratio } from './evaluate-knowledge.js';
 import type { EvalCase } from './eval-cases.js';
 
 export interface RecallCounts {
@@ -45,7 +45,7 @@ export function measureRecall(responder: KnowledgeResponder, cases: readonly Eva
 export function formatRecallReport(report: RecallReport): string {
   const lines = [`right entry among the first ${report.k} retrieved (answerable messages):`, 'language  answerable  found  recall'];
   const row = (name: string, counts: RecallCounts): string =>
-    `${name.padEnd(9)} ${String(counts.answerable).padStart(10)}  ${String(counts.found).padStart(5)}  ${`${(ratio(counts.found, counts.answerable) * 100).toFixed(1)} %`.padStart(7)}`;
+    `${name.padEnd(9)} ${String(counts.answerable).padStart(10)}  ${String(counts.found).padStart(5)}  ${percent(rate(counts.found, counts.answerable)).padStart(7)}`;
   for (const [language, counts] of Object.entries(report.byLanguage).sort(([a], [b]) => a.localeCompare(b))) lines.push(row(language, counts));
   lines.push(row('all', report.total));
   return lines.join('\n');

@@ -84,6 +84,20 @@ describe('knowledge evaluation', () => {
       expect(text).to.include('top-1 accuracy (answerable):          75.0 %').and.include('12.3 µs').and.include('no-such-entry');
     });
 
+    it('prints "n/a" (null in the report) for a rate whose cases are absent, e.g. a set with no out-of-scope cases', () => {
+      const report = evaluateKnowledge(responder, cases.filter((c) => c.expected !== undefined));
+      expect(report.total.outOfScope).to.equal(0);
+      expect(report.outOfScopeFallbackRate).to.equal(null);
+      expect(JSON.parse(JSON.stringify(report))).to.have.property('outOfScopeFallbackRate', null);
+      const text = formatEvalReport(report);
+      expect(text).to.include('fallback on out-of-scope messages:    n/a');
+      const allRow = text.split('\n').find((line) => line.startsWith('all '))!;
+      expect(allRow.trimEnd().endsWith('n/a')).to.equal(true);
+      const noAnswerable = evaluateKnowledge(responder, cases.filter((c) => c.expected === undefined));
+      expect(noAnswerable.accuracy).to.equal(null);
+      expect(formatEvalReport(noAnswerable)).to.include('top-1 accuracy (answerable):          n/a');
+    });
+
     it('measures the engine time per reply as a positive number of microseconds', () => {
       expect(measureMicrosPerReply(responder, cases, 5)).to.be.above(0);
     });

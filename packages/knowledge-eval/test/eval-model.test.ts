@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, completionBody, startFakeChatServer, type FakeChatServer } from '@dialog-relay/testkit';
+import { formatModelReport, type ModelEvalReport } from '../src/evaluate-model.js';
 
 const BIN = fileURLToPath(new URL('../src/bin/eval-knowledge.js', import.meta.url));
 
@@ -84,5 +85,17 @@ describe('npm run eval:knowledge -- --engine openai (fake model on loopback)', (
     expect(down.code, down.stderr).to.equal(0);
     expect((JSON.parse(down.stdout) as { total: Record<string, number> }).total).to.include({ errors: 6, right: 0, wrong: 0, outOfScopeHandoff: 2 });
     expect(down.stderr).to.include('no usable answer');
+  });
+
+  it('prints "n/a" (null in the report) for the out-of-scope handoff rate of a set with no out-of-scope cases', async () => {
+    const answerable = CASES.split('\n').filter((line) => !line.includes('"expected":null')).join('\n');
+    await writeFile(join(dir, 'answerable.jsonl'), answerable);
+    const json = await run(['--engine', 'openai', '--file', join(dir, 'faq.yaml'), '--cases', join(dir, 'answerable.jsonl'), '--json'], env());
+    expect(json.code, json.stderr).to.equal(0);
+    const report = JSON.parse(json.stdout) as ModelEvalReport;
+    expect(report.total.outOfScope).to.equal(0);
+    expect(report.outOfScopeHandoffRate).to.equal(null);
+    const text = formatModelReport(report, 'eval-model');
+    expect(text).to.include('handoff on out-of-scope messages:     n/a');
   });
 });

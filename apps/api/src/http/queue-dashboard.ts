@@ -17,6 +17,33 @@ const OUTSIDE_STYLESHEET = /<link\b[^>]*\bhref="https?:\/\/[^"]*"[^>]*>/gi;
 /** Every shard's queue has the same BullMQ name (docs/design/scaling.md); bull-board keys queues by name, so each is shown as "shard-<k>:<name>". */
 export const shardQueueLabel = (shard: number): string => `shard-${String(shard).padStart(2, '0')}:`;
 
+/** The job payload members the board shows: ids only (a payload never carries customer text, and the board would not show it if one did). */
+const SHOWN_DATA = ['conversationId', 'generation', 'deliveryId'] as const;
+/** Bound on the last error shown in a job's name. */
+const ERROR_CHARS = 200;
+
+/** A job's payload as the board shows it: the id members only. */
+export function shownJobData(data: unknown): Record<string, unknown> {
+  if (typeof data !== 'object' || data === null) return {};
+  const record = data as Record<string, unknown>;
+  return Object.fromEntries(SHOWN_DATA.filter((key) => record[key] !== undefined).map((key) => [key, record[key]]));
+}
+
+/**
+ * A job's name on the board: what it works on (conversation and generation, or delivery) and its last
+ * error, so a job retried "5 started" says which conversation it is and why its last run failed.
+ */
+export function shownJobName(job: { name?: string; data?: unknown; failedReason?: string }): string {
+  const data = shownJobData(job.data);
+  const parts = [job.name ?? ''];
+  if (typeof data['conversationId'] === 'string') parts.push(`conversation ${data['conversationId']}`);
+  if (typeof data['generation'] === 'number') parts.push(`generation ${data['generation']}`);
+  if (typeof data['deliveryId'] === 'string') parts.push(`delivery ${data['deliveryId']}`);
+  const error = (job.failedReason ?? '').replace(/\s+/g, ' ').trim();
+  if (error !== '') parts.push(`last error: ${error.length > ERROR_CHARS ? `${error.slice(0, ERROR_CHARS)}…` : error}`);
+  return parts.join(' · ');
+}
+
 /** The board's HTML page without outside stylesheets (JSON and static files are left alone). */
 function withoutOutsideStylesheets(req: Request, res: Response): void {
   if (req.url.startsWith('/api/') || req.url.startsWith('/static/')) return;
@@ -34,7 +61,13 @@ async function board(queues: Queue[], basePath: string, readOnlyMode: boolean): 
   ]);
   const adapter = new ExpressAdapter();
   adapter.setBasePath(basePath);
-  createBullBoard({ queues: queues.map((queue, shard) => new BullMQAdapter(queue, { readOnlyMode, prefix: shardQueueLabel(shard) })), serverAdapter: adapter });
+  const adapters = queues.map((queue, shard) => {
+    const queueAdapter = new BullMQAdapter(queue, { readOnlyMode, prefix: shardQueueLabel(shard) });
+    queueAdapter.setFormatter('name', (job: { name?: string; data?: unknown; failedReason?: string }) => shownJobName(job));
+    queueAdapter.setFormatter('data', shownJobData);
+    return queueAdapter;
+  });
+  createBullBoard({ queues: adapters, serverAdapter: adapter });
   const router = adapter.getRouter() as RequestHandler;
   // Mounted under /admin: the board itself expects paths below /queues.
   return (req, res, next) => {
