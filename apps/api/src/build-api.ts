@@ -6,10 +6,10 @@ import { AppError, createRequestValidator, DEFAULT_LIMITS } from '@dialog-relay/
 import { createContextStore, createMessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
 import { checkSendUrl } from '@dialog-relay/net-guard';
-import { createJobProducer, createReplyQueues, dueJobCount, oldestDueJobAgeMs } from '@dialog-relay/queue';
+import { dueJobCount, oldestDueJobAgeMs } from '@dialog-relay/queue';
 import { checkShardCount, createRedis, createRedisKeys, createReplicaConfirmation, runSteps, ShardCountMismatchError, waitForRedis, type StepCall } from '@dialog-relay/redis';
-import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
-import { countedEngine, createEngineFromConfig } from '@dialog-relay/reply-engine';
+import { createReplyServices } from '@dialog-relay/replies';
+import { countedEngine, startReplyEngine } from '@dialog-relay/reply-engine';
 import type { Tracing } from '@dialog-relay/tracing';
 import type { Express } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -77,12 +77,21 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     checkShards().catch(() => undefined);
   });
 
-  const queues = createReplyQueues(redis, keys, { failureAttempts: config.jobFailureAttempts, telemetry: options.tracing?.bullmq });
-  for (const queue of queues) queue.on('error', (error: Error) => logger.warn('queue error', { error: error.message }));
-  const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-api-signals' });
-  subscriber.on('error', () => undefined);
-  const aborts = createAbortRequester({ redis, subscriber, keys });
-  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS });
+  const replies = createReplyServices(config, {
+    keys,
+    redis,
+    openSubscriber: () => {
+      const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-api-signals' });
+      subscriber.on('error', () => undefined);
+      return subscriber;
+    },
+  }, {
+    telemetry: options.tracing?.bullmq,
+    onQueueError: (error) => logger.warn('queue error', { error: error.message }),
+    autoReplyMetrics: () => metrics.autoReplies,
+    composedSteps: true,
+  });
+  const { queues, deliveries } = replies;
   const metrics = createApiMetrics(async () => {
     const now = Date.now();
     const [counts, deadLetters, workers, dueJobs, oldestDueMs] = await Promise.all([
@@ -96,15 +105,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     ]);
     return { jobs: sumCounts(counts), deadLetters, workers, dueJobs, oldestDueMs };
   });
-  const autoReplies = createAutoReplies({
-    metrics: metrics.autoReplies,
-    turns: createTurnStore({ redis, keys, timings: turnTimingsOf(config) }),
-    deliveries,
-    jobs: createJobProducer(queues, keys),
-    aborts,
-    steps: { keys, timings: turnTimingsOf(config) },
-    settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: config.humanPauseMs, abortWaitMs: config.replies.abortWaitMs },
-  });
+  const { autoReplies } = replies;
   // Behind Sentinel: an accepted auto_dialog message is on a replica before the 202 (docs/design/scaling.md).
   // WAIT blocks its connection, so it runs on a pool of its own, never on the shared one.
   const replication = config.redis.waitReplicas === 0 ? undefined : createReplicaConfirmation({
@@ -125,14 +126,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     store: createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }),
     cacheMs: config.clientCacheMs,
   });
-  const engine = await createEngineFromConfig(config.replyEngine, {
-    fallbackText: config.replyFallback,
-    logger,
-    knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
-  });
-  // SIGHUP reloads the knowledge files, whatever the engine: unhandled, it would end the process.
-  const reloadKnowledge = (): void => void engine.reload();
-  process.on('SIGHUP', reloadKnowledge);
+  const replyEngine = await startReplyEngine(config, { logger, knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile });
   const limits = { ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars };
   const chat = createChatService({
     validate: createRequestValidator(limits),
@@ -149,7 +143,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     timestampToleranceS: config.timestampToleranceS,
     contexts: createContextStore({ redis, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
     messageIndex: createMessageIndex({ redis, keys, ttlSeconds: config.context.ttlS }),
-    engine: countedEngine(engine, metrics.countReply),
+    engine: countedEngine(replyEngine.engine, metrics.countReply),
     autoReplies,
     ...(replication === undefined ? {} : { replication }),
     ready: shardsReady,
@@ -184,10 +178,8 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
       draining = true;
     },
     close: async () => {
-      process.off('SIGHUP', reloadKnowledge);
-      engine.close();
-      await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
-      aborts.close();
+      replyEngine.close();
+      await replies.close();
       replication?.close();
       redis.disconnect();
     },

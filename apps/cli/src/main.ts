@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 import { createClientStore } from '@dialog-relay/clients';
 import { ConfigError, loadConfig, SERVICE_VERSION, type Config } from '@dialog-relay/config';
-import { createJobProducer, createReplyQueues } from '@dialog-relay/queue';
-import { createAbortRequester, createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf } from '@dialog-relay/replies';
+import { createReplyServices } from '@dialog-relay/replies';
 import { checkShardCount, createRedis, createRedisKeys, ShardCountMismatchError, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { clientsCommand, serviceEnvClientIds } from './commands/clients.command.js';
 import { conversationCommand } from './commands/conversation.command.js';
@@ -135,36 +134,30 @@ async function withRedis(touchesShards: boolean, command: (deps: RedisDeps) => P
 }
 
 async function redisCommand(group: 'clients' | 'dead-letters' | 'deliveries' | 'conversation', args: string[], { config, redis, keys }: RedisDeps): Promise<Output> {
-  const deliveries = createDeliveryStore({ redis, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS });
-  switch (group) {
-    case 'clients':
-      return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args,
-        { defaultRateLimitPerS: config.defaultRateLimitPerS, allowPrivateSendUrls: config.allowPrivateSendUrls, envClientIds: serviceEnvClientIds(config.clients, process.env) });
-    case 'deliveries':
-      return deliveriesCommand({ deliveries, redis, keys }, args);
-    case 'dead-letters':
-    case 'conversation':
-      break;
+  if (group === 'clients') {
+    return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args,
+      { defaultRateLimitPerS: config.defaultRateLimitPerS, allowPrivateSendUrls: config.allowPrivateSendUrls, envClientIds: serviceEnvClientIds(config.clients, process.env) });
   }
-  const queues = createReplyQueues(redis, keys, { failureAttempts: config.jobFailureAttempts });
-  const jobs = createJobProducer(queues, keys);
-  const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-cli-signals' });
-  subscriber.on('error', () => undefined);
-  const aborts = createAbortRequester({ redis, subscriber, keys });
+  const replies = createReplyServices(config, {
+    keys,
+    redis,
+    openSubscriber: () => {
+      const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-cli-signals' });
+      subscriber.on('error', () => undefined);
+      return subscriber;
+    },
+  });
   try {
-    if (group === 'dead-letters') return await deadLettersCommand({ deliveries, jobs, shardOfDelivery: keys.shardOfDelivery, replyMaxAgeMs: config.replyMaxAgeMs }, args);
-    const replies = createAutoReplies({
-      turns: createTurnStore({ redis, keys, timings: turnTimingsOf(config) }),
-      deliveries,
-      jobs,
-      aborts,
-      settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: config.humanPauseMs, abortWaitMs: config.replies.abortWaitMs },
-    });
-    return await conversationCommand(replies, args);
+    switch (group) {
+      case 'deliveries':
+        return await deliveriesCommand({ deliveries: replies.deliveries, redis, keys }, args);
+      case 'dead-letters':
+        return await deadLettersCommand({ deliveries: replies.deliveries, jobs: replies.jobs, shardOfDelivery: keys.shardOfDelivery, replyMaxAgeMs: config.replyMaxAgeMs }, args);
+      case 'conversation':
+        return await conversationCommand(replies.autoReplies, args);
+    }
   } finally {
-    aborts.close();
-    subscriber.disconnect();
-    await Promise.all(queues.map((queue) => queue.close()));
+    await replies.close();
   }
 }
 

@@ -3,10 +3,11 @@ import { SERVICE_VERSION, type Config } from '@dialog-relay/config';
 import { createContextStore } from '@dialog-relay/conversations';
 import { createDeliverer } from '@dialog-relay/delivery';
 import type { Logger } from '@dialog-relay/logger';
-import { assertCompleteCatalog, cappedBackoffMs, createFailedJobListener, createJobDispatcher, createJobProducer, createReplyQueues, oldestDueJobAgeMs, QUEUE_NAMES } from '@dialog-relay/queue';
+import { assertCompleteCatalog, cappedBackoffMs, createFailedJobListener, createJobDispatcher, oldestDueJobAgeMs, QUEUE_NAMES } from '@dialog-relay/queue';
 import { checkShardCount, createRedis, createRedisKeys } from '@dialog-relay/redis';
-import { createAttemptRegistry, createAttemptStore, createDeliveryStore, createReplyJobHandlers, createTurnStore, newDeliveryId, startTurnSweeper, turnTimingsOf, type WorkerDeps } from '@dialog-relay/replies';
-import { countedEngine, createEngineFromConfig } from '@dialog-relay/reply-engine';
+import { createReplyServices, newDeliveryId } from '@dialog-relay/replies';
+import { createReplyJobHandlers, startTurnSweeper, type WorkerDeps } from '@dialog-relay/replies/worker';
+import { countedEngine, startReplyEngine } from '@dialog-relay/reply-engine';
 import type { Tracing } from '@dialog-relay/tracing';
 import { Worker, type Job } from 'bullmq';
 import { hostname } from 'node:os';
@@ -39,41 +40,36 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
   // at once, sharing writes and round trips (BullMQ keeps its own connection, which blocks).
   const commands = createRedis(config.redis, 'worker', { name: 'dialog-relay-worker-commands', autoPipelining: true });
   commands.on('error', (error: Error) => logger.warn('redis error', { error: error.message }));
-  const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-worker-signals' });
-  subscriber.on('error', () => undefined);
-  const queues = createReplyQueues(redis, keys, { failureAttempts: config.jobFailureAttempts, telemetry: tracing?.bullmq });
-  for (const queue of queues) queue.on('error', (error: Error) => logger.warn('queue error', { error: error.message }));
+  const replies = createReplyServices(config, {
+    keys,
+    redis,
+    commands,
+    openSubscriber: () => {
+      const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-worker-signals' });
+      subscriber.on('error', () => undefined);
+      return subscriber;
+    },
+  }, { telemetry: tracing?.bullmq, onQueueError: (error) => logger.warn('queue error', { error: error.message }) });
+  const { queues, attempts } = replies;
   const deliverer = tracedDeliverer(createDeliverer({ allowPrivate: config.allowPrivateSendUrls, userAgent: USER_AGENT }), tracing);
   const clients = createClientRegistry({
     fromEnv: config.clients,
     store: createClientStore({ redis: commands, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }),
     cacheMs: config.clientCacheMs,
   });
-  const attempts = createAttemptRegistry({ redis, subscriber, keys });
   const metrics = createWorkerMetrics(() => oldestDueJobAgeMs(redis, queues, Date.now()));
 
-  const engine = await createEngineFromConfig(config.replyEngine, {
-    fallbackText: config.replyFallback,
-    logger,
-    knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
-  });
-  // SIGHUP reloads the knowledge files, whatever the engine: unhandled, it would end the process.
-  const reloadKnowledge = (): void => void engine.reload();
-  process.on('SIGHUP', reloadKnowledge);
+  const replyEngine = await startReplyEngine(config, { logger, knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile });
 
   // Aborted when close() starts: a reply being produced is handed back instead of holding up the drain.
   const stopping = new AbortController();
-  const turns = createTurnStore({ redis: commands, keys, timings: turnTimingsOf(config) });
-  const jobs = createJobProducer(queues, keys);
+  const { turns, jobs } = replies;
   const deps: WorkerDeps = {
     turns,
-    deliveries: createDeliveryStore({ redis: commands, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS }),
-    attemptStore: createAttemptStore({
-      redis: commands, keys, attemptMarkerTtlMs: turns.attemptMarkerTtlMs, recordTtlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS,
-      context: { maxMessages: config.context.maxMessages, ttlMs: config.context.ttlS * 1000 },
-    }),
+    deliveries: replies.deliveries,
+    attemptStore: replies.attemptStore,
     contexts: createContextStore({ redis: commands, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
-    engine: countedEngine(tracedEngine(engine, tracing), metrics.countReply),
+    engine: countedEngine(tracedEngine(replyEngine.engine, tracing), metrics.countReply),
     deliverer,
     attempts,
     findClient: (id) => clients.get(id),
@@ -158,13 +154,11 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     close: async () => {
       stopping.abort(new Error('worker draining'));
       await sweeper.stop();
-      process.off('SIGHUP', reloadKnowledge);
-      engine.close();
+      replyEngine.close();
       await metricsServer?.close();
       await Promise.all(workers.map((worker) => worker.close()));
-      await Promise.all(queues.map((queue) => queue.close()));
       deliverer.close();
-      attempts.close();
+      await replies.close();
       commands.disconnect();
       redis.disconnect();
     },

@@ -1,2 +1,2 @@
-export * from './client-store.js';
-export * from './client-registry.js';
+export { createClientStore, type ClientStore } from './client-store.js';
+export { createClientRegistry } from './client-registry.js';

@@ -24,5 +24,3 @@ export interface ErrorEnvelope {
 export const MAX_LISTED_ERRORS = 50;
 /** ...and is never larger than this many bytes. */
 export const MAX_ERROR_ANSWER_BYTES = 64 * 1024;
-
-export type Envelope<T = unknown> = SuccessEnvelope<T> | ErrorEnvelope;

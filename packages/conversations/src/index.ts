@@ -1,5 +1,5 @@
-export * from './conversation-key.js';
-export * from './context-message.js';
-export * from './context.store.js';
-export * from './message-index.store.js';
+export { conversationIdOf } from './conversation-key.js';
+export { contextMessageFrom } from './context-message.js';
+export { createContextStore, type ContextStore } from './context.store.js';
+export { createMessageIndex, type MessageIndex } from './message-index.store.js';
 export { appendContextLua, CONTEXT_SCRIPTS, readContextLua } from './context.scripts.js';

@@ -1,8 +1,8 @@
-export * from './eval-cases.js';
-export * from './evaluate-knowledge.js';
-export * from './calibrate-thresholds.js';
-export * from './measure-recall.js';
-export * from './format-eval-report.js';
-export * from './eval-sets.js';
-export * from './evaluate-model.js';
-export * from './run-model-eval.js';
+export { parseEvalCases, type EvalCase } from './eval-cases.js';
+export { ratio, evaluateKnowledge, measureMicrosPerReply, type LanguageCounts, type Confusion, type EvalReport } from './evaluate-knowledge.js';
+export { calibrateThresholds, type Calibration } from './calibrate-thresholds.js';
+export { measureRecall, formatRecallReport, type RecallCounts, type RecallReport } from './measure-recall.js';
+export { formatEvalReport, formatCalibration } from './format-eval-report.js';
+export { EVAL_CASES_DIR } from './eval-sets.js';
+export { evaluateModel, formatModelReport, type ModelCounts, type ModelEvalReport } from './evaluate-model.js';
+export { runModelEval, type ModelEvalOptions } from './run-model-eval.js';

@@ -1,2 +1,1 @@
-export * from './logger.js';
-export * from './redact.js';
+export { createLogger, type Logger } from './logger.js';

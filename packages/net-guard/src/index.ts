@@ -1,12 +1,5 @@
 export { addressGroup } from './address-group.js';
 export { forbiddenAddressReason, type AddressPolicy } from './address-policy.js';
-export { systemResolver, type LookupAddress, type Resolver } from './resolver.js';
-export {
-  checkSendUrl,
-  checkSendUrlStatically,
-  DEFAULT_RESOLVE_TIMEOUT_MS,
-  type CheckSendUrlOptions,
-  type SendUrlVerdict,
-  type StaticSendUrlVerdict,
-} from './send-url.js';
+export type { LookupAddress, Resolver } from './resolver.js';
+export { checkSendUrl, checkSendUrlStatically, type SendUrlVerdict } from './send-url.js';
 export { createGuardedLookup, SEND_URL_FORBIDDEN } from './guarded-lookup.js';

@@ -1,6 +1,6 @@
-export * from './job-catalog.js';
-export * from './reply-queue.js';
-export * from './job-producer.js';
-export * from './job-dispatcher.js';
-export * from './oldest-due-job.js';
-export * from './due-job-count.js';
+export { assertCompleteCatalog, QUEUE_NAMES, JOB_NAMES, DONE, turnJobId, type JobName, type JobPayloads, type JobDecision, type JobHandlers } from './job-catalog.js';
+export { createReplyQueues } from './reply-queue.js';
+export { createJobProducer, type JobProducer } from './job-producer.js';
+export { createJobDispatcher, createFailedJobListener, cappedBackoffMs } from './job-dispatcher.js';
+export { oldestDueJobAgeMs } from './oldest-due-job.js';
+export { dueJobCount } from './due-job-count.js';

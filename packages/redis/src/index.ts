@@ -1,10 +1,9 @@
-export * from './redis-keys.js';
-export * from './shard-layout.js';
-export * from './redis-connection.js';
-export * from './redis-errors.js';
-export * from './lua-script.js';
-export * from './lua-steps.js';
-export * from './watched-subscription.js';
-
-export * from './replica-confirmation.js';
-export * from './shard-migration.js';
+export { createRedisKeys, type RedisKeys } from './redis-keys.js';
+export { shardTags, checkShardCount, CLUSTER_SLOTS, slotOf, ShardCountMismatchError } from './shard-layout.js';
+export { createRedis, createRequestRedis, waitForRedis, type Redis, type ConnectionRole } from './redis-connection.js';
+export { isRedisUnavailableError } from './redis-errors.js';
+export { defineLuaScript, runScript, scriptConventionProblems, type LuaScript } from './lua-script.js';
+export { defineLuaPart, stepCall, composedScripts, runSteps, type StepCall, type Step, type LuaPart } from './lua-steps.js';
+export { watchSubscription } from './watched-subscription.js';
+export { createReplicaConfirmation, ReplicationLagError, MasterChangedError, type ReplicaConfirmation } from './replica-confirmation.js';
+export { planKeyMove, type KeySource, type KeyMove } from './shard-migration.js';

@@ -99,12 +99,6 @@ export function createRedis(config: Pick<RedisConfig, 'target' | 'password' | 't
   }
 }
 
-/** A second connection to the same Redis (same mode and options), e.g. for pub/sub. */
-export function duplicateRedis(redis: Redis, name: string): Redis {
-  if (redis instanceof Cluster) return redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, connectionName: name } });
-  return redis.duplicate({ connectionName: name, enableOfflineQueue: true, maxRetriesPerRequest: null });
-}
-
 /** @deprecated for tests and scripts that know a single server's URL; services use createRedis. */
 export function createRequestRedis(url: string, options: RedisConnectionOptions): Redis {
   return createRedis({ target: { mode: 'single', url }, password: undefined, tls: false }, 'request', options);

@@ -1,4 +1,4 @@
-import { DEAD_LETTER_REASONS, type AutoReplyStatusView, type ContextMessage, type DeadLetterReason, type DeliveryAttemptView, type DeliveryState, type DeliveryView, type ReplyPart } from '@dialog-relay/contracts';
+import { DEAD_LETTER_REASONS, type AutoReplyStatusView, type ContextMessage, type DeadLetterReason, type DeliveryAttemptView, type DeliveryState, type DeliveryView } from '@dialog-relay/contracts';
 
 /**
  * The data of the reply protocol (docs/design/reply-protocol.md), declared here because this package

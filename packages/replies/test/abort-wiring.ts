@@ -1,7 +1,7 @@
 import { createDeliverer, type Deliverer, type DelivererOptions } from '@dialog-relay/delivery';
 import { createRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
-import { createAbortRequester, createAttemptRegistry, createAutoReplies, type AbortRequester, type AttemptRegistry, type AutoReplies } from '../src/index.js';
+import { createAbortRequester, createAttemptRegistry, createAutoReplies, type AbortRequester, type AttemptRegistry, type AutoReplies } from './internals.js';
 import type { Harness } from './harness.js';
 
 export interface AbortWiring {

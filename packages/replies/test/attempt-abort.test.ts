@@ -2,7 +2,7 @@ import { DONE } from '@dialog-relay/queue';
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { processTurn } from '../src/index.js';
+import { processTurn } from './internals.js';
 import { CLIENT, CONVERSATION, createHarness, outcome, type Harness, testDeliveryId } from './harness.js';
 
 /**

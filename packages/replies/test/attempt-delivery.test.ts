@@ -4,7 +4,7 @@ import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redi
 import { webhookSigningKey } from '@dialog-relay/signing';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { listDeadLetters, processTurn } from '../src/index.js';
+import { listDeadLetters, processTurn } from './internals.js';
 import { CLIENT_ID, CONVERSATION, createHarness, outcome, SETTINGS, T0, type Harness, testDeliveryId } from './harness.js';
 
 describe('attemptDelivery (one delivery attempt and what follows it)', () => {

@@ -2,7 +2,7 @@ import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redi
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { DONE } from '@dialog-relay/queue';
-import { processTurn, type ReplyMetrics } from '../src/index.js';
+import { processTurn, type ReplyMetrics } from './internals.js';
 import { CONVERSATION, createHarness, outcome, testDeliveryId, type Harness } from './harness.js';
 
 /**

@@ -4,7 +4,7 @@ import { DONE } from '@dialog-relay/queue';
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { processRedelivery, processTurn, type AutoReplies } from '../src/index.js';
+import { processRedelivery, processTurn, type AutoReplies } from './internals.js';
 import { loopbackDeliverer, wireAborts, type AbortWiring } from './abort-wiring.js';
 import { CONVERSATION, createHarness, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
 

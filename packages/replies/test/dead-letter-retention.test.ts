@@ -3,7 +3,7 @@ import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redi
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createDeliveryStore, listDeadLetters, processRedelivery, processTurn, replayDeadLetter, type ReplayResult } from '../src/index.js';
+import { createDeliveryStore, listDeadLetters, processRedelivery, processTurn, replayDeadLetter, type ReplayResult } from './internals.js';
 import { createHarness, DEAD_LETTER_TTL_S, outcome, RECORD_TTL_S, SETTINGS, testDeliveryId, type Harness } from './harness.js';
 
 /**

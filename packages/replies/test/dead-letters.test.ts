@@ -2,7 +2,7 @@ import { DONE, JOB_NAMES, type JobProducer } from '@dialog-relay/queue';
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { listDeadLetters, processRedelivery, processTurn, replayDeadLetter } from '../src/index.js';
+import { listDeadLetters, processRedelivery, processTurn, replayDeadLetter } from './internals.js';
 import { CONVERSATION, createHarness, outcome, SETTINGS, T0, type Harness, testDeliveryId } from './harness.js';
 
 /** The one producer method a replay uses, recorded. */

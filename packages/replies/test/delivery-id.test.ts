@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newDeliveryId, processTurn, type WorkerDeps } from '../src/index.js';
+import { newDeliveryId, processTurn, type WorkerDeps } from './internals.js';
 import { CONVERSATION, createHarness, outcome, type Harness } from './harness.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');

@@ -2,7 +2,7 @@ import { DONE } from '@dialog-relay/queue';
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { processTurn, turnFailedForGood } from '../src/index.js';
+import { processTurn, turnFailedForGood } from './internals.js';
 import { CONVERSATION, createHarness, outcome, testDeliveryId, type Harness } from './harness.js';
 
 describe('a turn whose reply hands off (docs/service-rules.md §17)', () => {

@@ -9,7 +9,7 @@ import { uniquePrefix } from '@dialog-relay/testkit';
 import {
   createAttemptStore, createAutoReplies, createDeliveryStore, createTurnStore, type AbortRequester, type AttemptRegistry, type AutoReplies, type DeliverySettings, type DeliveryStore,
   type DueMessage, type TurnStore, type TurnTimings, type WorkerDeps,
-} from '../src/index.js';
+} from './internals.js';
 
 /** Readable delivery ids for tests: the harness hands take() this id (production uses newDeliveryId). */
 export const testDeliveryId = (conversationId: string, generation: number): string => `dlv_${conversationId.slice(2)}_${generation}`;

@@ -2,7 +2,7 @@ import { DONE } from '@dialog-relay/queue';
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { listDeadLetters, NO_REPLY_METRICS, processRedelivery, processTurn, redeliveryFailedForGood, replayDeadLetter, turnFailedForGood, type DeadReason } from '../src/index.js';
+import { listDeadLetters, NO_REPLY_METRICS, processRedelivery, processTurn, redeliveryFailedForGood, replayDeadLetter, turnFailedForGood, type DeadReason } from './internals.js';
 import { CONVERSATION, createHarness, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
 
 /** What happens when BullMQ gives up on a job (docs/service-rules.md §15): a dead letter with a reason, and the conversation goes on. */

@@ -6,7 +6,7 @@ import { DONE } from '@dialog-relay/queue';
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { listDeadLetters, processTurn, type AutoReplies, type TurnStore } from '../src/index.js';
+import { listDeadLetters, processTurn, type AutoReplies, type TurnStore } from './internals.js';
 import { loopbackDeliverer, wireAborts, type AbortWiring } from './abort-wiring.js';
 import { CLIENT, CONVERSATION, createHarness, type Harness, testDeliveryId } from './harness.js';
 

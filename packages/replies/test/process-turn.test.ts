@@ -3,7 +3,7 @@ import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redi
 import { webhookSigningKey } from '@dialog-relay/signing';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { attemptDelivery, processTurn, produceReply } from '../src/index.js';
+import { attemptDelivery, processTurn, produceReply } from './internals.js';
 import { BOUND, CONVERSATION, createHarness, CUSTOMER, outcome, SEND_URL, T0, WEBHOOK_SECRET, type Harness, testDeliveryId } from './harness.js';
 
 describe('processTurn (one conversation turn)', () => {

@@ -3,7 +3,7 @@ import { contextMessageFrom } from '@dialog-relay/conversations';
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { processTurn } from '../src/index.js';
+import { processTurn } from './internals.js';
 import { BOUND, CLIENT_ID, CONVERSATION, createHarness, CUSTOMER, SEND_URL, T0, testDeliveryId, type Harness } from './harness.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { processTurn, statusClassOf, type ReplyMetrics } from '../src/index.js';
+import { processTurn, statusClassOf, type ReplyMetrics } from './internals.js';
 import { CONVERSATION, createHarness, outcome, SETTINGS, T0, type Harness } from './harness.js';
 
 /** A metrics port that keeps every call, in order. */

@@ -2,7 +2,7 @@ import type { ReplyPart } from '@dialog-relay/contracts';
 import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { createTurnStore, type DueMessage, type TakeResult, type TurnStore, type TurnTimings } from '../src/index.js';
+import { createTurnStore, type DueMessage, type TakeResult, type TurnStore, type TurnTimings } from './internals.js';
 
 describe('turn store (the per-conversation turn protocol)', () => {
   let redis: Redis;

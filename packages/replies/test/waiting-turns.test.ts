@@ -3,7 +3,7 @@ import { createLogger } from '@dialog-relay/logger';
 import { createRedisKeys, createRequestRedis, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { createTurnStore, sweepWaitingTurns, type DueMessage, type TurnStore } from '../src/index.js';
+import { createTurnStore, sweepWaitingTurns, type DueMessage, type TurnStore } from './internals.js';
 
 /** The safety net of docs/service-rules.md §15: conversations with messages waiting, and the sweep that makes sure each has a turn job. */
 describe('waiting conversations and the sweep for lost turn jobs', () => {

@@ -1,12 +1,9 @@
-import type { ReplyEngineConfig } from '@dialog-relay/config';
+import type { EmbeddingsConfig, ReplyEngineConfig } from '@dialog-relay/config';
 import type { ReplyPart } from '@dialog-relay/contracts';
-import { createEmbeddingReranker } from './embeddings/embedding-reranker.js';
-import { createEmbeddingsClient } from './embeddings/embeddings-client.js';
 import { EXAMPLE_KNOWLEDGE_FILE } from './example-knowledge-file.js';
 import { createResponderEngine } from './knowledge/knowledge-engine.js';
 import { createKnowledgeRegistry } from './knowledge/knowledge-registry.js';
 import type { KnowledgeResponder } from './knowledge/knowledge-responder.js';
-import { createOpenAiEngine } from './openai/openai-engine.js';
 import type { EngineLogger, ReplyEngine } from './reply-engine.js';
 
 /** The configured engine, with what the process wiring needs: reloading (SIGHUP) and closing. */
@@ -47,10 +44,12 @@ export async function createEngineFromConfig(config: ReplyEngineConfig, options:
   };
   const lifecycle = { reload: () => registry.reload(), close: () => registry.close() };
   if (config.kind === 'knowledge') {
-    const rerank = config.embeddings ? createEmbeddingReranker({ client: createEmbeddingsClient(config.embeddings), logger: options.logger }) : undefined;
+    // The embeddings client and the openai engine (and their HTTP client) are loaded only when configured.
+    const rerank = config.embeddings ? await embeddingReranker(config.embeddings, options.logger) : undefined;
     return { ...createResponderEngine(knowledgeFor, rerank ? { rerank } : {}), ...lifecycle };
   }
   const fallback: ReplyPart[] = options.fallbackText === '' ? [] : [{ type: 'text', content: options.fallbackText }];
+  const { createOpenAiEngine } = await import('./openai/openai-engine.js');
   const engine = createOpenAiEngine({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
@@ -63,4 +62,12 @@ export async function createEngineFromConfig(config: ReplyEngineConfig, options:
     logger: options.logger,
   });
   return { ...engine, ...lifecycle };
+}
+
+async function embeddingReranker(config: EmbeddingsConfig, logger: EngineLogger) {
+  const [{ createEmbeddingReranker }, { createEmbeddingsClient }] = await Promise.all([
+    import('./embeddings/embedding-reranker.js'),
+    import('./embeddings/embeddings-client.js'),
+  ]);
+  return createEmbeddingReranker({ client: createEmbeddingsClient(config), logger });
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseKnowledgeBase } from '../src/index.js';
+import { parseKnowledgeBase } from './internals.js';
 import { confidenceFeatures, confidentEntry } from '../src/knowledge/confidence.js';
 import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
 

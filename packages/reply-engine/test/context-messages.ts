@@ -1,5 +1,5 @@
 import type { ContextMessage, FileType, ReplyPart } from '@dialog-relay/contracts';
-import type { ReplyRequest } from '../src/index.js';
+import type { ReplyRequest } from './internals.js';
 
 let counter = 0;
 

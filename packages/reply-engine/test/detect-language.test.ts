@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { detectLanguage, languageName } from '../src/index.js';
+import { detectLanguage, languageName } from './internals.js';
 
 describe('detectLanguage', () => {
   it('tells English, Chinese and Japanese apart by script', () => {

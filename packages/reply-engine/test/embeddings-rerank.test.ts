@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EmbeddingsConfig } from '@dialog-relay/config';
-import { createEngineFromConfig, RANKED_TEXT_MAX_CHARS, type ConfiguredEngine } from '../src/index.js';
+import { createEngineFromConfig, RANKED_TEXT_MAX_CHARS, type ConfiguredEngine } from './internals.js';
 import { requestOf, textMessage } from './context-messages.js';
 import { freePort, startFakeChatServer, type FakeAnswer, type FakeChatServer, type RecordedRequest } from '@dialog-relay/testkit';
 

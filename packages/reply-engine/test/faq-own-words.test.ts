@@ -6,7 +6,7 @@ import {
   loadKnowledgeBase,
   type KnowledgeBase,
   type KnowledgeResponder,
-} from '../src/index.js';
+} from './internals.js';
 import { requestOf, textMessage } from './context-messages.js';
 
 /** The questions the README and the demo (scripts/demo.mjs) show, with the entry each must get. */

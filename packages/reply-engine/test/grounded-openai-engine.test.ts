@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngineFromConfig, type ConfiguredEngine, type EngineLogger } from '../src/index.js';
+import { createEngineFromConfig, type ConfiguredEngine, type EngineLogger } from './internals.js';
 import { fileMessage, requestOf, textMessage } from './context-messages.js';
 import { completionBody, startFakeChatServer, type FakeChatServer, type RecordedRequest } from '@dialog-relay/testkit';
 

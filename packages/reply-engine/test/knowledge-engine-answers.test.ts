@@ -9,7 +9,7 @@ import {
   parseKnowledgeBase,
   type KnowledgeBase,
   type ReplyEngine,
-} from '../src/index.js';
+} from './internals.js';
 import { fileMessage, messageOf, requestOf, textMessage } from './context-messages.js';
 
 describe('knowledge engine', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_THRESHOLDS, loadKnowledgeBase, parseKnowledgeBase } from '../src/index.js';
+import { DEFAULT_THRESHOLDS, loadKnowledgeBase, parseKnowledgeBase } from './internals.js';
 
 function parseError(text: string, format: 'yaml' | 'json' = 'yaml'): string {
   try {

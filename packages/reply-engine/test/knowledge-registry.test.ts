@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngineFromConfig, type ConfiguredEngine } from '../src/index.js';
+import { createEngineFromConfig, type ConfiguredEngine } from './internals.js';
 import { requestOf, textMessage } from './context-messages.js';
 
 interface LogCall {

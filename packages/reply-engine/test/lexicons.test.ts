@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createKnowledgeResponder, parseKnowledgeBase, type KnowledgeBase } from '../src/index.js';
+import { createKnowledgeResponder, parseKnowledgeBase, type KnowledgeBase } from './internals.js';
 import { shippedLexiconNames } from '../src/text/lexicon-data.js';
 
 const ENTRIES = `

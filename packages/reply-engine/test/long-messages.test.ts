@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createKnowledgeResponder, parseKnowledgeBase, RANKED_TEXT_MAX_CHARS } from '../src/index.js';
+import { createKnowledgeResponder, parseKnowledgeBase, RANKED_TEXT_MAX_CHARS } from './internals.js';
 
 /**
  * A message may be megabytes long (the body limit is 5 MiB): the engine ranks only its first

@@ -1,6 +1,6 @@
 import type { ReplyPart } from '@dialog-relay/contracts';
 import { expect } from 'chai';
-import { createOpenAiEngine, OPENAI_REPLY_MAX_CHARS, OPENAI_RESPONSE_MAX_BYTES, type EngineLogger, type OpenAiEngineOptions } from '../src/index.js';
+import { createOpenAiEngine, OPENAI_REPLY_MAX_CHARS, OPENAI_RESPONSE_MAX_BYTES, type EngineLogger, type OpenAiEngineOptions } from './internals.js';
 import { fileMessage, messageOf, requestOf, textMessage } from './context-messages.js';
 import { freePort, completionBody, startFakeChatServer, type FakeAnswer, type FakeChatServer } from '@dialog-relay/testkit';
 

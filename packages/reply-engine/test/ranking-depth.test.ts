@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { EXAMPLE_KNOWLEDGE_FILE, loadKnowledgeBase } from '../src/index.js';
+import { EXAMPLE_KNOWLEDGE_FILE, loadKnowledgeBase } from './internals.js';
 import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
 
 describe('ranking by bounds', () => {

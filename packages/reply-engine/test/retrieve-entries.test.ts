@@ -6,7 +6,7 @@ import {
   parseKnowledgeBase,
   retrieveEntries,
   type KnowledgeResponder,
-} from '../src/index.js';
+} from './internals.js';
 
 describe('retrieveEntries', () => {
   let responder: KnowledgeResponder;

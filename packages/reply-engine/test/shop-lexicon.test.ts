@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseKnowledgeBase, termsOf, tokenize } from '../src/index.js';
+import { parseKnowledgeBase, termsOf, tokenize } from './internals.js';
 import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
 import { englishStem } from '../src/text/english-stem.js';
 import { loadShippedLexicon, LEXICONS_DIR } from '../src/text/lexicon-data.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseKnowledgeBase } from '../src/index.js';
+import { parseKnowledgeBase } from './internals.js';
 import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
 import { conceptSiblings, createTermPairsBuilder } from '../src/knowledge/term-pairs.js';
 

@@ -1,11 +1,10 @@
-export * from './free-port.js';
-export * from './redis-server.js';
-export * from './test-redis.js';
-export * from './wait-until.js';
-export * from './fake-chat-completions-server.js';
-export * from './redis-topologies.js';
-export * from './openapi-answers.js';
-export * from './openapi-apis.js';
+export { freePort } from './free-port.js';
+export { redisServerInstalled, startRedisServer, type RedisServerHandle } from './redis-server.js';
+export { testRedisUrl, uniquePrefix, testRedisEnv, onTestCluster } from './test-redis.js';
+export { waitUntil } from './wait-until.js';
+export { completionBody, startFakeChatServer, type RecordedRequest, type FakeAnswer, type FakeChatServer } from './fake-chat-completions-server.js';
+export { startRedisCluster, startRedisReplicaPair, startRedisSentinel, type RedisClusterHandle, type RedisReplicaPairHandle, type RedisSentinelHandle } from './redis-topologies.js';
+export { registerApiUnderTest, checkAnswerAgainstOpenApi, answerBody } from './openapi-apis.js';
 /**
  * `node --import MODULE_RECORDER main.js` with MODULE_LOG=<file>: the process writes every module it
  * loads to the file (module-recorder.ts). Not exported as a module: importing it starts recording.

@@ -1,1 +1,1 @@
-export * from './tracing.js';
+export { startTracing, type Tracing } from './tracing.js';

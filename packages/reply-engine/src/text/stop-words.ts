@@ -27,6 +27,3 @@ export const CHINESE_STOP_WORDS: ReadonlySet<string> = new Set(LISTS.zh);
 export const JAPANESE_STOP_WORDS: ReadonlySet<string> = new Set(LISTS.ja);
 /** Hiragana-only words that do carry topic (when, how much, where); other hiragana terms are grammar. */
 export const JAPANESE_KEPT_HIRAGANA: readonly string[] = LISTS.ja_kept_hiragana;
-
-/** Every stop word of every language, for callers that do not know the language. */
-export const STOP_WORDS: ReadonlySet<string> = new Set([...ENGLISH_STOP_WORDS, ...CHINESE_STOP_WORDS, ...JAPANESE_STOP_WORDS]);
