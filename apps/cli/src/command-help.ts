@@ -20,8 +20,9 @@ or the environment variable ${WEBHOOK_SECRET_ENV}; prefer the last two (an argum
 export const COMMAND_HELP: Readonly<Record<string, string>> = {
   sign: `usage: dialog-relay sign --client ID (--secret S | --secret-stdin | env ${SECRET_ENV}) [--scheme ${SCHEME_CHOICES}]
        [--event assist_dialog] [--content TEXT] [--send-url URL] [--from ID] [--to ID] [--msg-id ID] [--group ID]
-       [--url http://127.0.0.1:8080] [--json]
-Prints a signed request body for the client and a curl command that sends it.
+       [--url URL] [--json]
+Prints a signed request body for the client and a curl command that sends it. The curl line's URL is --url, else
+DIALOG_RELAY_URL, else (through npm run cli) the running npm start's API, else http://127.0.0.1:8080.
 The client's secret comes from one of: --secret S, --secret-stdin (the first line of stdin), or the
 environment variable ${SECRET_ENV}; prefer the last two (an argument shows in ps).`,
   listen: `usage: dialog-relay listen (--secret WHSEC | --secret-stdin | env ${WEBHOOK_SECRET_ENV}) [--port 9999] [--host 127.0.0.1]

@@ -19,7 +19,7 @@ import { readStdin, resolveSecret } from './secret-input.js';
 const USAGE = `dialog-relay CLI (--version prints the release's version; add --json to any command for JSON output; --help prints this,
 <command> --help that command's usage; exit code 0 only on success, 2 on a usage error)
   sign --client ID --secret S [--scheme ${SCHEME_CHOICES}] [--event assist_dialog] [--content TEXT] [--send-url URL]
-       [--from ID] [--to ID] [--msg-id ID] [--group ID] [--url http://127.0.0.1:8080]
+       [--from ID] [--to ID] [--msg-id ID] [--group ID] [--url URL]
   listen --secret WHSEC [--port 9999] [--host 127.0.0.1] [--count N] [--tolerance 300]
   send-test URL --secret WHSEC [--client demo] [--at UNIX_SECONDS] [--timeout-ms 10000]
   deliveries list --conversation ID | --client ID [--limit 20] | show <delivery_id>

@@ -92,6 +92,12 @@ describe('cli help per command', function () {
     expect((JSON.parse((await runCli(['sign', '--help', '--json'])).stdout) as { usage: string }).usage).to.match(/^usage: dialog-relay sign /);
   });
 
+  it('says where sign\'s default --url comes from (DIALOG_RELAY_URL, the running npm start\'s API, then 8080)', async () => {
+    const { stdout } = await runCli(['sign', '--help']);
+    expect(stdout).to.include('DIALOG_RELAY_URL').and.to.include('npm start').and.to.include('http://127.0.0.1:8080');
+    expect(stdout).not.to.include('[--url http://127.0.0.1:8080]');
+  });
+
   it('prints a command\'s usage through npm run cli -- <command> --help (exit 0)', async () => {
     const root = fileURLToPath(new URL('../../../../', import.meta.url));
     const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'send-test', '--help'], { cwd: root, env: { ...process.env, npm_config_update_notifier: 'false' } });
