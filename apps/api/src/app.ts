@@ -32,8 +32,8 @@ export interface AppDeps {
   isDraining: () => boolean;
   /** The queue dashboard, mounted at /admin/queues behind the admin tokens. */
   dashboard?: QueueDashboard;
-  /** The OpenAPI document served at /openapi.json and rendered at /docs. */
-  openApi?: Readonly<Record<string, unknown>>;
+  /** The OpenAPI document's JSON, served at /openapi.json and rendered at /docs (asked for each time it is served). */
+  openApi?: () => string;
   /** When set (OTEL_EXPORTER_OTLP_ENDPOINT), every request runs in a server span. */
   tracing?: Tracing | undefined;
 }

@@ -17,7 +17,7 @@ import { createApp } from './app.js';
 import { createAuthThrottle } from './http/auth-throttle.js';
 import { createApiMetrics } from './http/metrics.js';
 import { queueDashboard } from './http/queue-dashboard.js';
-import { servedOpenApiDocument } from './served-openapi.js';
+import { servedOpenApiJson } from './served-openapi.js';
 
 
 export interface BuildApiOptions {
@@ -165,7 +165,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     // counted apart from the signatures' failures: guessing admin tokens does not lock integrators out
     adminThrottle: createAuthThrottle(config.ingress.authFailures),
     tracing: options.tracing,
-    openApi: servedOpenApiDocument(config),
+    openApi: servedOpenApiJson(config),
     dashboard: config.adminToken === undefined && config.ingress.adminWriteToken === undefined ? undefined : queueDashboard(queues, '/admin/queues'),
   });
   return {

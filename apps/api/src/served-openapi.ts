@@ -19,8 +19,8 @@ type Json = Record<string, unknown>;
  * The request examples name client `demo`. Without such a client they are signed with the test-vector
  * secret `demo-secret` at a fixed timestamp (the document says so). When the service runs a `demo`
  * client (`npm start` without CLIENTS does), they are signed with that client's first secret and
- * scheme at `nowS` (start-up), so the API accepts them as they stand for `timestampToleranceS` after
- * its start, e.g. from "Try it out" in /docs.
+ * scheme at `nowS`, so the API accepts them as they stand for `timestampToleranceS` after that
+ * (servedOpenApiJson signs them afresh), e.g. from "Try it out" in /docs.
  */
 export function servedOpenApiDocument(config: DocumentConfig, nowS = Math.floor(Date.now() / 1000)): Record<string, unknown> {
   const document = buildOpenApiDocument({
@@ -41,7 +41,7 @@ function signForDemoClient(document: Json, demo: ClientSettings, nowS: number, t
   const post = ((document['paths'] as Record<string, Json | undefined>)['/custom-im/chat-messages'] as Record<string, Json> | undefined)?.['post'];
   const content = (post?.['requestBody'] as { content?: Record<string, { examples?: Record<string, { summary: string; value: Json }> }> } | undefined)?.content;
   const examples = content?.['application/json']?.examples ?? {};
-  const note = ` (signed for the demo client this service runs with, ${demo.signatureScheme}, timestamp of its start-up: accepted for ${toleranceS} s after it)`;
+  const note = ` (signed for the demo client this service runs with, ${demo.signatureScheme}, when this document was served: accepted for ${toleranceS} s after)`;
   for (const example of Object.values(examples)) {
     const fresh: Json = { ...example.value, timestamp: nowS };
     delete fresh['signature'];
@@ -51,8 +51,22 @@ function signForDemoClient(document: Json, demo: ClientSettings, nowS: number, t
   const info = document['info'] as { description: string };
   info.description = info.description.replace(
     'The request examples are signed with the secret `demo-secret`.',
-    `The request examples are signed with the secret of the demo client this service runs with (client \`demo\`, ${demo.signatureScheme}), at the time the service started: they are accepted as they stand for ${toleranceS} s after its start (restart it for fresh ones). Elsewhere they are signed with the test-vector secret \`demo-secret\`.`,
+    `The request examples are signed with the secret of the demo client this service runs with (client \`demo\`, ${demo.signatureScheme}), when this document was served: they are accepted as they stand for ${toleranceS} s after (load the document again for fresh ones). Elsewhere they are signed with the test-vector secret \`demo-secret\`.`,
   );
+}
+
+/**
+ * GET /openapi.json's text, built when first asked and again once a quarter of TIMESTAMP_TOLERANCE_S
+ * (at most a minute) has passed, so the demo client's examples are always fresh enough to be accepted.
+ */
+export function servedOpenApiJson(config: DocumentConfig, nowMs: () => number = Date.now): () => string {
+  const refreshMs = Math.min(60_000, config.timestampToleranceS * 250);
+  let built: { atMs: number; json: string } | undefined;
+  return () => {
+    const now = nowMs();
+    if (built === undefined || now - built.atMs >= refreshMs) built = { atMs: now, json: JSON.stringify(servedOpenApiDocument(config, Math.floor(now / 1000))) };
+    return built.json;
+  };
 }
 
 /** The committed document's text: 2-space JSON and a final newline. */

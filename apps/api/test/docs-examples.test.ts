@@ -36,6 +36,18 @@ describe('request examples of the served /openapi.json (/docs)', function () {
     }
   });
 
+  it('are signed afresh: an example taken from /docs after TIMESTAMP_TOLERANCE_S has passed since start-up is still accepted', async () => {
+    const t = await startTestApi({ CLIENTS: JSON.stringify(DEMO_CLIENTS), TIMESTAMP_TOLERANCE_S: '2' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      const { examples } = await servedExamples(t);
+      const answer = await fetch(`${t.url}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(examples['assist_dialog']!.value) });
+      expect(answer.status, JSON.stringify(await answer.json())).to.equal(200);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('name the test-vector secret `demo-secret` when no demo client runs', async () => {
     const t = await startTestApi();
     try {

@@ -38,15 +38,14 @@ function assetDirectory(): string {
 }
 
 /**
- * GET /openapi.json (the document, built once at start-up from the validating schema) and
+ * GET /openapi.json (the document, built from the validating schema; its examples re-signed now and then) and
  * GET /docs, a rendered reference (Swagger UI from the swagger-ui-dist package, served locally).
  */
-export function apiDocsRouter(document: Readonly<Record<string, unknown>>): Router {
+export function apiDocsRouter(documentJson: () => string): Router {
   const router = express.Router();
-  const json = JSON.stringify(document);
   const assets = assetDirectory();
   router.get('/openapi.json', (_req: Request, res: Response) => {
-    res.type('application/json').set('Cache-Control', 'no-cache').send(json);
+    res.type('application/json').set('Cache-Control', 'no-cache').send(documentJson());
   });
   router.get('/docs', (_req: Request, res: Response) => {
     res.set('Content-Security-Policy', CSP).type('html').send(PAGE);
