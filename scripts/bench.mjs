@@ -46,7 +46,9 @@ const counts = new Map();
 for (const { lang } of messages) counts.set(lang, (counts.get(lang) ?? 0) + 1);
 const languages = [...counts].map(([lang, n]) => `${n} ${lang}`).join(', ');
 log(`dialog-relay benchmark: node ${process.version}, ${machine()}`);
-log(`traffic: ${messages.length} distinct customer messages (${languages}), a fresh msg_id per request, knowledge FAQ of ${kb.entries.length} entries`);
+log(
+  `traffic: ${messages.length} distinct customer messages (${languages}), a fresh msg_id per request, knowledge FAQ of ${kb.entries.length} entries`,
+);
 
 const servers = [];
 const receiver = await startReceiver();
@@ -57,7 +59,15 @@ let errors = 0;
 try {
   const single = await startRedisServer();
   servers.push(single);
-  const ctx = { root, redis: { url: single.url }, receiver, messages, sign: createSigner(signRequestBody, messages, 'b'), clients: clientsEnv(receiver.base), log };
+  const ctx = {
+    root,
+    redis: { url: single.url },
+    receiver,
+    messages,
+    sign: createSigner(signRequestBody, messages, 'b'),
+    clients: clientsEnv(receiver.base),
+    log,
+  };
 
   if (runs('sync')) {
     const sync = await syncPhase({ ...ctx, seconds: SECONDS });
@@ -74,12 +84,34 @@ try {
     ours = await ourDeliveries(ctx, ctx.redis, DELIVERIES, DELIVERIES / 10);
     errors += ours.errors;
     log(`   raw BullMQ + got ${raw.rate.toFixed(0)} /s, dialog-relay ${ours.rate.toFixed(0)} /s`);
-    rows.push({ id: 'delivery', figure: 'deliveries/s, one worker, WORKER_CONCURRENCY=50', value: ours.rate, unit: '/s', baseline: 'raw BullMQ worker + got', baseline_value: raw.rate, ratio: ours.rate / raw.rate, target: 0.7, direction: 'min' });
+    rows.push({
+      id: 'delivery',
+      figure: 'deliveries/s, one worker, WORKER_CONCURRENCY=50',
+      value: ours.rate,
+      unit: '/s',
+      baseline: 'raw BullMQ worker + got',
+      baseline_value: raw.rate,
+      ratio: ours.rate / raw.rate,
+      target: 0.7,
+      direction: 'min',
+    });
     figures.cpu_us.reply = ours.workerCpu;
     if (ours.redisCpu !== null && raw.redisCpu !== null) {
       figures.redis_cpu_us = { auto: ours.redisCpu, raw: raw.redisCpu };
-      log(`   Redis CPU per message accepted and delivered ${ours.redisCpu.toFixed(0)} µs, per raw BullMQ job added and processed ${raw.redisCpu.toFixed(0)} µs; worker CPU per reply ${ours.workerCpu?.toFixed(0) ?? '-'} µs`);
-      rows.push({ id: 'redis_cpu', figure: 'Redis CPU per auto_dialog message, accept to delivery', value: ours.redisCpu, unit: 'µs', baseline: 'per raw BullMQ job, add + process', baseline_value: raw.redisCpu, ratio: ours.redisCpu / raw.redisCpu, target: 2, direction: 'max' });
+      log(
+        `   Redis CPU per message accepted and delivered ${ours.redisCpu.toFixed(0)} µs, per raw BullMQ job added and processed ${raw.redisCpu.toFixed(0)} µs; worker CPU per reply ${ours.workerCpu?.toFixed(0) ?? '-'} µs`,
+      );
+      rows.push({
+        id: 'redis_cpu',
+        figure: 'Redis CPU per auto_dialog message, accept to delivery',
+        value: ours.redisCpu,
+        unit: 'µs',
+        baseline: 'per raw BullMQ job, add + process',
+        baseline_value: raw.redisCpu,
+        ratio: ours.redisCpu / raw.redisCpu,
+        target: 2,
+        direction: 'max',
+      });
     }
   }
 
@@ -89,11 +121,33 @@ try {
     const rawLat = await rawLatency(ctx, RATE, count);
     const lat = await ourLatency(ctx, RATE, count, Number(process.env.BENCH_STOPS ?? 20));
     errors += lat.errors;
-    log(`   raw BullMQ add→delivered p50 ${rawLat.p50.toFixed(1)} ms p99 ${rawLat.p99.toFixed(1)} ms; dialog-relay p50 ${lat.p50.toFixed(1)} ms p99 ${lat.p99.toFixed(1)} ms; stops ${lat.stops}, attempts after the answer ${lat.attemptsAfter}`);
+    log(
+      `   raw BullMQ add→delivered p50 ${rawLat.p50.toFixed(1)} ms p99 ${rawLat.p99.toFixed(1)} ms; dialog-relay p50 ${lat.p50.toFixed(1)} ms p99 ${lat.p99.toFixed(1)} ms; stops ${lat.stops}, attempts after the answer ${lat.attemptsAfter}`,
+    );
     for (const p of ['p50', 'p99']) {
-      rows.push({ id: `e2e_${p}`, figure: `accept→delivered ${p} at ${RATE} msg/s`, value: lat[p], unit: 'ms', baseline: 'raw BullMQ add→delivered', baseline_value: rawLat[p], ratio: lat[p] / rawLat[p], target: 3, direction: 'max' });
-  }
-  rows.push({ id: 'stop_attempts_after', figure: `stop_auto_reply under load (${lat.stops} stops): attempts started after the answer`, value: lat.attemptsAfter, unit: '', baseline: 'none allowed', baseline_value: 0, ratio: lat.attemptsAfter, target: 0, direction: 'max' });
+      rows.push({
+        id: `e2e_${p}`,
+        figure: `accept→delivered ${p} at ${RATE} msg/s`,
+        value: lat[p],
+        unit: 'ms',
+        baseline: 'raw BullMQ add→delivered',
+        baseline_value: rawLat[p],
+        ratio: lat[p] / rawLat[p],
+        target: 3,
+        direction: 'max',
+      });
+    }
+    rows.push({
+      id: 'stop_attempts_after',
+      figure: `stop_auto_reply under load (${lat.stops} stops): attempts started after the answer`,
+      value: lat.attemptsAfter,
+      unit: '',
+      baseline: 'none allowed',
+      baseline_value: 0,
+      ratio: lat.attemptsAfter,
+      target: 0,
+      direction: 'max',
+    });
   }
 
   if (runs('memory')) {
@@ -101,8 +155,19 @@ try {
     const memory = await memoryPhase(ctx, MEMORY / 10, MEMORY);
     errors += memory.errors;
     for (const which of ['api', 'worker']) {
-      rows.push({ id: `rss_${which}`, figure: `${which === 'api' ? 'API' : 'worker'} RSS after ${MEMORY} requests (< 250 MiB)`, value: memory.last[which], unit: 'MiB', baseline: `after ${MEMORY / 10}`, baseline_value: memory.first[which], ratio: memory.last[which] / memory.first[which], target: 1.2, direction: 'max', under_250: memory.last[which] < 250 });
-  }
+      rows.push({
+        id: `rss_${which}`,
+        figure: `${which === 'api' ? 'API' : 'worker'} RSS after ${MEMORY} requests (< 250 MiB)`,
+        value: memory.last[which],
+        unit: 'MiB',
+        baseline: `after ${MEMORY / 10}`,
+        baseline_value: memory.first[which],
+        ratio: memory.last[which] / memory.first[which],
+        target: 1.2,
+        direction: 'max',
+        under_250: memory.last[which] < 250,
+      });
+    }
   }
 
   if (runs('commands')) {
@@ -118,7 +183,17 @@ try {
     servers.push(cluster);
     const onCluster = await ourDeliveries(ctx, { nodes: cluster.nodes }, DELIVERIES, DELIVERIES / 10);
     errors += onCluster.errors;
-    rows.push({ id: 'cluster_delivery', figure: 'deliveries/s on a 3-master Redis Cluster', value: onCluster.rate, unit: '/s', baseline: 'the same run on one Redis', baseline_value: ours.rate, ratio: onCluster.rate / ours.rate, target: null, direction: 'info' });
+    rows.push({
+      id: 'cluster_delivery',
+      figure: 'deliveries/s on a 3-master Redis Cluster',
+      value: onCluster.rate,
+      unit: '/s',
+      baseline: 'the same run on one Redis',
+      baseline_value: ours.rate,
+      ratio: onCluster.rate / ours.rate,
+      target: null,
+      direction: 'info',
+    });
   }
   const last = rows.find((row) => row.id === 'stop_attempts_after');
   log(`\nResults (${((performance.now() - began) / 1000).toFixed(0)} s; errors ${errors})`);

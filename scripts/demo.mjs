@@ -13,8 +13,12 @@ await ensureNode('supported', (line) => process.stdout.write(`[dialog-relay] ${l
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const load = (path) => import(join(root, path));
 const [{ buildApi }, { buildWorker }, { loadConfig }, { createLogger }, sdk, testkit] = await Promise.all([
-  load('apps/api/dist/src/index.js'), load('apps/worker/dist/src/index.js'), load('packages/config/dist/src/index.js'),
-  load('packages/logger/dist/src/index.js'), load('packages/sdk/dist/src/index.js'), load('packages/testkit/dist/src/index.js'),
+  load('apps/api/dist/src/index.js'),
+  load('apps/worker/dist/src/index.js'),
+  load('packages/config/dist/src/index.js'),
+  load('packages/logger/dist/src/index.js'),
+  load('packages/sdk/dist/src/index.js'),
+  load('packages/testkit/dist/src/index.js'),
 ]);
 
 const DEMO = { client: 'demo', secret: 'demo-secret-not-for-production', webhookSecret: 'whsec_ZGVtby13ZWJob29rLXNlY3JldA==' };
@@ -28,7 +32,8 @@ const check = (ok, what) => {
   out(`   ${ok ? '✔' : '✘'} ${what}`);
 };
 
-const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
+const listen = (server) =>
+  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
 
 try {
   // REDIS_URL, or else a private redis-server of its own on a free loopback port (never a Redis that
@@ -44,28 +49,43 @@ try {
   // The receiver: your send_url, verifying each delivery over its raw body with the SDK.
   const deliveries = [];
   const waiters = [];
-  const receiver = createServer(sdk.createDeliveryReceiver({
-    secret: DEMO.webhookSecret,
-    onDelivery: (delivery) => {
-      deliveries.push(delivery);
-      waiters.splice(0).forEach((wake) => wake());
-    },
-    onRejected: (failure) => out(`   ✘ receiver refused a delivery: ${failure.reason}: ${failure.message}`),
-  }));
+  const receiver = createServer(
+    sdk.createDeliveryReceiver({
+      secret: DEMO.webhookSecret,
+      onDelivery: (delivery) => {
+        deliveries.push(delivery);
+        waiters.splice(0).forEach((wake) => wake());
+      },
+      onRejected: (failure) => out(`   ✘ receiver refused a delivery: ${failure.reason}: ${failure.message}`),
+    }),
+  );
   const receiverUrl = `${await listen(receiver)}/hook`;
-  cleanups.push(() => new Promise((resolve) => { receiver.closeAllConnections(); receiver.close(resolve); }));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        receiver.closeAllConnections();
+        receiver.close(resolve);
+      }),
+  );
 
   const config = loadConfig({
-    REDIS_URL: redisUrl, REDIS_PREFIX: `demo-${randomUUID().slice(0, 8)}:`, LOG_LEVEL: 'error',
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: `demo-${randomUUID().slice(0, 8)}:`,
+    LOG_LEVEL: 'error',
     CLIENTS: JSON.stringify({ [DEMO.client]: { secret: DEMO.secret, webhook_secret: DEMO.webhookSecret, allow_private_send_urls: true } }),
-    AUTO_REPLY_DEBOUNCE_MS: '1500', DELIVERY_TIMEOUT_MS: '3000',
+    AUTO_REPLY_DEBOUNCE_MS: '1500',
+    DELIVERY_TIMEOUT_MS: '3000',
   });
   const logger = createLogger({ level: 'error', service: 'demo', silent: true });
   const api = await buildApi(config, logger);
   await api.ready(5000);
   const server = createServer(api.app);
   const baseUrl = await listen(server);
-  cleanups.push(async () => { server.closeAllConnections(); await new Promise((resolve) => server.close(resolve)); await api.close(); });
+  cleanups.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await api.close();
+  });
   const worker = await buildWorker(config, logger);
   cleanups.push(() => worker.close());
   await Promise.all(worker.workers.map((w) => w.waitUntilReady()));
@@ -76,7 +96,12 @@ try {
   const relay = sdk.createClient({ baseUrl, client: DEMO.client, secret: DEMO.secret });
 
   step('1. assist_dialog: a suggested reply for a human agent');
-  const question = { msg_id: `demo-${randomUUID().slice(0, 8)}`, from_user_id: 'customer-1', to_user_id: 'agent-1', content: 'When are you open?' };
+  const question = {
+    msg_id: `demo-${randomUUID().slice(0, 8)}`,
+    from_user_id: 'customer-1',
+    to_user_id: 'agent-1',
+    content: 'When are you open?',
+  };
   show('sent', question);
   const assist = await relay.assist(question);
   show('answer', `${assist.status} ${JSON.stringify(assist.data.content)}`);
@@ -101,7 +126,10 @@ try {
   });
   show('delivered', `webhook-id ${arrived.id}`);
   show('body', arrived.rawBody.toString('utf8'));
-  check(arrived.payload.in_reply_to.includes(accepted.data.msg_id), 'verified: a v1 signature over the raw body matches, the timestamp is fresh, it answers our message');
+  check(
+    arrived.payload.in_reply_to.includes(accepted.data.msg_id),
+    'verified: a v1 signature over the raw body matches, the timestamp is fresh, it answers our message',
+  );
 
   step('4. cmd_dialog: stop cancels a pending reply, status, resume');
   const people = { from_user_id: 'customer-3', to_user_id: 'shop-account' };

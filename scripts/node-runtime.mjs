@@ -37,7 +37,22 @@ function shippedNode(say) {
   mkdirSync(folder, { recursive: true });
   // Its own folder and no lockfile: the project's dependencies are not touched. The package's
   // install script fetches the binary for this platform (node-<platform>-<arch>).
-  const install = spawnSync(npm, ['install', '--prefix', folder, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts=false', '--loglevel=error', `node@${SHIPPED_MAJOR}`], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const install = spawnSync(
+    npm,
+    [
+      'install',
+      '--prefix',
+      folder,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts=false',
+      '--loglevel=error',
+      `node@${SHIPPED_MAJOR}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' },
+  );
   if (install.status === 0 && majorOf(installedVersion() ?? '') === SHIPPED_MAJOR) return binary;
   process.stderr.write(`${install.stdout ?? ''}${install.stderr ?? ''}`);
   return undefined;
@@ -50,16 +65,19 @@ function shippedNode(say) {
  */
 export async function ensureNode(need, say) {
   if (accepts(need, process.version)) return;
-  const why = need === 'shipped'
-    ? `Node ${process.version} is not Node ${SHIPPED_MAJOR}, the runtime the image ships and the tests run on`
-    : `Node ${process.version} is older than ${OLDEST_SUPPORTED_MAJOR} (package.json engines)`;
+  const why =
+    need === 'shipped'
+      ? `Node ${process.version} is not Node ${SHIPPED_MAJOR}, the runtime the image ships and the tests run on`
+      : `Node ${process.version} is older than ${OLDEST_SUPPORTED_MAJOR} (package.json engines)`;
   if (process.env[RERUN]) {
     say(`${why}, and re-running under Node ${SHIPPED_MAJOR} did not help: install Node ${SHIPPED_MAJOR}`);
     process.exit(1);
   }
   const node = shippedNode(say);
   if (!node) {
-    say(`${why}; Node ${SHIPPED_MAJOR} could not be installed from the npm registry (see above): install Node ${SHIPPED_MAJOR} (https://nodejs.org) and run again`);
+    say(
+      `${why}; Node ${SHIPPED_MAJOR} could not be installed from the npm registry (see above): install Node ${SHIPPED_MAJOR} (https://nodejs.org) and run again`,
+    );
     process.exit(1);
   }
   say(`${why}: re-running under Node ${installedVersion()} from .data/node${SHIPPED_MAJOR}`);
@@ -67,6 +85,10 @@ export async function ensureNode(need, say) {
   const env = { ...process.env, [RERUN]: '1', PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
   const child = spawn(node, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-  const code = await new Promise((resolve) => child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15) : 1))));
+  const code = await new Promise((resolve) =>
+    child.on('exit', (exitCode, signal) =>
+      resolve(exitCode ?? (signal ? 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15) : 1)),
+    ),
+  );
   process.exit(code);
 }

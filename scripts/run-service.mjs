@@ -38,7 +38,10 @@ if (program === 'cli' && !needsRedis && !process.env.DIALOG_RELAY_URL) {
 if (!process.env.REDIS_PREFIX) {
   process.env.REDIS_PREFIX = checkoutPrefix();
   // The CLI's output is read by scripts (sign's curl line, --json): no extra line for it.
-  if (program !== 'cli') process.stderr.write(`[dialog-relay] Redis keys under prefix "${process.env.REDIS_PREFIX}" (this checkout's own, as npm start uses; set REDIS_PREFIX to share)\n`);
+  if (program !== 'cli')
+    process.stderr.write(
+      `[dialog-relay] Redis keys under prefix "${process.env.REDIS_PREFIX}" (this checkout's own, as npm start uses; set REDIS_PREFIX to share)\n`,
+    );
 }
 // The program sees its own arguments only, as if started directly.
 process.argv.splice(2, 1);

@@ -30,7 +30,9 @@ function clientIds(clients) {
   try {
     const parsed = JSON.parse(clients ?? '');
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.keys(parsed).join(',') : '';
-  } catch { return ''; }
+  } catch {
+    return '';
+  }
 }
 
 export function writeState(env) {
@@ -38,7 +40,10 @@ export function writeState(env) {
   mkdirSync(dirname(file), { recursive: true });
   const redis = Object.fromEntries(Object.entries(env).filter(([name, value]) => REDIS_VARIABLE.test(name) && value));
   const ids = clientIds(env.CLIENTS);
-  const extra = { ...(ids ? { [SERVICE_CLIENTS_VARIABLE]: ids } : {}), ...(env[SERVICE_URL_VARIABLE] ? { [SERVICE_URL_VARIABLE]: env[SERVICE_URL_VARIABLE] } : {}) };
+  const extra = {
+    ...(ids ? { [SERVICE_CLIENTS_VARIABLE]: ids } : {}),
+    ...(env[SERVICE_URL_VARIABLE] ? { [SERVICE_URL_VARIABLE]: env[SERVICE_URL_VARIABLE] } : {}),
+  };
   writeFileSync(file, `${JSON.stringify({ pid: process.pid, env: { ...redis, ...extra } }, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
 }
@@ -47,20 +52,34 @@ export function writeState(env) {
 export function removeState() {
   try {
     if (JSON.parse(readFileSync(stateFile(), 'utf8')).pid === process.pid) rmSync(stateFile());
-  } catch { /* none, or not ours */ }
+  } catch {
+    /* none, or not ours */
+  }
 }
 
 function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch (error) { return error.code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
 }
 
 /** True when something speaking Redis answers PING at the URL (an error reply, e.g. NOAUTH, is still Redis). */
 function answers(url) {
   let target;
-  try { target = new URL(url); } catch { return Promise.resolve(false); }
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.resolve(false);
+  }
   return new Promise((resolve) => {
     const socket = createConnection({ host: target.hostname.replace(/^\[|\]$/g, ''), port: Number(target.port || 6379) });
-    const done = (ok) => { socket.destroy(); resolve(ok); };
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
     socket.setTimeout(1000, () => done(false));
     socket.on('error', () => done(false));
     socket.on('connect', () => socket.write('PING\r\n'));
@@ -71,10 +90,15 @@ function answers(url) {
 /** The Redis variables of this checkout's running npm start, or undefined when none runs (or its Redis does not answer). */
 export async function runningServiceEnv() {
   let state;
-  try { state = JSON.parse(readFileSync(stateFile(), 'utf8')); } catch { return undefined; }
+  try {
+    state = JSON.parse(readFileSync(stateFile(), 'utf8'));
+  } catch {
+    return undefined;
+  }
   if (!state || typeof state.env !== 'object' || !Number.isInteger(state.pid) || !alive(state.pid)) return undefined;
   if (state.env.REDIS_URL && !(await answers(state.env.REDIS_URL))) return undefined;
   return state.env;
 }
 
-export const NO_REDIS = 'No REDIS_URL is set and no `npm start` of this checkout is running: start it, or set REDIS_URL to the Redis to use.';
+export const NO_REDIS =
+  'No REDIS_URL is set and no `npm start` of this checkout is running: start it, or set REDIS_URL to the Redis to use.';

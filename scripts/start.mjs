@@ -31,7 +31,9 @@ const exitOf = (child) => new Promise((resolve) => (running(child) ? child.once(
 async function terminate(procs, boundMs) {
   const left = procs.filter(running);
   for (const child of left) child.kill('SIGTERM');
-  const late = setTimeout(() => { for (const child of left.filter(running)) child.kill('SIGKILL'); }, boundMs);
+  const late = setTimeout(() => {
+    for (const child of left.filter(running)) child.kill('SIGKILL');
+  }, boundMs);
   await Promise.all(left.map(exitOf));
   clearTimeout(late);
 }
@@ -59,7 +61,10 @@ process.on('SIGTERM', () => stopAll(0));
 function redisAnswers(host, port) {
   return new Promise((resolve) => {
     const socket = createConnection({ host, port });
-    const done = (ok) => { socket.destroy(); resolve(ok); };
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
     socket.setTimeout(500, () => done(false));
     socket.on('error', () => done(false));
     socket.on('connect', () => socket.write('PING\r\n'));
@@ -70,7 +75,10 @@ function redisAnswers(host, port) {
 function reachable(host, port) {
   return new Promise((resolve) => {
     const socket = createConnection({ host, port });
-    const done = (ok) => { socket.destroy(); resolve(ok); };
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
     socket.setTimeout(2000, () => done(false));
     socket.on('error', () => done(false));
     socket.on('connect', () => done(true));
@@ -89,12 +97,16 @@ function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => { const { port } = server.address(); server.close(() => resolve(port)); });
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
   });
 }
 
 /** A Redis URL as shown: without a password, wherever the URL holds one (user info, even with an "@" in it, or a query option). */
-const shownUrl = (target) => `${target.protocol}//${target.username || target.password ? '***@' : ''}${target.host}${target.pathname === '/' ? '' : target.pathname}${target.search ? '?…' : ''}`;
+const shownUrl = (target) =>
+  `${target.protocol}//${target.username || target.password ? '***@' : ''}${target.host}${target.pathname === '/' ? '' : target.pathname}${target.search ? '?…' : ''}`;
 
 async function chooseRedis() {
   // A cluster or Sentinel is the operator's: used as configured (the services check it themselves).
@@ -103,15 +115,23 @@ async function chooseRedis() {
   if (process.env.REDIS_URL) {
     const url = process.env.REDIS_URL;
     let target;
-    try { target = new URL(url); } catch { target = undefined; }
+    try {
+      target = new URL(url);
+    } catch {
+      target = undefined;
+    }
     if (!target) {
       // Not quoted: it may hold a password.
-      say('REDIS_URL is not a valid URL (redis://[:password@]host:port[/db]): correct it, or unset REDIS_URL so npm start runs a private redis-server.');
+      say(
+        'REDIS_URL is not a valid URL (redis://[:password@]host:port[/db]): correct it, or unset REDIS_URL so npm start runs a private redis-server.',
+      );
       process.exit(1);
     }
     const shown = shownUrl(target);
     if (!(await reachable(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 6379)))) {
-      say(`Redis at ${shown} is not reachable: start Redis there, correct REDIS_URL, or unset REDIS_URL so npm start runs a private redis-server.`);
+      say(
+        `Redis at ${shown} is not reachable: start Redis there, correct REDIS_URL, or unset REDIS_URL so npm start runs a private redis-server.`,
+      );
       process.exit(1);
     }
     return { url, how: 'REDIS_URL' };
@@ -123,7 +143,8 @@ async function chooseRedis() {
     say('Get one with:  sudo apt-get install -y redis-server   (Debian/Ubuntu)');
     say('           or: brew install redis                      (macOS)');
     say('           or: docker run -d -p 6379:6379 redis:7      (then REDIS_URL=redis://127.0.0.1:6379 npm start)');
-    if (await redisAnswers('127.0.0.1', 6379)) say('A Redis answers on 127.0.0.1:6379: to use it, run REDIS_URL=redis://127.0.0.1:6379 npm start');
+    if (await redisAnswers('127.0.0.1', 6379))
+      say('A Redis answers on 127.0.0.1:6379: to use it, run REDIS_URL=redis://127.0.0.1:6379 npm start');
     process.exit(1);
   }
   const port = await freePort();
@@ -131,7 +152,11 @@ async function chooseRedis() {
   mkdirSync(dir, { recursive: true });
   // A process group of its own: a terminal's Ctrl-C (sent to the whole foreground group) does not stop
   // it under the draining API and worker; stopAll stops it after them.
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore', detached: true });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'],
+    { stdio: 'ignore', detached: true },
+  );
   redisProcess = proc;
   children.push(proc);
   for (let i = 0; i < 100 && !(await redisAnswers('127.0.0.1', port)); i++) await new Promise((r) => setTimeout(r, 50));
@@ -140,7 +165,11 @@ async function chooseRedis() {
 
 async function waitReady(url) {
   for (let i = 0; i < 200; i++) {
-    try { if ((await fetch(`${url}/readyz`)).ok) return true; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return true;
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
@@ -149,7 +178,19 @@ async function waitReady(url) {
 async function curlExample(baseUrl, client, secret) {
   const { signRequestBody } = await import(join(root, 'packages/signing/dist/src/index.js'));
   const now = Math.floor(Date.now() / 1000);
-  const body = { client, timestamp: now, message_info: { msg_id: `demo-${now}`, from_user_id: 'customer-1', to_user_id: 'bot-1', content: 'When are you open?', message_type: 1, event_type: 'assist_dialog', create_timestamp: now } };
+  const body = {
+    client,
+    timestamp: now,
+    message_info: {
+      msg_id: `demo-${now}`,
+      from_user_id: 'customer-1',
+      to_user_id: 'bot-1',
+      content: 'When are you open?',
+      message_type: 1,
+      event_type: 'assist_dialog',
+      create_timestamp: now,
+    },
+  };
   const signed = { ...body, signature: signRequestBody(body, secret, 'hmac-sha256') };
   return `curl -s ${baseUrl}/custom-im/chat-messages -H 'Content-Type: application/json' -d '${JSON.stringify(signed)}'`;
 }
@@ -160,7 +201,9 @@ const port = process.env.PORT || '8080';
 const host = process.env.HOST || '127.0.0.1';
 const busy = await portInUse(host, port);
 if (busy) {
-  say(`Cannot start: port ${port} on ${host} is ${busy === 'EACCES' ? 'not allowed for this user' : 'already in use (another program listens there)'}. Stop that program, or choose another port: PORT=8081 npm start`);
+  say(
+    `Cannot start: port ${port} on ${host} is ${busy === 'EACCES' ? 'not allowed for this user' : 'already in use (another program listens there)'}. Stop that program, or choose another port: PORT=8081 npm start`,
+  );
   process.exit(1);
 }
 const redis = await chooseRedis();
@@ -173,7 +216,11 @@ if (demo) {
   env.CLIENTS = JSON.stringify({ [DEMO.id]: { secret: DEMO.secret, webhook_secret: DEMO.webhookSecret, allow_private_send_urls: true } });
 }
 say(`Redis: ${redis.how}`);
-say(process.env.REDIS_PREFIX ? `Redis keys under prefix "${env.REDIS_PREFIX}" (REDIS_PREFIX)` : `Redis keys under prefix "${env.REDIS_PREFIX}" (this checkout's own; set REDIS_PREFIX to share)`);
+say(
+  process.env.REDIS_PREFIX
+    ? `Redis keys under prefix "${env.REDIS_PREFIX}" (REDIS_PREFIX)`
+    : `Redis keys under prefix "${env.REDIS_PREFIX}" (this checkout's own; set REDIS_PREFIX to share)`,
+);
 // A signal during the start-up above: stopAll is stopping what started; start nothing more.
 if (stopping) await new Promise(() => undefined);
 const api = spawn(process.execPath, [join(root, 'apps/api/dist/src/main.js')], { env, stdio: 'inherit' });
@@ -193,11 +240,19 @@ const baseUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost
 if ((await waitReady(baseUrl)) && api.exitCode === null) {
   writeState({ ...env, DIALOG_RELAY_URL: baseUrl });
   say(`API ready at ${baseUrl}   (worker running beside it)`);
-  say(`reference: ${baseUrl}/docs · dashboard: ${baseUrl}/admin/queues (${env.ADMIN_TOKEN || env.ADMIN_WRITE_TOKEN ? 'log in with ADMIN_TOKEN' : 'set ADMIN_TOKEN to open it'})`);
-  const redisNamed = env.REDIS_URL ? `REDIS_URL=${shownUrl(new URL(env.REDIS_URL))}` : env.REDIS_CLUSTER_NODES ? `REDIS_CLUSTER_NODES=${env.REDIS_CLUSTER_NODES}` : `REDIS_SENTINELS=${env.REDIS_SENTINELS}`;
+  say(
+    `reference: ${baseUrl}/docs · dashboard: ${baseUrl}/admin/queues (${env.ADMIN_TOKEN || env.ADMIN_WRITE_TOKEN ? 'log in with ADMIN_TOKEN' : 'set ADMIN_TOKEN to open it'})`,
+  );
+  const redisNamed = env.REDIS_URL
+    ? `REDIS_URL=${shownUrl(new URL(env.REDIS_URL))}`
+    : env.REDIS_CLUSTER_NODES
+      ? `REDIS_CLUSTER_NODES=${env.REDIS_CLUSTER_NODES}`
+      : `REDIS_SENTINELS=${env.REDIS_SENTINELS}`;
   say(`Redis: ${redisNamed} REDIS_PREFIX=${env.REDIS_PREFIX} (npm run cli of this checkout finds it by itself)`);
   if (demo) {
-    say(`CLIENTS is not set: using the demo client "${DEMO.id}" with secret "${DEMO.secret}" and webhook secret ${DEMO.webhookSecret} (never use them for real; loopback send_urls are allowed for it).`);
+    say(
+      `CLIENTS is not set: using the demo client "${DEMO.id}" with secret "${DEMO.secret}" and webhook secret ${DEMO.webhookSecret} (never use them for real; loopback send_urls are allowed for it).`,
+    );
     say('Try a signed assist_dialog (valid for 5 minutes; re-run npm start for a fresh one):');
     process.stdout.write(`\n${await curlExample(baseUrl, DEMO.id, DEMO.secret)}\n\n`);
   }

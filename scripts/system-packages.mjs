@@ -19,7 +19,9 @@ export function ensureSystemPackages(say, { only } = {}) {
   const needed = only ? NEEDED.filter((need) => only.includes(need.command)) : NEEDED;
   const chromiumPath = needed.some((need) => need.command === 'chromium') ? process.env.CHROMIUM_PATH : undefined;
   if (chromiumPath && !present({ command: chromiumPath, args: ['--version'] })) {
-    say(`CHROMIUM_PATH=${chromiumPath} does not run (${chromiumPath} --version failed): name a Chromium there, or unset it to use Debian's chromium`);
+    say(
+      `CHROMIUM_PATH=${chromiumPath} does not run (${chromiumPath} --version failed): name a Chromium there, or unset it to use Debian's chromium`,
+    );
     return false;
   }
   const missing = needed.filter((need) => !(need.command === 'chromium' && chromiumPath) && !present(need));
@@ -28,7 +30,9 @@ export function ensureSystemPackages(say, { only } = {}) {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const aptGet = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
   if (!root || !aptGet) {
-    say(`missing ${missing.map((need) => need.command).join(', ')}: install ${packages.join(' ')} (e.g. sudo apt-get install -y ${packages.join(' ')})`);
+    say(
+      `missing ${missing.map((need) => need.command).join(', ')}: install ${packages.join(' ')} (e.g. sudo apt-get install -y ${packages.join(' ')})`,
+    );
     return false;
   }
   say(`installing ${packages.join(' ')} (apt-get) ...`);

@@ -22,7 +22,12 @@ const { startRedisServer } = await import(join(root, 'packages/testkit/dist/src/
 async function traced(args, env, port) {
   let freed = 0;
   let rest = '';
-  const child = track(spawn(process.execPath, ['--trace-gc', ...args], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }));
+  const child = track(
+    spawn(process.execPath, ['--trace-gc', ...args], {
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    }),
+  );
   child.stdout.on('data', (chunk) => {
     const lines = (rest + chunk.toString()).split('\n');
     rest = lines.pop() ?? '';
@@ -32,9 +37,15 @@ async function traced(args, env, port) {
     }
   });
   let up = false;
-  child.once('message', () => { up = true; }); // the bare server says 'ready'; the API answers /healthz
+  child.once('message', () => {
+    up = true;
+  }); // the bare server says 'ready'; the API answers /healthz
   for (let i = 0; i < 300 && !up; i++) {
-    try { if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
     await sleep(50);
   }
   return { child, freedMiB: () => freed, url: `http://127.0.0.1:${port}` };
@@ -56,10 +67,22 @@ try {
   const sign = createSigner(signRequestBody, messages, 'alloc');
   const barePort = await freePort();
   const bare = await traced([join(root, 'scripts/bench/bare-server.mjs')], { ...process.env, REDIS_URL: '' }, barePort);
-  const bareBody = (i) => ({ msgId: String(i), body: JSON.stringify({ client: 'bench', timestamp: Math.floor(Date.now() / 1000), signature: 'x', message_info: { content: 'hi', trace: i } }) });
+  const bareBody = (i) => ({
+    msgId: String(i),
+    body: JSON.stringify({
+      client: 'bench',
+      timestamp: Math.floor(Date.now() / 1000),
+      signature: 'x',
+      message_info: { content: 'hi', trace: i },
+    }),
+  });
   const bareResult = await perRequest(bare, pool(0, bareBody));
   await stop(bare.child);
-  const api = await traced([join(root, 'apps/api/dist/src/main.js')], serviceEnv({ url: redis.url }, { REDIS_PREFIX: `bench-alloc-${randomUUID().slice(0, 6)}:`, CLIENTS: clientsEnv(receiver.base) }), await freePort());
+  const api = await traced(
+    [join(root, 'apps/api/dist/src/main.js')],
+    serviceEnv({ url: redis.url }, { REDIS_PREFIX: `bench-alloc-${randomUUID().slice(0, 6)}:`, CLIENTS: clientsEnv(receiver.base) }),
+    await freePort(),
+  );
   const rows = [`bare Express ${bareResult.kib.toFixed(1)} KiB/request`];
   for (const [id, eventType, options] of [
     ['cmd', 'cmd_dialog', { content: 'auto_reply_status' }],
@@ -67,7 +90,10 @@ try {
     ['assist', 'assist_dialog', {}],
     ['auto_accept', 'auto_dialog', { sendUrl: `${receiver.base}/hook` }],
   ]) {
-    const result = await perRequest(api, pool(REQUESTS + 1000, (i) => sign(eventType, { ...options, customer: `${id}-${i % 3000}` })));
+    const result = await perRequest(
+      api,
+      pool(REQUESTS + 1000, (i) => sign(eventType, { ...options, customer: `${id}-${i % 3000}` })),
+    );
     rows.push(`${id} ${result.kib.toFixed(1)} KiB/request${result.errors ? ` (${result.errors} errors)` : ''}`);
   }
   await stop(api.child);

@@ -12,7 +12,12 @@ import { serviceEnv, sleep, startApi, startWorker, stop } from './processes.mjs'
 const WARM = 5;
 
 async function post(url, body) {
-  const response = await fetch(`${url}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${url}/custom-im/chat-messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
   await response.arrayBuffer();
   return response.status;
 }
@@ -22,7 +27,9 @@ async function startMonitor(url) {
   const events = [];
   const connection = new Redis(url, { protocol: 2, lazyConnect: true });
   const monitor = await connection.monitor();
-  monitor.on('monitor', (_time, args, source) => events.push({ at: performance.now(), source, command: String(args[0] ?? '').toLowerCase() }));
+  monitor.on('monitor', (_time, args, source) =>
+    events.push({ at: performance.now(), source, command: String(args[0] ?? '').toLowerCase() }),
+  );
   return { events, close: () => monitor.disconnect() };
 }
 
@@ -47,7 +54,11 @@ async function processesByAddress(url) {
 }
 
 export async function commandsPhase({ root, redis, receiver, sign, clients, log }, count) {
-  const env = serviceEnv(redis, { REDIS_PREFIX: `bench-cmd-${randomUUID().slice(0, 6)}:`, CLIENTS: clients, WORKER_CONCURRENCY: String(CONCURRENCY) });
+  const env = serviceEnv(redis, {
+    REDIS_PREFIX: `bench-cmd-${randomUUID().slice(0, 6)}:`,
+    CLIENTS: clients,
+    WORKER_CONCURRENCY: String(CONCURRENCY),
+  });
   const api = await startApi(root, env);
   const worker = startWorker(root, env);
   const run = randomUUID().slice(0, 4);
@@ -60,7 +71,8 @@ export async function commandsPhase({ root, redis, receiver, sign, clients, log 
   // Every path once (scripts loaded, connections open, the worker's queues started), replies delivered.
   let due = receiver.state.received;
   for (const [id, eventType, options] of scenarios) {
-    for (let i = 0; i < WARM; i++) if ((await post(api.url, sign(eventType, { ...options, customer: `cmdwarm-${run}-${id}-${i}` }).body)) === 202) due += 1;
+    for (let i = 0; i < WARM; i++)
+      if ((await post(api.url, sign(eventType, { ...options, customer: `cmdwarm-${run}-${id}-${i}` }).body)) === 202) due += 1;
   }
   await receiver.until(due, 30_000);
   await sleep(500);
@@ -80,7 +92,8 @@ export async function commandsPhase({ root, redis, receiver, sign, clients, log 
       // One request at a time, each a new conversation (an auto_dialog message is then one reply).
       for (let i = 0; i < count; i++) {
         const status = await post(api.url, sign(eventType, { ...options, customer: `cmd-${run}-${id}-${i}` }).body);
-        if (status === 202) accepted += 1; else if (status !== 200) errors += 1;
+        if (status === 202) accepted += 1;
+        else if (status !== 200) errors += 1;
       }
       windows[id] = { from, to: performance.now() };
       if (id === 'auto') {
@@ -98,7 +111,8 @@ export async function commandsPhase({ root, redis, receiver, sign, clients, log 
   await stop(worker);
   await stop(api.child);
 
-  const counted = (owner, { from, to }) => monitor.events.filter((e) => e.at >= from && e.at <= to && e.source !== 'lua' && owners.get(e.source) === owner).length;
+  const counted = (owner, { from, to }) =>
+    monitor.events.filter((e) => e.at >= from && e.at <= to && e.source !== 'lua' && owners.get(e.source) === owner).length;
   const idleRate = (owner) => counted(owner, windows.idle) / (windows.idle.to - windows.idle.from);
   const net = (owner, window) => Math.max(0, counted(owner, window) - idleRate(owner) * (window.to - window.from));
   const commands = {
@@ -109,7 +123,11 @@ export async function commandsPhase({ root, redis, receiver, sign, clients, log 
     reply: windows.reply.replies > 0 ? net('worker', windows.reply) / windows.reply.replies : null,
   };
   const unattributed = monitor.events.filter((e) => e.source !== 'lua' && !owners.has(e.source)).length;
-  log(`   per request: assist ${commands.assist.toFixed(1)}, website ${commands.website.toFixed(1)}, cmd (auto_reply_status) ${commands.cmd.toFixed(1)}, auto_dialog accept ${commands.auto.toFixed(1)}; per delivered reply (worker, BullMQ included) ${commands.reply?.toFixed(1) ?? '-'}`);
-  log(`   idle: API ${(idleRate('api') * 1000).toFixed(1)}/s, worker ${(idleRate('worker') * 1000).toFixed(1)}/s (taken off); commands from other connections (not counted): ${unattributed}`);
+  log(
+    `   per request: assist ${commands.assist.toFixed(1)}, website ${commands.website.toFixed(1)}, cmd (auto_reply_status) ${commands.cmd.toFixed(1)}, auto_dialog accept ${commands.auto.toFixed(1)}; per delivered reply (worker, BullMQ included) ${commands.reply?.toFixed(1) ?? '-'}`,
+  );
+  log(
+    `   idle: API ${(idleRate('api') * 1000).toFixed(1)}/s, worker ${(idleRate('worker') * 1000).toFixed(1)}/s (taken off); commands from other connections (not counted): ${unattributed}`,
+  );
   return { commands, errors };
 }

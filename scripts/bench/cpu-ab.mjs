@@ -40,7 +40,15 @@ const results = new Map(roots.map((r) => [r, []]));
 try {
   const messages = loadMessages(here);
   const sign = createSigner(signRequestBody, messages, 'ab');
-  const bareBody = (i) => ({ msgId: String(i), body: JSON.stringify({ client: 'bench', timestamp: Math.floor(Date.now() / 1000), signature: 'x', message_info: { content: 'hi', trace: i } }) });
+  const bareBody = (i) => ({
+    msgId: String(i),
+    body: JSON.stringify({
+      client: 'bench',
+      timestamp: Math.floor(Date.now() / 1000),
+      signature: 'x',
+      message_info: { content: 'hi', trace: i },
+    }),
+  });
   for (let round = 0; round < ROUNDS; round++) {
     const barePort = await freePort();
     const bare = await forkReady(join(here, 'scripts/bench/bare-server.mjs'), { PORT: String(barePort), REDIS_URL: '' });
@@ -48,19 +56,38 @@ try {
     await stop(bare);
     log(`round ${round + 1}: bare Express ${bareUs.us.toFixed(0)} µs/request`);
     for (const root of roots) {
-      const env = serviceEnv({ url: redis.url }, { REDIS_PREFIX: `ab-${randomUUID().slice(0, 6)}:`, CLIENTS: clientsEnv(receiver.base), WORKER_CONCURRENCY: '50' });
+      const env = serviceEnv(
+        { url: redis.url },
+        { REDIS_PREFIX: `ab-${randomUUID().slice(0, 6)}:`, CLIENTS: clientsEnv(receiver.base), WORKER_CONCURRENCY: '50' },
+      );
       const api = await startApi(root, env);
       const row = { bare: bareUs.us };
       let autoAccepted = 0;
-      for (const [id, eventType, options] of [['assist', 'assist_dialog', {}], ['website', 'website_dialog', {}], ['cmd', 'cmd_dialog', { content: 'auto_reply_status' }], ['auto', 'auto_dialog', { sendUrl: `${receiver.base}/hook` }]]) {
-        const r = await cpuPerRequest(api.url, api.child.pid, pool(0, (i) => sign(eventType, { ...options, customer: id === 'auto' ? `${id}-${round}-${i}` : `${id}-${round}-${i % 3000}` })), REQUESTS);
+      for (const [id, eventType, options] of [
+        ['assist', 'assist_dialog', {}],
+        ['website', 'website_dialog', {}],
+        ['cmd', 'cmd_dialog', { content: 'auto_reply_status' }],
+        ['auto', 'auto_dialog', { sendUrl: `${receiver.base}/hook` }],
+      ]) {
+        const r = await cpuPerRequest(
+          api.url,
+          api.child.pid,
+          pool(0, (i) => sign(eventType, { ...options, customer: id === 'auto' ? `${id}-${round}-${i}` : `${id}-${round}-${i % 3000}` })),
+          REQUESTS,
+        );
         row[id] = r.us;
         if (id === 'auto') autoAccepted = r.accepted;
         if (r.failed) row[`${id}_failed`] = r.failed;
       }
       // Replies: one per conversation (a reply answers one message), accepted while no worker runs, with
       // the auto scenario's; then one worker delivers them all: its CPU from the first delivery to the last.
-      const autos = (await load(api.url, pool(0, (i) => sign('auto_dialog', { customer: `r-${round}-${i}`, sendUrl: `${receiver.base}/hook` })), { amount: REPLIES }))['2xx'];
+      const autos = (
+        await load(
+          api.url,
+          pool(0, (i) => sign('auto_dialog', { customer: `r-${round}-${i}`, sendUrl: `${receiver.base}/hook` })),
+          { amount: REPLIES },
+        )
+      )['2xx'];
       const queued = autos + autoAccepted;
       const base = receiver.state.received;
       const worker = startWorker(root, env);
@@ -73,7 +100,11 @@ try {
       await stop(worker);
       await stop(api.child);
       results.get(root).push(row);
-      log(`  ${root}: ${Object.entries(row).map(([k, v]) => `${k} ${typeof v === 'number' ? v.toFixed(0) : v}`).join(', ')}`);
+      log(
+        `  ${root}: ${Object.entries(row)
+          .map(([k, v]) => `${k} ${typeof v === 'number' ? v.toFixed(0) : v}`)
+          .join(', ')}`,
+      );
     }
   }
   log('\nmean µs (per request; reply: per delivered reply):');

@@ -21,9 +21,21 @@ export async function rawDeliveries({ root, redis, receiver, messages }, count) 
   const queue = new Queue('raw', { connection, prefix });
   await queue.waitUntilReady();
   const redisCpuBefore = await redisCpuUs(connection);
-  await queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: 'deliver', data: { key: `raw-${i}`, text: messages[i % messages.length].text }, opts: { removeOnComplete: true } })));
+  await queue.addBulk(
+    Array.from({ length: count }, (_, i) => ({
+      name: 'deliver',
+      data: { key: `raw-${i}`, text: messages[i % messages.length].text },
+      opts: { removeOnComplete: true },
+    })),
+  );
   const start = receiver.state.received;
-  const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), { REDIS_URL: redis.url, QUEUE: 'raw', PREFIX: prefix, RECEIVER: `${receiver.base}/raw`, CONCURRENCY: String(CONCURRENCY) });
+  const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), {
+    REDIS_URL: redis.url,
+    QUEUE: 'raw',
+    PREFIX: prefix,
+    RECEIVER: `${receiver.base}/raw`,
+    CONCURRENCY: String(CONCURRENCY),
+  });
   await receiver.until(start + 1, 30_000);
   const t0 = performance.now();
   await receiver.until(start + count, 120_000);
@@ -43,12 +55,20 @@ export async function rawDeliveries({ root, redis, receiver, messages }, count) 
  * the last delivery; one Redis only).
  */
 export async function ourDeliveries({ root, receiver, sign, clients }, redis, count, conversations) {
-  const env = serviceEnv(redis, { REDIS_PREFIX: `bench-dlv-${randomUUID().slice(0, 6)}:`, CLIENTS: clients, WORKER_CONCURRENCY: String(CONCURRENCY) });
+  const env = serviceEnv(redis, {
+    REDIS_PREFIX: `bench-dlv-${randomUUID().slice(0, 6)}:`,
+    CLIENTS: clients,
+    WORKER_CONCURRENCY: String(CONCURRENCY),
+  });
   const api = await startApi(root, env);
   const probe = redis.url ? new Redis(redis.url, { protocol: 2 }) : undefined;
   const redisCpuBefore = probe ? await redisCpuUs(probe) : null;
   const run = randomUUID().slice(0, 4);
-  const accepted = await load(api.url, pool(count, (i) => sign('auto_dialog', { customer: `dlv-${run}-${i % conversations}`, sendUrl: `${receiver.base}/hook` })), { amount: count });
+  const accepted = await load(
+    api.url,
+    pool(count, (i) => sign('auto_dialog', { customer: `dlv-${run}-${i % conversations}`, sendUrl: `${receiver.base}/hook` })),
+    { amount: count },
+  );
   await stop(api.child);
   const start = receiver.state.received;
   const expected = accepted['2xx'];

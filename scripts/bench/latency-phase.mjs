@@ -16,7 +16,13 @@ export async function rawLatency({ root, redis, receiver }, rate, count) {
   const connection = new Redis(redis.url, { maxRetriesPerRequest: null, protocol: 2 });
   const prefix = `bench-rawlat-${randomUUID().slice(0, 6)}`;
   const queue = new Queue('raw', { connection, prefix });
-  const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), { REDIS_URL: redis.url, QUEUE: 'raw', PREFIX: prefix, RECEIVER: `${receiver.base}/raw`, CONCURRENCY: String(CONCURRENCY) });
+  const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), {
+    REDIS_URL: redis.url,
+    QUEUE: 'raw',
+    PREFIX: prefix,
+    RECEIVER: `${receiver.base}/raw`,
+    CONCURRENCY: String(CONCURRENCY),
+  });
   const add = (key) => queue.add('deliver', { key, text: 'warm' }, { removeOnComplete: true });
   let start = receiver.state.received;
   await Promise.all(Array.from({ length: CONVERSATIONS }, (_, i) => add(`warm-${i}`)));
@@ -45,29 +51,53 @@ export async function rawLatency({ root, redis, receiver }, rate, count) {
  * stop_auto_reply, and every attempt reaching the receiver after the stop's answer is counted.
  */
 export async function ourLatency({ root, redis, receiver, sign, clients }, rate, count, stops) {
-  const env = serviceEnv(redis, { REDIS_PREFIX: `bench-e2e-${randomUUID().slice(0, 6)}:`, CLIENTS: clients, WORKER_CONCURRENCY: String(CONCURRENCY) });
+  const env = serviceEnv(redis, {
+    REDIS_PREFIX: `bench-e2e-${randomUUID().slice(0, 6)}:`,
+    CLIENTS: clients,
+    WORKER_CONCURRENCY: String(CONCURRENCY),
+  });
   const api = await startApi(root, env);
   const worker = startWorker(root, env);
   const run = randomUUID().slice(0, 4);
   const customer = (i) => `e2e-${run}-${i % CONVERSATIONS}`;
   let start = receiver.state.received;
-  const warm = await load(api.url, pool(CONVERSATIONS, (i) => sign('auto_dialog', { customer: customer(i), sendUrl: `${receiver.base}/hook` })), { amount: CONVERSATIONS });
+  const warm = await load(
+    api.url,
+    pool(CONVERSATIONS, (i) => sign('auto_dialog', { customer: customer(i), sendUrl: `${receiver.base}/hook` })),
+    { amount: CONVERSATIONS },
+  );
   await receiver.until(start + warm['2xx'], 30_000);
 
   const histogram = receiver.measure();
   start = receiver.state.received;
   let accepted = 0;
   // Paced evenly, as the raw baseline adds its jobs: the same traffic shape on both sides of the ratio.
-  const traffic = paced(api.url, pool(count, (i) => sign('auto_dialog', { customer: customer(i), sendUrl: `${receiver.base}/hook` })), {
-    amount: count, rate,
-    onAnswer: (msgId, status) => { if (status === 202) { accepted += 1; receiver.accept(msgId); } },
-  });
+  const traffic = paced(
+    api.url,
+    pool(count, (i) => sign('auto_dialog', { customer: customer(i), sendUrl: `${receiver.base}/hook` })),
+    {
+      amount: count,
+      rate,
+      onAnswer: (msgId, status) => {
+        if (status === 202) {
+          accepted += 1;
+          receiver.accept(msgId);
+        }
+      },
+    },
+  );
   const stopping = stopUnderLoad(api.url, receiver, sign, run, stops, (count / rate) * 1000);
   const [result, stopResult] = await Promise.all([traffic, stopping]);
   await receiver.until(start + accepted, 60_000);
   await stop(worker);
   await stop(api.child);
-  return { p50: ms(histogram, 50), p99: ms(histogram, 99), errors: failures(result) + stopResult.errors, attemptsAfter: stopResult.attemptsAfter, stops };
+  return {
+    p50: ms(histogram, 50),
+    p99: ms(histogram, 99),
+    errors: failures(result) + stopResult.errors,
+    attemptsAfter: stopResult.attemptsAfter,
+    stops,
+  };
 }
 
 async function post(url, body) {
@@ -80,21 +110,25 @@ async function stopUnderLoad(url, receiver, sign, run, stops, windowMs) {
   let errors = 0;
   const answers = [];
   const spacing = windowMs / (stops + 1);
-  await Promise.all(Array.from({ length: stops }, async (_, k) => {
-    await sleep(spacing * (k + 0.5));
-    const customer = `stop-${run}-${k}`;
-    const first = await post(url, sign('auto_dialog', { customer, sendUrl: `${receiver.base}/slow` }).body);
-    if (first.status !== 202) errors += 1;
-    await sleep((k * 97) % 600); // 0–600 ms: before, during and after the attempt begins
-    const answer = await post(url, sign('cmd_dialog', { customer, content: 'stop_auto_reply' }).body);
-    const answeredAt = performance.now();
-    if (answer.status !== 200) errors += 1;
-    const later = await post(url, sign('auto_dialog', { customer, sendUrl: `${receiver.base}/slow` }).body);
-    if (later.status !== 202 || later.json.data?.status !== 'suppressed') errors += 1;
-    answers.push({ conversation: conversationIdOf('bench', { from_user_id: `cust-${customer}`, to_user_id: 'bench-bot' }), answeredAt });
-  }));
+  await Promise.all(
+    Array.from({ length: stops }, async (_, k) => {
+      await sleep(spacing * (k + 0.5));
+      const customer = `stop-${run}-${k}`;
+      const first = await post(url, sign('auto_dialog', { customer, sendUrl: `${receiver.base}/slow` }).body);
+      if (first.status !== 202) errors += 1;
+      await sleep((k * 97) % 600); // 0–600 ms: before, during and after the attempt begins
+      const answer = await post(url, sign('cmd_dialog', { customer, content: 'stop_auto_reply' }).body);
+      const answeredAt = performance.now();
+      if (answer.status !== 200) errors += 1;
+      const later = await post(url, sign('auto_dialog', { customer, sendUrl: `${receiver.base}/slow` }).body);
+      if (later.status !== 202 || later.json.data?.status !== 'suppressed') errors += 1;
+      answers.push({ conversation: conversationIdOf('bench', { from_user_id: `cust-${customer}`, to_user_id: 'bench-bot' }), answeredAt });
+    }),
+  );
   await sleep(1500); // any attempt the stop failed to prevent would arrive within this
-  const attemptsAfter = answers.reduce((sum, { conversation, answeredAt }) =>
-    sum + (receiver.state.slowArrivals.get(conversation) ?? []).filter((t) => t > answeredAt).length, 0);
+  const attemptsAfter = answers.reduce(
+    (sum, { conversation, answeredAt }) => sum + (receiver.state.slowArrivals.get(conversation) ?? []).filter((t) => t > answeredAt).length,
+    0,
+  );
   return { errors, attemptsAfter };
 }

@@ -7,19 +7,33 @@ import autocannon from 'autocannon';
  */
 export function load(url, next, { connections = 32, duration, amount, overallRate, onAnswer } = {}) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url: `${url}/custom-im/chat-messages`, method: 'POST', connections,
-      ...(amount !== undefined ? { amount } : { duration: duration ?? 5 }),
-      ...(overallRate !== undefined ? { overallRate } : {}),
-      timeout: 10,
-      headers: { 'content-type': 'application/json' },
-      requests: [{
-        setupRequest: (req, context) => { const item = next(); context.msgId = item.msgId; return { ...req, body: item.body }; },
-        onResponse: (status, _body, context) => onAnswer?.(context.msgId, status),
-      }],
-    }, (error, result) => (error ? reject(error) : resolve(result)));
+    const instance = autocannon(
+      {
+        url: `${url}/custom-im/chat-messages`,
+        method: 'POST',
+        connections,
+        ...(amount !== undefined ? { amount } : { duration: duration ?? 5 }),
+        ...(overallRate !== undefined ? { overallRate } : {}),
+        timeout: 10,
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (req, context) => {
+              const item = next();
+              context.msgId = item.msgId;
+              return { ...req, body: item.body };
+            },
+            onResponse: (status, _body, context) => onAnswer?.(context.msgId, status),
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
     // A run never outlives its bound by much: stop it after twice its expected time (at most 3 min).
-    const limitMs = Math.min(180_000, amount !== undefined ? 20_000 + (overallRate ? (amount / overallRate) * 2000 : 120_000) : (duration ?? 5) * 2000 + 5000);
+    const limitMs = Math.min(
+      180_000,
+      amount !== undefined ? 20_000 + (overallRate ? (amount / overallRate) * 2000 : 120_000) : (duration ?? 5) * 2000 + 5000,
+    );
     const guard = setTimeout(() => instance.stop(), limitMs);
     instance.on('done', () => clearTimeout(guard));
   });
@@ -50,12 +64,24 @@ export async function paced(url, next, { rate, amount, onAnswer }) {
     const wait = t0 + (i * 1000) / rate - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const { body, msgId } = next();
-    sent.push(fetch(`${url}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) })
-      .then(async (response) => {
-        await response.arrayBuffer();
-        if (response.status < 200 || response.status > 299) counts.non2xx += 1;
-        onAnswer?.(msgId, response.status);
-      }, (error) => { if (error?.name === 'TimeoutError') counts.timeouts += 1; else counts.errors += 1; }));
+    sent.push(
+      fetch(`${url}/custom-im/chat-messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      }).then(
+        async (response) => {
+          await response.arrayBuffer();
+          if (response.status < 200 || response.status > 299) counts.non2xx += 1;
+          onAnswer?.(msgId, response.status);
+        },
+        (error) => {
+          if (error?.name === 'TimeoutError') counts.timeouts += 1;
+          else counts.errors += 1;
+        },
+      ),
+    );
   }
   await Promise.all(sent);
   return counts;

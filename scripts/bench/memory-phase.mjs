@@ -6,16 +6,36 @@ import { failures, load, pool } from './load.mjs';
 import { rssMiB, serviceEnv, startApi, startWorker, stop } from './processes.mjs';
 
 const CHUNK = 25_000;
-const MIX = ['assist_dialog', 'assist_dialog', 'assist_dialog', 'website_dialog', 'website_dialog', 'auto_dialog', 'auto_dialog', 'auto_dialog', 'cmd_dialog', 'website_dialog'];
+const MIX = [
+  'assist_dialog',
+  'assist_dialog',
+  'assist_dialog',
+  'website_dialog',
+  'website_dialog',
+  'auto_dialog',
+  'auto_dialog',
+  'auto_dialog',
+  'cmd_dialog',
+  'website_dialog',
+];
 
 export async function memoryPhase({ root, redis, receiver, sign, clients, log }, small, large) {
-  const env = serviceEnv(redis, { REDIS_PREFIX: `bench-mem-${randomUUID().slice(0, 6)}:`, CLIENTS: clients, WORKER_CONCURRENCY: String(CONCURRENCY) });
+  const env = serviceEnv(redis, {
+    REDIS_PREFIX: `bench-mem-${randomUUID().slice(0, 6)}:`,
+    CLIENTS: clients,
+    WORKER_CONCURRENCY: String(CONCURRENCY),
+  });
   const api = await startApi(root, env);
   const worker = startWorker(root, env);
   const run = randomUUID().slice(0, 4);
   const make = (i) => {
     const eventType = MIX[i % MIX.length];
-    const options = eventType === 'cmd_dialog' ? { content: 'auto_reply_status' } : eventType === 'auto_dialog' ? { sendUrl: `${receiver.base}/hook` } : {};
+    const options =
+      eventType === 'cmd_dialog'
+        ? { content: 'auto_reply_status' }
+        : eventType === 'auto_dialog'
+          ? { sendUrl: `${receiver.base}/hook` }
+          : {};
     return sign(eventType, { ...options, customer: `mem-${run}-${i % 5000}` });
   };
   let errors = 0;
@@ -29,7 +49,17 @@ export async function memoryPhase({ root, redis, receiver, sign, clients, log },
     // gets Node's 503s, so the stage runs in chunks of at most 25,000 requests, each on new connections.
     for (let done = 0; done < count; done += CHUNK) {
       const size = Math.min(CHUNK, count - done);
-      const result = await load(api.url, pool(size, (i) => make(sent + done + i)), { amount: size, onAnswer: (_id, status) => { statuses.set(status, (statuses.get(status) ?? 0) + 1); if (status === 202) due += 1; } });
+      const result = await load(
+        api.url,
+        pool(size, (i) => make(sent + done + i)),
+        {
+          amount: size,
+          onAnswer: (_id, status) => {
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+            if (status === 202) due += 1;
+          },
+        },
+      );
       errors += failures(result);
       rate += (result.requests.average * size) / count;
       if (result.non2xx > 0) log(`   answers by status: ${[...statuses].map(([status, n]) => `${status}: ${n}`).join(', ')}`);

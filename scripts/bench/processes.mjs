@@ -7,15 +7,23 @@ import { join } from 'node:path';
 const children = new Set();
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const freePort = () => new Promise((resolve) => {
-  const server = createServer();
-  server.listen(0, '127.0.0.1', () => { const { port } = server.address(); server.close(() => resolve(port)); });
-});
+export const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 
 async function waitHttp(url, child) {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
-    try { if ((await fetch(url)).ok) return; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
     await sleep(50);
   }
   throw new Error(`${url} did not come up within 15 s`);
@@ -48,23 +56,31 @@ export function killAll() {
 /** Environment of dialog-relay's processes: one Redis (`url`) or a cluster (`nodes`). */
 export function serviceEnv(redis, extra) {
   const env = { ...process.env, LOG_LEVEL: 'error', AUTO_REPLY_DEBOUNCE_MS: '0', ...extra };
-  delete env.REDIS_URL; delete env.REDIS_CLUSTER_NODES; delete env.REDIS_SENTINELS;
-  if (redis.nodes) env.REDIS_CLUSTER_NODES = redis.nodes; else env.REDIS_URL = redis.url;
+  delete env.REDIS_URL;
+  delete env.REDIS_CLUSTER_NODES;
+  delete env.REDIS_SENTINELS;
+  if (redis.nodes) env.REDIS_CLUSTER_NODES = redis.nodes;
+  else env.REDIS_URL = redis.url;
   return env;
 }
 
 /** Starts the API (`nodeArgs` e.g. --cpu-prof) and waits for /healthz. */
 export async function startApi(root, env, nodeArgs = []) {
   const port = await freePort();
-  const child = track(spawn(process.execPath, [...nodeArgs, join(root, 'apps/api/dist/src/main.js')], {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'],
-  }));
+  const child = track(
+    spawn(process.execPath, [...nodeArgs, join(root, 'apps/api/dist/src/main.js')], {
+      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   await waitHttp(`http://127.0.0.1:${port}/healthz`, child);
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
 export function startWorker(root, env, nodeArgs = []) {
-  return track(spawn(process.execPath, [...nodeArgs, join(root, 'apps/worker/dist/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  return track(
+    spawn(process.execPath, [...nodeArgs, join(root, 'apps/worker/dist/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] }),
+  );
 }
 
 /** Forks a baseline script and waits for its 'ready' message. */
@@ -72,8 +88,14 @@ export async function forkReady(file, env) {
   const child = track(fork(file, { env: { ...process.env, ...env }, stdio: 'inherit' }));
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${file} not ready within 15 s`)), 15_000);
-    child.once('message', () => { clearTimeout(timer); resolve(); });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${file} exited ${code}`)); });
+    child.once('message', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited ${code}`));
+    });
   });
   return child;
 }

@@ -20,20 +20,36 @@ const log = (line) => process.stdout.write(`${line}\n`);
 
 /** Self time per function (and per file group) of the newest profile in `dir`. */
 function summarise(dir, title) {
-  const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().at(-1);
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort()
+    .at(-1);
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const dt = new Map();
-  for (let i = 0; i < profile.samples.length; i++) dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  for (let i = 0; i < profile.samples.length; i++)
+    dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const total = [...dt.values()].reduce((a, b) => a + b, 0);
   const byFunction = new Map();
   const byGroup = new Map();
   for (const node of profile.nodes) {
     const self = dt.get(node.id) ?? 0;
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^file:\/\//, '').replace(root, '').replace(/^\/node_modules\//, '');
+    const where = url
+      .replace(/^file:\/\//, '')
+      .replace(root, '')
+      .replace(/^\/node_modules\//, '');
     const key = `${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + self);
-    const group = !url ? functionName : url.startsWith('node:') ? 'node internals' : where.startsWith('/packages/') || where.startsWith('/apps/') ? where.split('/').slice(1, 3).join('/') : where.split('/').slice(0, where.startsWith('@') ? 2 : 1).join('/');
+    const group = !url
+      ? functionName
+      : url.startsWith('node:')
+        ? 'node internals'
+        : where.startsWith('/packages/') || where.startsWith('/apps/')
+          ? where.split('/').slice(1, 3).join('/')
+          : where
+              .split('/')
+              .slice(0, where.startsWith('@') ? 2 : 1)
+              .join('/');
     byGroup.set(group, (byGroup.get(group) ?? 0) + self);
   }
   const pct = (v) => `${((v / total) * 100).toFixed(1).padStart(5)} %`;
@@ -50,7 +66,10 @@ try {
   const messages = loadMessages(root);
   const sign = createSigner(signRequestBody, messages, 'p');
   const clients = clientsEnv(receiver.base);
-  const env = serviceEnv({ url: redis.url }, { REDIS_PREFIX: `profile-${randomUUID().slice(0, 6)}:`, CLIENTS: clients, WORKER_CONCURRENCY: '50' });
+  const env = serviceEnv(
+    { url: redis.url },
+    { REDIS_PREFIX: `profile-${randomUUID().slice(0, 6)}:`, CLIENTS: clients, WORKER_CONCURRENCY: '50' },
+  );
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const apiDir = join(root, '.data/profiles', `api-${stamp}`);
   const workerDir = join(root, '.data/profiles', `worker-${stamp}`);
@@ -59,13 +78,31 @@ try {
 
   const api = await startApi(root, env, ['--cpu-prof', '--cpu-prof-dir', apiDir]);
   let autos = 0;
-  for (const [eventType, options] of [['assist_dialog', {}], ['website_dialog', {}], ['cmd_dialog', { content: 'auto_reply_status' }], ['auto_dialog', { sendUrl: `${receiver.base}/hook` }]]) {
-    const result = await load(api.url, pool(3000 * SECONDS, (i) => sign(eventType, { ...options, customer: `${eventType}-${i % 3000}` })), { duration: SECONDS });
+  for (const [eventType, options] of [
+    ['assist_dialog', {}],
+    ['website_dialog', {}],
+    ['cmd_dialog', { content: 'auto_reply_status' }],
+    ['auto_dialog', { sendUrl: `${receiver.base}/hook` }],
+  ]) {
+    const result = await load(
+      api.url,
+      pool(3000 * SECONDS, (i) => sign(eventType, { ...options, customer: `${eventType}-${i % 3000}` })),
+      { duration: SECONDS },
+    );
     if (eventType === 'auto_dialog') autos = result['2xx'];
     log(`${eventType}: ${result.requests.average.toFixed(0)} req/s`);
   }
   const extra = DELIVERIES - autos;
-  const more = extra > 0 ? (await load(api.url, pool(extra, (i) => sign('auto_dialog', { customer: `more-${i % 400}`, sendUrl: `${receiver.base}/hook` })), { amount: extra }))['2xx'] : 0;
+  const more =
+    extra > 0
+      ? (
+          await load(
+            api.url,
+            pool(extra, (i) => sign('auto_dialog', { customer: `more-${i % 400}`, sendUrl: `${receiver.base}/hook` })),
+            { amount: extra },
+          )
+        )['2xx']
+      : 0;
   await stop(api.child);
   summarise(apiDir, 'request path (API)');
 

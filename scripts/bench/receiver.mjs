@@ -3,18 +3,27 @@
 import { createServer } from 'node:http';
 import hdr from 'hdr-histogram-js';
 
-export const newHistogram = () => hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+export const newHistogram = () =>
+  hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
 
 export async function startReceiver() {
   const state = {
-    received: 0, waiters: [],
+    received: 0,
+    waiters: [],
     /** key → accept time (ms) or delivered time (ms), whichever comes first. */
-    accepted: new Map(), delivered: new Map(), histogram: null,
+    accepted: new Map(),
+    delivered: new Map(),
+    histogram: null,
     /** conversation_id → arrival times (ms) of attempts on /slow. */
     slowArrivals: new Map(),
   };
-  const settle = () => { state.waiters = state.waiters.filter((w) => (state.received >= w.count ? (w.resolve(), false) : true)); };
-  const latency = (key, acceptedAt, deliveredAt) => { state.histogram?.recordValue(Math.max(1, Math.round((deliveredAt - acceptedAt) * 1000))); state.accepted.delete(key); };
+  const settle = () => {
+    state.waiters = state.waiters.filter((w) => (state.received >= w.count ? (w.resolve(), false) : true));
+  };
+  const latency = (key, acceptedAt, deliveredAt) => {
+    state.histogram?.recordValue(Math.max(1, Math.round((deliveredAt - acceptedAt) * 1000)));
+    state.accepted.delete(key);
+  };
 
   const server = createServer((req, res) => {
     const arrived = performance.now();
@@ -31,7 +40,8 @@ export async function startReceiver() {
       const key = body.in_reply_to?.[0] ?? body.key;
       if (state.histogram && key !== undefined) {
         const acceptedAt = state.accepted.get(key);
-        if (acceptedAt === undefined) state.delivered.set(key, arrived); else latency(key, acceptedAt, arrived);
+        if (acceptedAt === undefined) state.delivered.set(key, arrived);
+        else latency(key, acceptedAt, arrived);
       }
       state.received += 1;
       res.end('ok');
@@ -46,17 +56,39 @@ export async function startReceiver() {
     /** Resolves when `count` deliveries arrived in all, or rejects after `timeoutMs`. */
     until(count, timeoutMs) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${state.received} of ${count} deliveries within ${timeoutMs} ms`)), timeoutMs);
-        state.waiters.push({ count, resolve: () => { clearTimeout(timer); resolve(); } });
+        const timer = setTimeout(
+          () => reject(new Error(`only ${state.received} of ${count} deliveries within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        state.waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
         settle();
       });
     },
     /** Starts a latency measurement; accept(key) marks the moment a message was accepted. */
-    measure() { state.histogram = newHistogram(); state.accepted.clear(); state.delivered.clear(); return state.histogram; },
+    measure() {
+      state.histogram = newHistogram();
+      state.accepted.clear();
+      state.delivered.clear();
+      return state.histogram;
+    },
     accept(key, at = performance.now()) {
       const deliveredAt = state.delivered.get(key);
-      if (deliveredAt === undefined) state.accepted.set(key, at); else { state.delivered.delete(key); latency(key, at, deliveredAt); }
+      if (deliveredAt === undefined) state.accepted.set(key, at);
+      else {
+        state.delivered.delete(key);
+        latency(key, at, deliveredAt);
+      }
     },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
   };
 }

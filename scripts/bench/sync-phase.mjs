@@ -15,7 +15,15 @@ const measured = async (pid, run) => {
 };
 
 export async function syncPhase({ root, redis, receiver, sign, seconds, log, clients }) {
-  const bareBody = (i) => ({ msgId: String(i), body: JSON.stringify({ client: 'bench', timestamp: Math.floor(Date.now() / 1000), signature: 'x', message_info: { content: 'hi', trace: i } }) });
+  const bareBody = (i) => ({
+    msgId: String(i),
+    body: JSON.stringify({
+      client: 'bench',
+      timestamp: Math.floor(Date.now() / 1000),
+      signature: 'x',
+      message_info: { content: 'hi', trace: i },
+    }),
+  });
   const runBare = async (redisUrl) => {
     const port = await freePort();
     const bare = await forkReady(join(root, 'scripts/bench/bare-server.mjs'), { REDIS_URL: redisUrl, PORT: String(port) });
@@ -38,24 +46,49 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
   ]) {
     // 3,000 customers: every request a new msg_id, conversations that keep a realistic context.
     const next = pool(4000 * seconds, (i) => sign(eventType, { ...options, customer: `${id}-${i % 3000}` }));
-    await load(api.url, pool(2000, (i) => sign(eventType, { ...options, customer: `warm-${id}-${i}` })), { duration: 1 }); // warm-up, not counted
+    await load(
+      api.url,
+      pool(2000, (i) => sign(eventType, { ...options, customer: `warm-${id}-${i}` })),
+      { duration: 1 },
+    ); // warm-up, not counted
     const result = await measured(api.child.pid, () => load(api.url, next, { duration: seconds }));
     errors += failures(result);
     results[id] = result;
-    log(`   ${eventType.padEnd(15)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}  API CPU ${result.cpuUsPerRequest.toFixed(0)} µs/request`);
+    log(
+      `   ${eventType.padEnd(15)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}  API CPU ${result.cpuUsPerRequest.toFixed(0)} µs/request`,
+    );
   }
   await stop(api.child);
   const bareAfter = await runBare('');
   const bare = (bareBefore.requests.average + bareAfter.requests.average) / 2;
   const spread = Math.abs(bareBefore.requests.average - bareAfter.requests.average) / bare;
-  log(`   bare Express    ${bareBefore.requests.average.toFixed(0)} then ${bareAfter.requests.average.toFixed(0)} req/s (spread ${(spread * 100).toFixed(0)} %); with 2 Redis round trips ${floor.requests.average.toFixed(0)} req/s`);
+  log(
+    `   bare Express    ${bareBefore.requests.average.toFixed(0)} then ${bareAfter.requests.average.toFixed(0)} req/s (spread ${(spread * 100).toFixed(0)} %); with 2 Redis round trips ${floor.requests.average.toFixed(0)} req/s`,
+  );
   const bareCpu = (bareBefore.cpuUsPerRequest + bareAfter.cpuUsPerRequest) / 2;
-  log(`   server CPU per request: bare Express ${bareCpu.toFixed(0)} µs; ${Object.entries(results).map(([id, r]) => `${id} ${r.cpuUsPerRequest.toFixed(0)} µs (${(bareCpu / r.cpuUsPerRequest).toFixed(2)} × bare)`).join(', ')}`);
+  log(
+    `   server CPU per request: bare Express ${bareCpu.toFixed(0)} µs; ${Object.entries(results)
+      .map(([id, r]) => `${id} ${r.cpuUsPerRequest.toFixed(0)} µs (${(bareCpu / r.cpuUsPerRequest).toFixed(2)} × bare)`)
+      .join(', ')}`,
+  );
   const baseline = 'bare Express + express.json';
-  const row = (id, figure, target) => ({ id, figure, value: results[id].requests.average, unit: 'req/s', baseline, baseline_value: bare, ratio: results[id].requests.average / bare, target, direction: 'min',
-    p50_ms: results[id].latency.p50, p99_ms: results[id].latency.p99, non2xx: results[id].non2xx,
+  const row = (id, figure, target) => ({
+    id,
+    figure,
+    value: results[id].requests.average,
+    unit: 'req/s',
+    baseline,
+    baseline_value: bare,
+    ratio: results[id].requests.average / bare,
+    target,
+    direction: 'min',
+    p50_ms: results[id].latency.p50,
+    p99_ms: results[id].latency.p99,
+    non2xx: results[id].non2xx,
     // The same ratio from CPU time: bare Express's server µs per request over ours.
-    cpu_us_per_request: results[id].cpuUsPerRequest, cpu_ratio: bareCpu / results[id].cpuUsPerRequest });
+    cpu_us_per_request: results[id].cpuUsPerRequest,
+    cpu_ratio: bareCpu / results[id].cpuUsPerRequest,
+  });
   const answered = Object.values(results).reduce((sum, r) => sum + r.requests.total, 0);
   const cpuUs = {
     request: Object.values(results).reduce((sum, r) => sum + r.cpuUsPerRequest * r.requests.total, 0) / Math.max(1, answered),
@@ -69,8 +102,28 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
       row('website', 'website_dialog requests/s', 0.6),
       row('cmd', 'cmd_dialog requests/s', 0.6),
       row('auto_accept', 'auto_dialog accepts/s', 0.5),
-      { id: 'redis_floor', figure: 'bare Express + 2 Redis round trips requests/s', value: floor.requests.average, unit: 'req/s', baseline, baseline_value: bare, ratio: floor.requests.average / bare, target: null, direction: 'info' },
-      { id: 'bare_spread', figure: 'bare Express before / after the scenarios', value: bareAfter.requests.average, unit: 'req/s', baseline: 'bare Express, first run', baseline_value: bareBefore.requests.average, ratio: bareAfter.requests.average / bareBefore.requests.average, target: null, direction: 'info' },
+      {
+        id: 'redis_floor',
+        figure: 'bare Express + 2 Redis round trips requests/s',
+        value: floor.requests.average,
+        unit: 'req/s',
+        baseline,
+        baseline_value: bare,
+        ratio: floor.requests.average / bare,
+        target: null,
+        direction: 'info',
+      },
+      {
+        id: 'bare_spread',
+        figure: 'bare Express before / after the scenarios',
+        value: bareAfter.requests.average,
+        unit: 'req/s',
+        baseline: 'bare Express, first run',
+        baseline_value: bareBefore.requests.average,
+        ratio: bareAfter.requests.average / bareBefore.requests.average,
+        target: null,
+        direction: 'info',
+      },
     ],
   };
 }

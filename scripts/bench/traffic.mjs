@@ -23,9 +23,16 @@ export function loadMessages(root) {
   return [...texts].map(([text, lang]) => ({ text, lang }));
 }
 
-export const clientsEnv = (receiverBase) => JSON.stringify({
-  [CLIENT]: { secret: SECRET, webhook_secret: WEBHOOK_SECRET, rate_limit_per_s: 1_000_000, allow_private_send_urls: true, default_send_url: `${receiverBase}/hook` },
-});
+export const clientsEnv = (receiverBase) =>
+  JSON.stringify({
+    [CLIENT]: {
+      secret: SECRET,
+      webhook_secret: WEBHOOK_SECRET,
+      rate_limit_per_s: 1_000_000,
+      allow_private_send_urls: true,
+      default_send_url: `${receiverBase}/hook`,
+    },
+  });
 
 /** Builds signed request bodies; `customer` picks the conversation, every message gets a fresh msg_id. */
 export function createSigner(signRequestBody, messages, run) {

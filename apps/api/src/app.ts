@@ -40,7 +40,8 @@ export interface AppDeps {
 
 const KNOWN_ROUTES = new Set(['/custom-im/chat-messages', '/healthz', '/readyz', '/metrics', '/openapi.json', '/docs']);
 /** A bounded metrics label: unknown paths must not create new series. */
-const routeLabel = (path: string): string => (KNOWN_ROUTES.has(path) ? path : path.startsWith('/admin/') ? '/admin' : path.startsWith('/docs/') ? '/docs' : 'other');
+const routeLabel = (path: string): string =>
+  KNOWN_ROUTES.has(path) ? path : path.startsWith('/admin/') ? '/admin' : path.startsWith('/docs/') ? '/docs' : 'other';
 
 /** The Express application, without listening: tests and main.ts both use it. */
 export function createApp(deps: AppDeps): Express {
@@ -54,14 +55,20 @@ export function createApp(deps: AppDeps): Express {
     res.on('finish', () => {
       const seconds = (performance.now() - started) / 1000;
       // docs/design/decisions.md "Stop latency": an idempotent replay of a stop stops nothing.
-      if (res.locals['command'] === 'stop_auto_reply' && res.statusCode === 200 && res.getHeader('Idempotent-Replayed') === undefined) deps.metrics.stopLatency.observe(seconds);
+      if (res.locals['command'] === 'stop_auto_reply' && res.statusCode === 200 && res.getHeader('Idempotent-Replayed') === undefined)
+        deps.metrics.stopLatency.observe(seconds);
       const eventType = typeof res.locals['eventType'] === 'string' ? res.locals['eventType'] : 'none';
       deps.metrics.observeRequest(route, res.statusCode, eventType, seconds);
       // The line's fields are built only when info is on (docs/design/performance.md: nothing per request for a level that is off).
       if (!deps.logger.enabled('info')) return;
       deps.logger.info('request', {
-        request_id: requestIdFrom(res), method: req.method, path: req.path, status: res.statusCode,
-        client: res.locals['client'], event_type: res.locals['eventType'], conversation_id: res.locals['conversationId'],
+        request_id: requestIdFrom(res),
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        client: res.locals['client'],
+        event_type: res.locals['eventType'],
+        conversation_id: res.locals['conversationId'],
       });
     });
   };
@@ -81,12 +88,17 @@ export function createApp(deps: AppDeps): Express {
     // The request's span is active for everything the request does, the queued job's add included;
     // a caller's traceparent header makes it part of the caller's trace.
     app.use((req: Request, res: Response, next: NextFunction) => {
-      void tracing.inIncomingSpan(`${req.method} ${routeLabel(req.path)}`, req.headers, { 'http.request.method': req.method, 'http.route': routeLabel(req.path) }, (span) =>
-        new Promise<void>((resolve) => {
-          res.on('finish', () => span.setAttribute('http.response.status_code', res.statusCode));
-          res.on('close', () => resolve());
-          next();
-        }));
+      void tracing.inIncomingSpan(
+        `${req.method} ${routeLabel(req.path)}`,
+        req.headers,
+        { 'http.request.method': req.method, 'http.route': routeLabel(req.path) },
+        (span) =>
+          new Promise<void>((resolve) => {
+            res.on('finish', () => span.setAttribute('http.response.status_code', res.statusCode));
+            res.on('close', () => resolve());
+            next();
+          }),
+      );
     });
     app.use((req: Request, res: Response, next: NextFunction) => {
       observe(req, res);

@@ -7,7 +7,16 @@ import { createContextStore, createMessageIndex } from '@dialog-relay/conversati
 import type { Logger } from '@dialog-relay/logger';
 import { checkSendUrl } from '@dialog-relay/net-guard';
 import { dueJobCount, oldestDueJobAgeMs } from '@dialog-relay/queue';
-import { checkShardCount, createRedis, createRedisKeys, createReplicaConfirmation, runSteps, ShardCountMismatchError, waitForRedis, type StepCall } from '@dialog-relay/redis';
+import {
+  checkShardCount,
+  createRedis,
+  createRedisKeys,
+  createReplicaConfirmation,
+  runSteps,
+  ShardCountMismatchError,
+  waitForRedis,
+  type StepCall,
+} from '@dialog-relay/redis';
 import { createReplyServices } from '@dialog-relay/replies';
 import { countedEngine, startReplyEngine } from '@dialog-relay/reply-engine';
 import type { Tracing } from '@dialog-relay/tracing';
@@ -18,7 +27,6 @@ import { createAuthThrottle } from './http/auth-throttle.js';
 import { createApiMetrics } from './http/metrics.js';
 import { queueDashboard } from './http/queue-dashboard.js';
 import { servedOpenApiJson } from './served-openapi.js';
-
 
 export interface BuildApiOptions {
   tracing?: Tracing | undefined;
@@ -59,38 +67,46 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
   // is touched (docs/design/scaling.md): checked at start, or as soon as Redis is reachable when it was away
   // then; chat requests wait for the check and answer 503 until it passes.
   let shardsChecked: Promise<void> | undefined;
-  const checkShards = (): Promise<void> => (shardsChecked ??= checkShardCount(redis, keys.shardCount, keys.shards).catch((error: unknown) => {
-    shardsChecked = undefined;
-    if (error instanceof ShardCountMismatchError) {
-      logger.error('QUEUE_SHARDS does not match the data in Redis', { error: error.message });
-      options.onShardMismatch?.(error);
-    }
-    throw error;
-  }));
-  const shardsReady = (): Promise<void> => checkShards().catch((error: unknown) => {
-    if (!(error instanceof ShardCountMismatchError)) throw error;
-    throw new AppError('service_unavailable', 'The service is not ready: its QUEUE_SHARDS does not match the data in Redis.', { retryAfterS: 30 });
-  });
+  const checkShards = (): Promise<void> =>
+    (shardsChecked ??= checkShardCount(redis, keys.shardCount, keys.shards).catch((error: unknown) => {
+      shardsChecked = undefined;
+      if (error instanceof ShardCountMismatchError) {
+        logger.error('QUEUE_SHARDS does not match the data in Redis', { error: error.message });
+        options.onShardMismatch?.(error);
+      }
+      throw error;
+    }));
+  const shardsReady = (): Promise<void> =>
+    checkShards().catch((error: unknown) => {
+      if (!(error instanceof ShardCountMismatchError)) throw error;
+      throw new AppError('service_unavailable', 'The service is not ready: its QUEUE_SHARDS does not match the data in Redis.', {
+        retryAfterS: 30,
+      });
+    });
   redis.on('ready', () => {
     if (redisDown) logger.info('redis connection back');
     redisDown = false;
     checkShards().catch(() => undefined);
   });
 
-  const replies = createReplyServices(config, {
-    keys,
-    redis,
-    openSubscriber: () => {
-      const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-api-signals' });
-      subscriber.on('error', () => undefined);
-      return subscriber;
+  const replies = createReplyServices(
+    config,
+    {
+      keys,
+      redis,
+      openSubscriber: () => {
+        const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-api-signals' });
+        subscriber.on('error', () => undefined);
+        return subscriber;
+      },
     },
-  }, {
-    telemetry: options.tracing?.bullmq,
-    onQueueError: (error) => logger.warn('queue error', { error: error.message }),
-    autoReplyMetrics: () => metrics.autoReplies,
-    composedSteps: true,
-  });
+    {
+      telemetry: options.tracing?.bullmq,
+      onQueueError: (error) => logger.warn('queue error', { error: error.message }),
+      autoReplyMetrics: () => metrics.autoReplies,
+      composedSteps: true,
+    },
+  );
   const { queues, deliveries } = replies;
   const metrics = createApiMetrics(async () => {
     const now = Date.now();
@@ -108,17 +124,20 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
   const { autoReplies } = replies;
   // Behind Sentinel: an accepted auto_dialog message is on a replica before the 202 (docs/design/scaling.md).
   // WAIT blocks its connection, so it runs on a pool of its own, never on the shared one.
-  const replication = config.redis.waitReplicas === 0 ? undefined : createReplicaConfirmation({
-    writer: redis,
-    open: (name) => {
-      const connection = createRedis(config.redis, 'request', { name, commandTimeoutMs: config.redis.waitTimeoutMs + 2000 });
-      connection.on('error', () => undefined);
-      return connection;
-    },
-    fenceKey: keys.replicationFence,
-    replicas: config.redis.waitReplicas,
-    timeoutMs: config.redis.waitTimeoutMs,
-  });
+  const replication =
+    config.redis.waitReplicas === 0
+      ? undefined
+      : createReplicaConfirmation({
+          writer: redis,
+          open: (name) => {
+            const connection = createRedis(config.redis, 'request', { name, commandTimeoutMs: config.redis.waitTimeoutMs + 2000 });
+            connection.on('error', () => undefined);
+            return connection;
+          },
+          fenceKey: keys.replicationFence,
+          replicas: config.redis.waitReplicas,
+          timeoutMs: config.redis.waitTimeoutMs,
+        });
   let draining = false;
 
   const clients = createClientRegistry({
@@ -126,7 +145,10 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     store: createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }),
     cacheMs: config.clientCacheMs,
   });
-  const replyEngine = await startReplyEngine(config, { logger, knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile });
+  const replyEngine = await startReplyEngine(config, {
+    logger,
+    knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
+  });
   const limits = { ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars };
   const chat = createChatService({
     validate: createRequestValidator(limits),
@@ -166,7 +188,8 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     adminThrottle: createAuthThrottle(config.ingress.authFailures),
     tracing: options.tracing,
     openApi: servedOpenApiJson(config),
-    dashboard: config.adminToken === undefined && config.ingress.adminWriteToken === undefined ? undefined : queueDashboard(queues, '/admin/queues'),
+    dashboard:
+      config.adminToken === undefined && config.ingress.adminWriteToken === undefined ? undefined : queueDashboard(queues, '/admin/queues'),
   });
   return {
     app,

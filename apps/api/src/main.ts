@@ -11,10 +11,15 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, service: 'api' });
   for (const warning of config.warnings) logger.warn('configuration', { warning });
   // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
-  const tracing = config.otelEndpoint === undefined ? undefined
-    : (await import('@dialog-relay/tracing')).startTracing({
-      serviceName: config.otelResource.serviceName ?? 'dialog-relay-api', attributes: config.otelResource.attributes, version: SERVICE_VERSION, endpoint: config.otelEndpoint,
-    });
+  const tracing =
+    config.otelEndpoint === undefined
+      ? undefined
+      : (await import('@dialog-relay/tracing')).startTracing({
+          serviceName: config.otelResource.serviceName ?? 'dialog-relay-api',
+          attributes: config.otelResource.attributes,
+          version: SERVICE_VERSION,
+          endpoint: config.otelEndpoint,
+        });
   // A QUEUE_SHARDS mismatch found at start or later (Redis away at start) stops the process.
   const onShardMismatch = (error: ShardCountMismatchError): void => {
     process.stderr.write(`dialog-relay api: ${error.message}\n`);
@@ -44,10 +49,13 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     force.unref();
     server.close(() => {
-      void api.close().then(() => tracing?.shutdown()).then(() => {
-        logger.info('api stopped');
-        process.exit(0);
-      });
+      void api
+        .close()
+        .then(() => tracing?.shutdown())
+        .then(() => {
+          logger.info('api stopped');
+          process.exit(0);
+        });
     });
     server.closeIdleConnections();
   };
@@ -71,6 +79,6 @@ main().catch((error: unknown) => {
     process.stderr.write(`dialog-relay api: bad configuration: ${error.message}\n`);
     process.exit(78);
   }
-  process.stderr.write(`dialog-relay api: failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`dialog-relay api: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -8,7 +8,9 @@ export const EXAMPLE_SECRET = 'demo-secret';
 /** The client the request examples name (`npm start`'s demo client has this id). */
 const EXAMPLE_CLIENT = 'demo';
 
-type DocumentConfig = Pick<Config, 'limits' | 'timestampToleranceS' | 'idempotencyTtlS' | 'delivery' | 'replyMaxAgeMs'> & { clients?: Config['clients'] };
+type DocumentConfig = Pick<Config, 'limits' | 'timestampToleranceS' | 'idempotencyTtlS' | 'delivery' | 'replyMaxAgeMs'> & {
+  clients?: Config['clients'];
+};
 
 type Json = Record<string, unknown>;
 
@@ -25,7 +27,12 @@ type Json = Record<string, unknown>;
 export function servedOpenApiDocument(config: DocumentConfig, nowS = Math.floor(Date.now() / 1000)): Record<string, unknown> {
   const document = buildOpenApiDocument({
     limits: { ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars },
-    timings: { timestampToleranceS: config.timestampToleranceS, idempotencyTtlS: config.idempotencyTtlS, deliveryTimeoutMs: config.delivery.timeoutMs, replyMaxAgeMs: config.replyMaxAgeMs },
+    timings: {
+      timestampToleranceS: config.timestampToleranceS,
+      idempotencyTtlS: config.idempotencyTtlS,
+      deliveryTimeoutMs: config.delivery.timeoutMs,
+      replyMaxAgeMs: config.replyMaxAgeMs,
+    },
     version: SERVICE_VERSION,
     signExample: (body) => signRequestBody(body, EXAMPLE_SECRET, 'hmac-sha256'),
   });
@@ -38,8 +45,12 @@ export function servedOpenApiDocument(config: DocumentConfig, nowS = Math.floor(
 function signForDemoClient(document: Json, demo: ClientSettings, nowS: number, toleranceS: number): void {
   const secret = demo.secrets[0];
   if (secret === undefined) return;
-  const post = ((document['paths'] as Record<string, Json | undefined>)['/custom-im/chat-messages'] as Record<string, Json> | undefined)?.['post'];
-  const content = (post?.['requestBody'] as { content?: Record<string, { examples?: Record<string, { summary: string; value: Json }> }> } | undefined)?.content;
+  const post = ((document['paths'] as Record<string, Json | undefined>)['/custom-im/chat-messages'] as Record<string, Json> | undefined)?.[
+    'post'
+  ];
+  const content = (
+    post?.['requestBody'] as { content?: Record<string, { examples?: Record<string, { summary: string; value: Json }> }> } | undefined
+  )?.content;
   const examples = content?.['application/json']?.examples ?? {};
   const note = ` (signed for the demo client this service runs with, ${demo.signatureScheme}, when this document was served: accepted for ${toleranceS} s after)`;
   for (const example of Object.values(examples)) {
@@ -64,7 +75,8 @@ export function servedOpenApiJson(config: DocumentConfig, nowMs: () => number = 
   let built: { atMs: number; json: string } | undefined;
   return () => {
     const now = nowMs();
-    if (built === undefined || now - built.atMs >= refreshMs) built = { atMs: now, json: JSON.stringify(servedOpenApiDocument(config, Math.floor(now / 1000))) };
+    if (built === undefined || now - built.atMs >= refreshMs)
+      built = { atMs: now, json: JSON.stringify(servedOpenApiDocument(config, Math.floor(now / 1000))) };
     return built.json;
   };
 }

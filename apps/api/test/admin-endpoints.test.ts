@@ -70,7 +70,11 @@ describe('failed admin authentication is rate-limited per source address', () =>
     const wrong = { authorization: 'Bearer guess-0001' };
     expect((await fetch(`${t.url}/metrics`, { headers: wrong })).status).to.equal(401);
     expect((await fetch(`${t.url}/admin/queues`, { headers: wrong })).status).to.equal(401);
-    const login = await fetch(`${t.url}/admin/login`, { method: 'POST', body: new URLSearchParams({ token: 'guess-0002' }), redirect: 'manual' });
+    const login = await fetch(`${t.url}/admin/login`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: 'guess-0002' }),
+      redirect: 'manual',
+    });
     expect(login.status).to.equal(401);
     for (const path of ['/metrics', '/admin/queues']) {
       const limited = await fetch(`${t.url}${path}`, { headers: wrong });
@@ -78,7 +82,11 @@ describe('failed admin authentication is rate-limited per source address', () =>
       expect(limited.headers.get('retry-after'), path).to.match(/^[1-9]\d*$/);
       expect(await limited.json()).to.include({ error: 'rate_limited' });
     }
-    const limitedLogin = await fetch(`${t.url}/admin/login`, { method: 'POST', body: new URLSearchParams({ token: 'guess-0003' }), redirect: 'manual' });
+    const limitedLogin = await fetch(`${t.url}/admin/login`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: 'guess-0003' }),
+      redirect: 'manual',
+    });
     expect(limitedLogin.status).to.equal(429);
   });
 

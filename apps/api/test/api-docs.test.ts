@@ -19,7 +19,9 @@ describe('API reference at GET /docs', () => {
   it('serves the page and its assets from the service itself, with a same-origin-only CSP', async () => {
     const page = await fetch(`${t.url}/docs`);
     expect(page.status).to.equal(200);
-    expect(page.headers.get('content-security-policy')).to.match(/default-src 'self'/).and.match(/connect-src 'self'/);
+    expect(page.headers.get('content-security-policy'))
+      .to.match(/default-src 'self'/)
+      .and.match(/connect-src 'self'/);
     const html = await page.text();
     expect(html).not.to.match(/https?:\/\//);
     for (const asset of ['/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css', '/docs/init.js']) {
@@ -37,11 +39,17 @@ describe('API reference at GET /docs', () => {
     context.on('response', (response) => {
       const url = new URL(response.url());
       if (url.origin !== t.url) return;
-      answers.push((async () => {
-        const headers = new Headers(await response.allHeaders());
-        const text = response.request().method() === 'HEAD' ? '' : (await response.body()).toString('utf8');
-        await checkAnswerAgainstOpenApi(t.url, { method: response.request().method(), path: url.pathname }, { status: response.status(), headers, body: answerBody(text, headers.get('content-type')) });
-      })());
+      answers.push(
+        (async () => {
+          const headers = new Headers(await response.allHeaders());
+          const text = response.request().method() === 'HEAD' ? '' : (await response.body()).toString('utf8');
+          await checkAnswerAgainstOpenApi(
+            t.url,
+            { method: response.request().method(), path: url.pathname },
+            { status: response.status(), headers, body: answerBody(text, headers.get('content-type')) },
+          );
+        })(),
+      );
     });
     const page = await context.newPage();
     page.on('console', (message) => {
@@ -64,6 +72,9 @@ describe('API reference at GET /docs', () => {
     expect(answers.length, 'answers the browser received from the API').to.be.at.least(4);
     expect(traffic.requested.length).to.be.greaterThan(0);
     expect(traffic.outside(), 'requests that left loopback').to.deep.equal([]);
-    expect(problems.filter((p) => /Content Security Policy|Refused to/i.test(p)), 'CSP violations').to.deep.equal([]);
+    expect(
+      problems.filter((p) => /Content Security Policy|Refused to/i.test(p)),
+      'CSP violations',
+    ).to.deep.equal([]);
   });
 });

@@ -34,7 +34,10 @@ describe('failed-authentication throttle', () => {
 
     it('counts the failures of every address of one IPv6 /64 together, and no other /64', async () => {
       for (const from of ['2001:db8:1:2::a', '2001:db8:1:2::b', '2001:db8:1:2:ffff:1:2:3']) {
-        expect((await post(t.url, sign(bodyFor('website_dialog'), 'wrong-secret-xxxx'), { 'x-forwarded-for': from })).status, from).to.equal(401);
+        expect(
+          (await post(t.url, sign(bodyFor('website_dialog'), 'wrong-secret-xxxx'), { 'x-forwarded-for': from })).status,
+          from,
+        ).to.equal(401);
       }
       const sameNetwork = await post(t.url, sign(bodyFor('website_dialog')), { 'x-forwarded-for': '2001:db8:1:2::c' });
       expect(sameNetwork.status).to.equal(429);
@@ -50,7 +53,8 @@ describe('failed-authentication throttle', () => {
     after(() => t.close());
 
     it('answers 429 for a client id that failed too often, and serves other clients', async () => {
-      for (let i = 0; i < 3; i++) expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'tiny' }), 'wrong-secret-xxxx'))).status).to.equal(401);
+      for (let i = 0; i < 3; i++)
+        expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'tiny' }), 'wrong-secret-xxxx'))).status).to.equal(401);
       const throttled = await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'tiny' }), 'wrong-secret-xxxx'));
       expect(throttled.status).to.equal(429);
       expect(throttled.headers.get('retry-after')).to.match(/^\d+$/);
@@ -61,7 +65,8 @@ describe('failed-authentication throttle', () => {
       const t2 = await startTestApi({ TRUST_PROXY: 'loopback', AUTH_FAILURES_PER_CLIENT: '3', AUTH_FAILURES_PER_ADDRESS: '1000' });
       try {
         const attacker = { 'x-forwarded-for': '203.0.113.9' };
-        for (let i = 0; i < 3; i++) expect((await post(t2.url, sign(bodyFor('website_dialog'), 'wrong-secret-xxxx'), attacker)).status).to.equal(401);
+        for (let i = 0; i < 3; i++)
+          expect((await post(t2.url, sign(bodyFor('website_dialog'), 'wrong-secret-xxxx'), attacker)).status).to.equal(401);
         const throttled = await post(t2.url, sign(bodyFor('website_dialog'), 'wrong-secret-xxxx'), attacker);
         expect(throttled.status).to.equal(429);
         expect(Number(throttled.headers.get('retry-after'))).to.be.within(1, 60);
@@ -74,7 +79,8 @@ describe('failed-authentication throttle', () => {
     });
 
     it('throttles an unknown client id like a known one', async () => {
-      for (let i = 0; i < 3; i++) expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'ghost' }), 'wrong-secret-xxxx'))).status).to.equal(401);
+      for (let i = 0; i < 3; i++)
+        expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'ghost' }), 'wrong-secret-xxxx'))).status).to.equal(401);
       expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'ghost' }), 'wrong-secret-xxxx'))).status).to.equal(429);
     });
   });

@@ -21,7 +21,9 @@ describe('authentication, replay and idempotency over HTTP', () => {
     const redis = createRedis(t.config.redis, 'request', { name: 'auth-test' });
     try {
       await waitForRedis(redis, 5000);
-      await createClientStore({ redis, keys: t.keys, defaultRateLimitPerS: 50 }).put(parseClientRecord('stored', { secret: 'stored-secret-01' }, 50));
+      await createClientStore({ redis, keys: t.keys, defaultRateLimitPerS: 50 }).put(
+        parseClientRecord('stored', { secret: 'stored-secret-01' }, 50),
+      );
       const answer = await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'stored' }), 'stored-secret-01'));
       expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
       expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'stored' }), 'wrong'))).status).to.equal(401);

@@ -12,9 +12,17 @@ describe('bounded error answers', () => {
   after(() => t.close());
 
   const send = async (body: string): Promise<{ status: number; bytes: number; json: Record<string, unknown> & { errors?: unknown[] } }> => {
-    const response = await fetch(`${t.url}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await fetch(`${t.url}/custom-im/chat-messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     const text = await response.text();
-    return { status: response.status, bytes: Buffer.byteLength(text), json: JSON.parse(text) as Record<string, unknown> & { errors?: unknown[] } };
+    return {
+      status: response.status,
+      bytes: Buffer.byteLength(text),
+      json: JSON.parse(text) as Record<string, unknown> & { errors?: unknown[] },
+    };
   };
   const withAtList = (count: number): string => {
     const body = JSON.stringify({ ...bodyFor('auto_dialog', { at_list: [] }), signature: 'bad' });
@@ -25,7 +33,9 @@ describe('bounded error answers', () => {
     const answer = await send(withAtList(9_000));
     expect(answer.status).to.equal(400);
     expect(answer.json['error']).to.equal('invalid_request');
-    expect(answer.json.errors).to.deep.equal([{ path: '/message_info/at_list', code: 'maxItems', message: 'message_info.at_list must have at most 100 items.' }]);
+    expect(answer.json.errors).to.deep.equal([
+      { path: '/message_info/at_list', code: 'maxItems', message: 'message_info.at_list must have at most 100 items.' },
+    ]);
     expect(answer.bytes).to.be.below(2 * KIB);
   });
 
@@ -64,21 +74,32 @@ describe('bounded error answers', () => {
     const answer = await send(body);
     expect(answer.status).to.equal(400);
     expect(answer.json['error']).to.equal('invalid_request');
-    expect(answer.json.errors).to.deep.equal([{ path: '', code: 'maxValues', message: 'The request body holds more than 10000 JSON values.' }]);
+    expect(answer.json.errors).to.deep.equal([
+      { path: '', code: 'maxValues', message: 'The request body holds more than 10000 JSON values.' },
+    ]);
   });
 
   it('refuses a body of more than 10,000 values before parsing it (a syntax error after them is never reached)', async () => {
     const members = Array.from({ length: 20_000 }, (_, i) => `"k${i}":0`).join(',');
-    const body = JSON.stringify(sign(bodyFor('website_dialog'))).replace('"message_info":{', `"message_info":{"extra":{${members},!!! not JSON`);
+    const body = JSON.stringify(sign(bodyFor('website_dialog'))).replace(
+      '"message_info":{',
+      `"message_info":{"extra":{${members},!!! not JSON`,
+    );
     const answer = await send(body);
     expect(answer.status).to.equal(400);
     expect(answer.json['error']).to.equal('invalid_request');
-    expect(answer.json.errors).to.deep.equal([{ path: '', code: 'maxValues', message: 'The request body holds more than 10000 JSON values.' }]);
+    expect(answer.json.errors).to.deep.equal([
+      { path: '', code: 'maxValues', message: 'The request body holds more than 10000 JSON values.' },
+    ]);
   });
 
   it('answers a UTF-16 body with 415, since only UTF-8 bytes are checked before parsing', async () => {
     const body = Buffer.from(JSON.stringify(sign(bodyFor('website_dialog'))), 'utf16le');
-    const response = await fetch(`${t.url}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-16le' }, body });
+    const response = await fetch(`${t.url}/custom-im/chat-messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-16le' },
+      body,
+    });
     expect(response.status).to.equal(415);
     expect(await response.json()).to.include({ error: 'unsupported_media_type' });
   });
@@ -86,13 +107,20 @@ describe('bounded error answers', () => {
   it('refuses a body nested deeper than 32 levels before parsing it', async () => {
     const answer = await send(`{"client":"shop","message_info":{"deep":${'['.repeat(40)}!!! not JSON`);
     expect(answer.status).to.equal(400);
-    expect(answer.json.errors).to.deep.equal([{ path: '', code: 'maxDepth', message: 'The request body is nested deeper than 32 levels.' }]);
+    expect(answer.json.errors).to.deep.equal([
+      { path: '', code: 'maxDepth', message: 'The request body is nested deeper than 32 levels.' },
+    ]);
   });
 
   it('refuses a body nested deeper than 32 levels with 400, whatever its signature', async () => {
-    const body = JSON.stringify(sign(bodyFor('website_dialog'))).replace('"message_info":{', `"message_info":{"deep":${'['.repeat(40)}${']'.repeat(40)},`);
+    const body = JSON.stringify(sign(bodyFor('website_dialog'))).replace(
+      '"message_info":{',
+      `"message_info":{"deep":${'['.repeat(40)}${']'.repeat(40)},`,
+    );
     const answer = await send(body);
     expect(answer.status).to.equal(400);
-    expect(answer.json.errors).to.deep.equal([{ path: '', code: 'maxDepth', message: 'The request body is nested deeper than 32 levels.' }]);
+    expect(answer.json.errors).to.deep.equal([
+      { path: '', code: 'maxDepth', message: 'The request body is nested deeper than 32 levels.' },
+    ]);
   });
 });

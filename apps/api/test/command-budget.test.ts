@@ -47,7 +47,14 @@ describe('Redis command budget of each synchronous path', () => {
     const shown = new Promise<void>((resolve) => waiters.push({ token, resolve }));
     await marker.echo(token);
     await shown;
-    last = seen.map((args) => args.slice(0, 8).map((a) => a.slice(0, 60)).join(' ')).join(' | ');
+    last = seen
+      .map((args) =>
+        args
+          .slice(0, 8)
+          .map((a) => a.slice(0, 60))
+          .join(' '),
+      )
+      .join(' | ');
     return seen.map((args) => (args[0] ?? '').toUpperCase());
   };
   /** The commands counted last, with their first arguments (keys, the SHA): what a failure message shows. */
@@ -61,7 +68,10 @@ describe('Redis command budget of each synchronous path', () => {
   before(async () => {
     // Warm-up: the client settings are cached and the scripts known to the server.
     for (const kind of ['assist_dialog', 'website_dialog', 'auto_dialog'] as const) {
-      await expectOk(bodyFor(kind, { msg_id: msgId('warm'), ...people() }, kind === 'auto_dialog' ? { send_url: 'http://127.0.0.1:9/hook' } : {}), kind === 'auto_dialog' ? 202 : 200);
+      await expectOk(
+        bodyFor(kind, { msg_id: msgId('warm'), ...people() }, kind === 'auto_dialog' ? { send_url: 'http://127.0.0.1:9/hook' } : {}),
+        kind === 'auto_dialog' ? 202 : 200,
+      );
     }
     for (const content of ['stop_auto_reply', 'resume_auto_reply', 'auto_reply_status']) {
       await expectOk(bodyFor('cmd_dialog', { content, ...people() }), 200);
@@ -87,8 +97,14 @@ describe('Redis command budget of each synchronous path', () => {
     it(`cmd_dialog ${content} sends at most 2 commands, with or without a msg_id`, async () => {
       const parties = people();
       // The conversation has a message in its context (the bot's own: no reply waits).
-      await expectOk(bodyFor('auto_dialog', { msg_id: msgId('before-cmd'), ...parties, from_user_type: 4 }, { send_url: 'http://127.0.0.1:9/hook' }), 202);
-      for (const info of [{ content, ...parties }, { content, ...parties, msg_id: msgId('cmd') }]) {
+      await expectOk(
+        bodyFor('auto_dialog', { msg_id: msgId('before-cmd'), ...parties, from_user_type: 4 }, { send_url: 'http://127.0.0.1:9/hook' }),
+        202,
+      );
+      for (const info of [
+        { content, ...parties },
+        { content, ...parties, msg_id: msgId('cmd') },
+      ]) {
         const commands = await commandsOf(() => expectOk(bodyFor('cmd_dialog', info), 200));
         expect(commands.length, last).to.be.within(1, 2);
       }
@@ -98,12 +114,16 @@ describe('Redis command budget of each synchronous path', () => {
   it('cmd_dialog stop_auto_reply cancelling a waiting reply sends one more: the removal of its turn job (BullMQ)', async () => {
     const parties = people();
     await expectOk(bodyFor('auto_dialog', { msg_id: msgId('waiting'), ...parties }, { send_url: 'http://127.0.0.1:9/hook' }), 202);
-    const commands = await commandsOf(() => expectOk(bodyFor('cmd_dialog', { content: 'stop_auto_reply', ...parties, msg_id: msgId('stop') }), 200));
+    const commands = await commandsOf(() =>
+      expectOk(bodyFor('cmd_dialog', { content: 'stop_auto_reply', ...parties, msg_id: msgId('stop') }), 200),
+    );
     expect(commands.length, last).to.be.within(1, 3);
   });
 
   it('auto_dialog accepting a customer message sends at most 3 commands', async () => {
-    const commands = await commandsOf(() => expectOk(bodyFor('auto_dialog', { msg_id: msgId('auto'), ...people() }, { send_url: 'http://127.0.0.1:9/hook' }), 202));
+    const commands = await commandsOf(() =>
+      expectOk(bodyFor('auto_dialog', { msg_id: msgId('auto'), ...people() }, { send_url: 'http://127.0.0.1:9/hook' }), 202),
+    );
     expect(commands.length, last).to.be.within(1, 3);
   });
 

@@ -31,13 +31,18 @@ describe('docker-compose.yml', () => {
   });
 
   it('restarts every long-running service unless stopped (the one-shot cluster-init runs once)', () => {
-    for (const [name, service] of Object.entries(services)) expect(service.restart, name).to.equal(name === 'cluster-init' ? undefined : 'unless-stopped');
+    for (const [name, service] of Object.entries(services))
+      expect(service.restart, name).to.equal(name === 'cluster-init' ? undefined : 'unless-stopped');
   });
 
   it('has a cluster profile: three cluster-enabled masters and the API and worker on REDIS_CLUSTER_NODES only', () => {
-    const cluster = Object.entries(services).filter(([, service]) => (service as { profiles?: string[] }).profiles?.includes('cluster')).map(([name]) => name).sort();
+    const cluster = Object.entries(services)
+      .filter(([, service]) => (service as { profiles?: string[] }).profiles?.includes('cluster'))
+      .map(([name]) => name)
+      .sort();
     expect(cluster).to.deep.equal(['api-cluster', 'cluster-init', 'redis-node-1', 'redis-node-2', 'redis-node-3', 'worker-cluster']);
-    for (const node of ['redis-node-1', 'redis-node-2', 'redis-node-3']) expect(JSON.stringify((services[node] as { command?: unknown } | undefined)?.command)).to.include('--cluster-enabled');
+    for (const node of ['redis-node-1', 'redis-node-2', 'redis-node-3'])
+      expect(JSON.stringify((services[node] as { command?: unknown } | undefined)?.command)).to.include('--cluster-enabled');
     const env = (services['api-cluster'] as { environment?: Record<string, string> }).environment ?? {};
     expect(env['REDIS_CLUSTER_NODES']).to.equal('redis-node-1:6379,redis-node-2:6379,redis-node-3:6379');
     expect(env['REDIS_URL']).to.equal('');
@@ -48,7 +53,7 @@ describe('docker-compose.yml', () => {
     expect(services['worker']?.healthcheck?.test, 'worker liveness check').to.not.equal(undefined);
   });
 
-  it('checks a worker\'s liveness by the age of the heartbeat file it is told to write', () => {
+  it("checks a worker's liveness by the age of the heartbeat file it is told to write", () => {
     for (const name of ['worker', 'worker-cluster']) {
       const worker = services[name];
       expect(worker?.healthcheck?.test, name).to.deep.equal(['CMD', 'node', 'scripts/worker-health.mjs', '30']);

@@ -22,7 +22,10 @@ describe('the queue dashboard is loaded on first use', function () {
     await api?.stop();
     rmSync(folder, { recursive: true, force: true });
   });
-  const bullBoard = (log: string): string[] => readFileSync(log, 'utf8').split('\n').filter((line) => /@bull-board/.test(line.split(' ')[1] ?? ''));
+  const bullBoard = (log: string): string[] =>
+    readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => /@bull-board/.test(line.split(' ')[1] ?? ''));
 
   it('starts and answers without loading bull-board, and loads it when the dashboard is opened', async () => {
     const log = join(folder, 'api.modules');

@@ -6,11 +6,19 @@ import { parse } from 'yaml';
 const ROOT = new URL('../../../../', import.meta.url).pathname;
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 
-interface Stage { from: string; name: string | undefined; instructions: string[] }
+interface Stage {
+  from: string;
+  name: string | undefined;
+  instructions: string[];
+}
 
 /** The Dockerfile's stages, each with its instructions (continuation lines joined, comments dropped). */
 function stagesOf(text: string): Stage[] {
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
   const stages: Stage[] = [];
   for (const line of lines) {
     const from = /^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/i.exec(line);
@@ -38,7 +46,9 @@ describe('Dockerfile (read, not built: no Docker engine here)', () => {
   };
   const final = stages.at(-1)!;
   const shipped = [...new Set([...chain(final), ...chain(named('worker'))])];
-  const assembly = named('build').instructions.filter((i) => i.includes('/runtime')).join('\n');
+  const assembly = named('build')
+    .instructions.filter((i) => i.includes('/runtime'))
+    .join('\n');
 
   it('ships targets api (the default, last) and worker, both on a runtime stage FROM node:24', () => {
     expect(final.name).to.equal('api');
@@ -49,24 +59,28 @@ describe('Dockerfile (read, not built: no Docker engine here)', () => {
     const copies = shipped.flatMap((s) => s.instructions.filter((i) => /^(COPY|ADD)\b/i.test(i)));
     expect(copies).to.have.length.greaterThan(0);
     for (const copy of copies) expect(copy).to.match(/^COPY --from=build(?: --chown=\S+)? \/runtime \/app$/);
-    for (const instruction of shipped.flatMap((s) => s.instructions)) expect(instruction).not.to.match(/\btest\/|\bbench\/|\bsrc\/\S*\.ts\b|npm (ci|install)\b/);
+    for (const instruction of shipped.flatMap((s) => s.instructions))
+      expect(instruction).not.to.match(/\btest\/|\bbench\/|\bsrc\/\S*\.ts\b|npm (ci|install)\b/);
   });
 
-  it('assembles the runtime tree from manifests, dist/src, the reply engine\'s data files, the worker health script and pruned node_modules', () => {
+  it("assembles the runtime tree from manifests, dist/src, the reply engine's data files, the worker health script and pruned node_modules", () => {
     expect(named('build').instructions.join('\n')).to.match(/npm prune --omit=dev/);
     expect(assembly).to.include('dist/src').and.to.include('package.json').and.to.include('node_modules');
-    expect(assembly).to.include('packages/reply-engine/knowledge').and.to.include('packages/reply-engine/lexicons').and.to.include('scripts/worker-health.mjs');
+    expect(assembly)
+      .to.include('packages/reply-engine/knowledge')
+      .and.to.include('packages/reply-engine/lexicons')
+      .and.to.include('scripts/worker-health.mjs');
     expect(assembly, 'no tests, bench or TypeScript sources').not.to.match(/dist\/test|\bbench\b|\btest\/|cp -R "?\$ws\/src|\.ts\b/);
     expect(assembly, 'the test-only workspaces are left out').to.include('packages/testkit|packages/knowledge-eval) continue');
   });
 
-  it('has what the worker health script imports in the runtime tree (a workspace\'s dist/src, not a test-only one)', () => {
+  it("has what the worker health script imports in the runtime tree (a workspace's dist/src, not a test-only one)", () => {
     const imports = [...read('scripts/worker-health.mjs').matchAll(/load\('([^']+)'\)/g)].map((m) => m[1]!);
     expect(imports).to.have.length.greaterThan(0);
     for (const path of imports) expect(path).to.match(/^(apps|packages)\/(?!testkit\/|knowledge-eval\/)[\w-]+\/dist\/src\//);
   });
 
-  it('has a HEALTHCHECK per target: the API\'s /readyz, the worker\'s own heartbeat (scripts/worker-health.mjs 30)', () => {
+  it("has a HEALTHCHECK per target: the API's /readyz, the worker's own heartbeat (scripts/worker-health.mjs 30)", () => {
     const healthOf = (stage: Stage): string => stage.instructions.find((i) => i.startsWith('HEALTHCHECK')) ?? '';
     expect(healthOf(final)).to.include('/readyz');
     expect(healthOf(named('worker'))).to.include('"node", "scripts/worker-health.mjs", "30"');
@@ -74,17 +88,18 @@ describe('Dockerfile (read, not built: no Docker engine here)', () => {
     expect(named('worker').instructions.find((i) => i.startsWith('CMD'))).to.include('apps/worker/dist/src/main.js');
   });
 
-  it('has the OCI labels (title, description, version, licenses=Apache-2.0, source), the version the root package.json\'s', () => {
+  it("has the OCI labels (title, description, version, licenses=Apache-2.0, source), the version the root package.json's", () => {
     const runtime = chain(final)[0]!;
     const labels = runtime.instructions.filter((i) => i.startsWith('LABEL')).join(' ');
-    for (const key of ['title', 'description', 'version', 'source']) expect(labels).to.match(new RegExp(`org\\.opencontainers\\.image\\.${key}="[^"]*"`));
+    for (const key of ['title', 'description', 'version', 'source'])
+      expect(labels).to.match(new RegExp(`org\\.opencontainers\\.image\\.${key}="[^"]*"`));
     expect(labels).to.include('org.opencontainers.image.licenses="Apache-2.0"');
     const { version } = JSON.parse(read('package.json')) as { version: string };
     expect(runtime.instructions).to.include(`ARG VERSION=${version}`);
     expect(runtime.instructions).to.include('USER node');
   });
 
-  it('is what docker-compose.yml builds: each service\'s target exists and runs what the runtime tree holds', () => {
+  it("is what docker-compose.yml builds: each service's target exists and runs what the runtime tree holds", () => {
     type Service = { build?: { context: string; target: string }; command?: string[]; healthcheck?: { test: string[] } };
     const services = (parse(read('docker-compose.yml')) as { services: Record<string, Service> }).services;
     const built = Object.entries(services).filter(([, service]) => service.build !== undefined);
@@ -93,7 +108,9 @@ describe('Dockerfile (read, not built: no Docker engine here)', () => {
       expect(service.build, name).to.deep.equal({ context: '.', target: name.startsWith('api') ? 'api' : 'worker' });
       const ran = [...(service.command ?? []), ...(service.healthcheck?.test ?? [])].join(' ');
       for (const file of ran.match(/(?:apps|scripts)\/[\w/.-]+\.m?js/g) ?? []) {
-        expect(file === 'scripts/worker-health.mjs' || /^apps\/(api|worker|cli)\/dist\/src\//.test(file), `${name} runs ${file}`).to.equal(true);
+        expect(file === 'scripts/worker-health.mjs' || /^apps\/(api|worker|cli)\/dist\/src\//.test(file), `${name} runs ${file}`).to.equal(
+          true,
+        );
       }
     }
   });

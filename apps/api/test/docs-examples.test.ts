@@ -4,13 +4,16 @@ import { startTestApi, type TestApi } from './support/test-api.js';
 type Json = Record<string, unknown>;
 
 /** The demo client as `npm start` configures it when CLIENTS is not set (scripts/start.mjs). */
-const DEMO_CLIENTS = { demo: { secret: 'demo-secret-not-for-production', webhook_secret: 'whsec_ZGVtby13ZWJob29rLXNlY3JldA==', allow_private_send_urls: true } };
+const DEMO_CLIENTS = {
+  demo: { secret: 'demo-secret-not-for-production', webhook_secret: 'whsec_ZGVtby13ZWJob29rLXNlY3JldA==', allow_private_send_urls: true },
+};
 
 async function servedExamples(t: TestApi): Promise<{ description: string; examples: Record<string, { summary: string; value: Json }> }> {
   const document = (await (await fetch(`${t.url}/openapi.json`)).json()) as Json;
   const info = document['info'] as { description: string };
   const post = (document['paths'] as Record<string, Record<string, Json>>)['/custom-im/chat-messages']!['post']!;
-  const content = (post['requestBody'] as { content: Record<string, { examples: Record<string, { summary: string; value: Json }> }> }).content;
+  const content = (post['requestBody'] as { content: Record<string, { examples: Record<string, { summary: string; value: Json }> }> })
+    .content;
   return { description: info.description, examples: content['application/json']!.examples };
 }
 
@@ -25,7 +28,11 @@ describe('request examples of the served /openapi.json (/docs)', function () {
       // The synchronous scenarios and a command: the auto_dialog examples name a send_url off this machine.
       for (const name of ['assist_dialog', 'website_dialog', 'auto_reply_status']) {
         const example = examples[name]!;
-        const answer = await fetch(`${t.url}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(example.value) });
+        const answer = await fetch(`${t.url}/custom-im/chat-messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(example.value),
+        });
         const body = (await answer.json()) as { code: number; message: string };
         expect(answer.status, `${name}: ${JSON.stringify(body)}`).to.equal(200);
       }
@@ -41,7 +48,11 @@ describe('request examples of the served /openapi.json (/docs)', function () {
     try {
       await new Promise((resolve) => setTimeout(resolve, 3500));
       const { examples } = await servedExamples(t);
-      const answer = await fetch(`${t.url}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(examples['assist_dialog']!.value) });
+      const answer = await fetch(`${t.url}/custom-im/chat-messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(examples['assist_dialog']!.value),
+      });
       expect(answer.status, JSON.stringify(await answer.json())).to.equal(200);
     } finally {
       await t.close();

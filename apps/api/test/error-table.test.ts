@@ -24,14 +24,25 @@ describe('POST /custom-im/chat-messages error table', () => {
   });
 
   it('answers invalid_request for a wrongly typed field and unknown enum values, with JSON Pointers', async () => {
-    const body = bodyFor('website_dialog', { message_type: 3, files_info: [{ content: 'http://x/y.png', file_type: 'video' }] }, { timestamp: '1700000000' });
+    const body = bodyFor(
+      'website_dialog',
+      { message_type: 3, files_info: [{ content: 'http://x/y.png', file_type: 'video' }] },
+      { timestamp: '1700000000' },
+    );
     const answer = await post(t.url, sign(body));
     expectError(answer, 400, 'invalid_request');
-    expect(answer.json.errors?.map((e) => e.path)).to.include.members(['/timestamp', '/message_info/message_type', '/message_info/files_info/0/file_type']);
+    expect(answer.json.errors?.map((e) => e.path)).to.include.members([
+      '/timestamp',
+      '/message_info/message_type',
+      '/message_info/files_info/0/file_type',
+    ]);
   });
 
   it('answers invalid_request when send_url is given twice with different values', async () => {
-    const answer = await post(t.url, sign(bodyFor('auto_dialog', { send_url: 'http://127.0.0.1:9/a' }, { send_url: 'http://127.0.0.1:9/b' })));
+    const answer = await post(
+      t.url,
+      sign(bodyFor('auto_dialog', { send_url: 'http://127.0.0.1:9/a' }, { send_url: 'http://127.0.0.1:9/b' })),
+    );
     expectError(answer, 400, 'invalid_request');
     expect(answer.json.errors?.map((e) => e.path)).to.include('/message_info/send_url');
   });
@@ -44,10 +55,23 @@ describe('POST /custom-im/chat-messages error table', () => {
     ['content_or_files_required', 'neither content nor files_info', () => bodyFor('website_dialog', { content: '  ' })],
     ['quote_required', 'message_type 2 without quote', () => bodyFor('website_dialog', { message_type: 2 })],
     ['sender_or_group_required', 'no from_user_id and no group_id', () => bodyFor('website_dialog', { from_user_id: '' })],
-    ['from_user_type_required', 'auto_dialog without from_user_type', () => bodyFor('auto_dialog', { from_user_type: undefined }, { send_url: 'http://127.0.0.1:9/x' })],
+    [
+      'from_user_type_required',
+      'auto_dialog without from_user_type',
+      () => bodyFor('auto_dialog', { from_user_type: undefined }, { send_url: 'http://127.0.0.1:9/x' }),
+    ],
     ['msg_id_required', 'assist_dialog without msg_id', () => bodyFor('assist_dialog', { msg_id: undefined })],
     ['at_list_not_allowed', 'at_list outside auto_dialog', () => bodyFor('website_dialog', { at_list: ['bot-1'] })],
-    ['mixed_content_types', 'auto_dialog mixing text and an image', () => bodyFor('auto_dialog', { files_info: [{ content: 'https://cdn.example/a.png', file_type: 'image' }] }, { send_url: 'http://127.0.0.1:9/x' })],
+    [
+      'mixed_content_types',
+      'auto_dialog mixing text and an image',
+      () =>
+        bodyFor(
+          'auto_dialog',
+          { files_info: [{ content: 'https://cdn.example/a.png', file_type: 'image' }] },
+          { send_url: 'http://127.0.0.1:9/x' },
+        ),
+    ],
     ['send_url_not_supported', 'website_dialog with a send_url', () => bodyFor('website_dialog', {}, { send_url: 'http://127.0.0.1:9/x' })],
     ['send_url_required', 'auto_dialog with no send_url and no default', () => bodyFor('auto_dialog')],
     ['send_url_forbidden', 'a send_url that is not http(s)', () => bodyFor('auto_dialog', {}, { send_url: 'ftp://files.example/x' })],
@@ -57,7 +81,10 @@ describe('POST /custom-im/chat-messages error table', () => {
     it(`answers 400 ${error} for ${what}`, async () => {
       const answer = await post(t.url, sign(make()));
       expectError(answer, 400, error);
-      expect(answer.json.errors?.some((e) => e.code === error), JSON.stringify(answer.json.errors)).to.equal(true);
+      expect(
+        answer.json.errors?.some((e) => e.code === error),
+        JSON.stringify(answer.json.errors),
+      ).to.equal(true);
     });
   }
 
@@ -69,7 +96,12 @@ describe('POST /custom-im/chat-messages error table', () => {
   it('lists every problem when several rules break at once, the first by precedence leading', async () => {
     const answer = await post(t.url, sign(bodyFor('website_dialog', { content: '', message_type: 2, from_user_id: '', at_list: ['x'] })));
     expectError(answer, 400, 'content_or_files_required');
-    expect(answer.json.errors?.map((e) => e.code)).to.include.members(['content_or_files_required', 'quote_required', 'sender_or_group_required', 'at_list_not_allowed']);
+    expect(answer.json.errors?.map((e) => e.code)).to.include.members([
+      'content_or_files_required',
+      'quote_required',
+      'sender_or_group_required',
+      'at_list_not_allowed',
+    ]);
   });
 
   it('answers 400 malformed_json for a body that is not JSON', async () => {
@@ -87,10 +119,13 @@ describe('POST /custom-im/chat-messages error table', () => {
     for (const answer of answers) {
       expectError(answer, 400, 'malformed_json');
       const text = JSON.stringify(answer.json);
-      for (let i = 0; i + 4 <= secret.length; i++) expect(text, `echoes "${secret.slice(i, i + 4)}"`).not.to.include(secret.slice(i, i + 4));
+      for (let i = 0; i + 4 <= secret.length; i++)
+        expect(text, `echoes "${secret.slice(i, i + 4)}"`).not.to.include(secret.slice(i, i + 4));
     }
     // where the parser says where the error is, the answer still does
-    expect(answers[1]!.json['detail']).to.equal(`Expected ',' or '}' after property value at position ${missingComma.indexOf('"timestamp"')}`);
+    expect(answers[1]!.json['detail']).to.equal(
+      `Expected ',' or '}' after property value at position ${missingComma.indexOf('"timestamp"')}`,
+    );
   });
 
   it('answers 400 malformed_json for an empty body, as for any text that is not JSON', async () => {
@@ -114,7 +149,10 @@ describe('POST /custom-im/chat-messages error table', () => {
   });
 
   it('answers 415 to a request with another Content-Type and no body at all (neither Content-Length nor Transfer-Encoding)', async () => {
-    const raw = await rawExchange(t.url, 'POST /custom-im/chat-messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n');
+    const raw = await rawExchange(
+      t.url,
+      'POST /custom-im/chat-messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n',
+    );
     const answer = parseRawAnswer(raw);
     expect(answer.status, answer.body).to.equal(415);
     expect(JSON.parse(answer.body)).to.include({ code: 415, error: 'unsupported_media_type' });
@@ -126,7 +164,9 @@ describe('POST /custom-im/chat-messages error table', () => {
   });
 
   it('answers 429 rate_limited with Retry-After past the client limit', async () => {
-    const answers = await Promise.all(Array.from({ length: 6 }, () => post(t.url, sign(bodyFor('website_dialog', {}, { client: 'tiny' }), 'tiny-secret-0001'))));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => post(t.url, sign(bodyFor('website_dialog', {}, { client: 'tiny' }), 'tiny-secret-0001'))),
+    );
     const limited = answers.filter((a) => a.status === 429);
     expect(limited.length).to.be.greaterThan(0);
     expectError(limited[0]!, 429, 'rate_limited');

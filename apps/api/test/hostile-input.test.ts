@@ -25,11 +25,23 @@ describe('hostile input', () => {
 
   const hostile: [string, string][] = [
     ['huge exponent (Infinity after parsing)', '{"client":"shop","signature":"x","timestamp":1e400,"message_info":{}}'],
-    ['Infinity inside an unknown member', JSON.stringify({ ...sign(bodyFor('website_dialog')) }).replace('"message_info":{', '"message_info":{"n":1e400,')],
+    [
+      'Infinity inside an unknown member',
+      JSON.stringify({ ...sign(bodyFor('website_dialog')) }).replace('"message_info":{', '"message_info":{"n":1e400,'),
+    ],
     ['lone surrogate', '{"client":"shop\\ud800","signature":"x","timestamp":1,"message_info":{}}'],
-    ['__proto__ member', '{"__proto__":{"polluted":true},"client":"shop","signature":"x","timestamp":1,"message_info":{"__proto__":{"x":1}}}'],
-    ['constructor.prototype member', '{"constructor":{"prototype":{"polluted":true}},"client":"shop","signature":"x","timestamp":1,"message_info":{}}'],
-    ['deeply nested unknown member', `{"client":"shop","signature":"x","timestamp":1,"message_info":{"deep":${'['.repeat(5000)}${']'.repeat(5000)}}}`],
+    [
+      '__proto__ member',
+      '{"__proto__":{"polluted":true},"client":"shop","signature":"x","timestamp":1,"message_info":{"__proto__":{"x":1}}}',
+    ],
+    [
+      'constructor.prototype member',
+      '{"constructor":{"prototype":{"polluted":true}},"client":"shop","signature":"x","timestamp":1,"message_info":{}}',
+    ],
+    [
+      'deeply nested unknown member',
+      `{"client":"shop","signature":"x","timestamp":1,"message_info":{"deep":${'['.repeat(5000)}${']'.repeat(5000)}}}`,
+    ],
     ['message_info null', '{"client":"shop","signature":"x","timestamp":1,"message_info":null}'],
     ['content as an array', JSON.stringify(bodyFor('website_dialog', { content: ['a'] }))],
     ['files_info as a string', JSON.stringify(bodyFor('website_dialog', { files_info: 'x' }))],
@@ -40,7 +52,10 @@ describe('hostile input', () => {
     ['signature of 100k characters', JSON.stringify({ ...bodyFor('website_dialog'), signature: 'a'.repeat(100_000) })],
     ['client with control characters', JSON.stringify({ ...bodyFor('website_dialog'), client: 'sh\u0000op', signature: 'x' })],
     ['send_url with javascript:', JSON.stringify(sign(bodyFor('auto_dialog', {}, { send_url: 'javascript:alert(1)' })))],
-    ['send_url to the metadata address', JSON.stringify(sign(bodyFor('auto_dialog', {}, { send_url: 'http://[::ffff:169.254.169.254]/' })))],
+    [
+      'send_url to the metadata address',
+      JSON.stringify(sign(bodyFor('auto_dialog', {}, { send_url: 'http://[::ffff:169.254.169.254]/' }))),
+    ],
     ['duplicate keys', '{"client":"shop","client":"other","signature":"x","timestamp":1,"message_info":{}}'],
     ['empty object', '{}'],
     ['number', '42'],
@@ -69,7 +84,13 @@ describe('hostile input', () => {
       const answer = await post(t.url, { ...body, signature: signMd5('widget-secret-01', timestamp, 'widget') });
       expect(answer.status, JSON.stringify(answer.json)).to.equal(400);
       expect(answer.json.error).to.equal('invalid_request');
-      expect(answer.json.errors).to.deep.equal([{ path: '/message_info/msg_id', code: 'pattern', message: 'message_info.msg_id must be Unicode text: it holds a lone surrogate (such as \\ud800).' }]);
+      expect(answer.json.errors).to.deep.equal([
+        {
+          path: '/message_info/msg_id',
+          code: 'pattern',
+          message: 'message_info.msg_id must be Unicode text: it holds a lone surrogate (such as \\ud800).',
+        },
+      ]);
     });
   }
 
@@ -81,11 +102,12 @@ describe('hostile input', () => {
 
   it('survives 300 random mutations of a valid body without a 500', async () => {
     let seed = 12345;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const values: unknown[] = [null, true, 0, -1, 1.5, 2 ** 53, '', ' ', 'x'.repeat(300), [], {}, [1], { a: 1 }, '\u202e', '𝓤'];
     const mutate = (value: unknown, depth: number): unknown => {
-      if (depth > 3 || value === null || typeof value !== 'object') return random() < 0.3 ? values[Math.floor(random() * values.length)] : value;
-      const copy: Record<string, unknown> = Array.isArray(value) ? ({ ...value }) : { ...(value as Record<string, unknown>) };
+      if (depth > 3 || value === null || typeof value !== 'object')
+        return random() < 0.3 ? values[Math.floor(random() * values.length)] : value;
+      const copy: Record<string, unknown> = Array.isArray(value) ? { ...value } : { ...(value as Record<string, unknown>) };
       for (const key of Object.keys(copy)) {
         const roll = random();
         if (roll < 0.1) delete copy[key];
@@ -95,7 +117,14 @@ describe('hostile input', () => {
     };
     for (let i = 0; i < 300; i++) {
       const eventType = ['auto_dialog', 'assist_dialog', 'website_dialog', 'cmd_dialog'][i % 4]!;
-      const mutated = mutate(bodyFor(eventType, eventType === 'cmd_dialog' ? { content: 'auto_reply_status' } : {}, eventType === 'auto_dialog' ? { send_url: 'http://127.0.0.1:9/x' } : {}), 0) as Record<string, unknown>;
+      const mutated = mutate(
+        bodyFor(
+          eventType,
+          eventType === 'cmd_dialog' ? { content: 'auto_reply_status' } : {},
+          eventType === 'auto_dialog' ? { send_url: 'http://127.0.0.1:9/x' } : {},
+        ),
+        0,
+      ) as Record<string, unknown>;
       const body = i % 2 === 0 ? sign(mutated) : mutated;
       expectEnvelope(await send(JSON.stringify(body)), `mutation ${i}: ${JSON.stringify(body).slice(0, 300)}`);
     }

@@ -14,7 +14,9 @@ describe('ingress failures answered with the envelope', () => {
 
   const sendRaw = async (body: Buffer | string, encoding: string): Promise<{ status: number; json: Record<string, unknown> }> => {
     const response = await fetch(`${t.url}/custom-im/chat-messages`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      body,
     });
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   };
@@ -71,15 +73,22 @@ describe('ingress failures answered with the envelope', () => {
 
   it('answers a valid md5 signature with a deeply nested unknown member with 400, not 500', async () => {
     const timestamp = nowS();
-    const body = JSON.stringify({ ...bodyFor('website_dialog', {}, { client: 'widget', timestamp }), signature: signMd5('widget-secret-01', timestamp, 'widget') })
-      .replace('"message_info":{', `"message_info":{"deep":${'['.repeat(200_000)}${']'.repeat(200_000)},`);
+    const body = JSON.stringify({
+      ...bodyFor('website_dialog', {}, { client: 'widget', timestamp }),
+      signature: signMd5('widget-secret-01', timestamp, 'widget'),
+    }).replace('"message_info":{', `"message_info":{"deep":${'['.repeat(200_000)}${']'.repeat(200_000)},`);
     const answer = await sendRaw(body, 'identity');
     expect(answer.status).to.equal(400);
     expect(answer.json).to.include({ code: 400, error: 'invalid_request' });
   });
 
   const postForm = async (form: string): Promise<{ status: number; json: Record<string, unknown> }> => {
-    const response = await fetch(`${t.url}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' });
+    const response = await fetch(`${t.url}/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+      redirect: 'manual',
+    });
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   };
 
@@ -90,7 +99,7 @@ describe('ingress failures answered with the envelope', () => {
     expect(answer.json).to.include({ code: 413, error: 'payload_too_large', message: 'The form has more fields than it takes.' });
   });
 
-  it('names the login form\'s own size limit in its 413, not the chat body limit', async () => {
+  it("names the login form's own size limit in its 413, not the chat body limit", async () => {
     const answer = await postForm(`token=${'a'.repeat(5000)}`);
     expect(answer.status).to.equal(413);
     expect(answer.json).to.include({ code: 413, error: 'payload_too_large', message: 'The body is larger than 4096 bytes.' });
@@ -118,7 +127,9 @@ describe('ingress failures answered with the envelope', () => {
   });
 
   it('serves a request whose Expect it does not know like any other, instead of an empty 417', async () => {
-    const answer = envelopeOf(await rawExchange(t.url, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nConnection: close\r\n\r\n'));
+    const answer = envelopeOf(
+      await rawExchange(t.url, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nConnection: close\r\n\r\n'),
+    );
     expect(answer.statusLine).to.match(/^HTTP\/1\.1 200 /);
     expect(answer.json).to.include({ code: 200, message: 'ok' });
   });

@@ -27,8 +27,13 @@ describe('the API loads no module it never uses', function () {
     const log = join(folder, 'api.modules');
     api = await startApiProcess({ REPLY_ENGINE: 'knowledge', MODULE_LOG: log }, ['--import', MODULE_RECORDER]);
     expect((await fetch(`${api.url}/readyz`)).status).to.equal(200);
-    const loaded = readFileSync(log, 'utf8').split('\n').map((line) => line.split(' ')[1] ?? '');
-    expect(loaded.filter((m) => /reply-engine\/dist\/src\/knowledge\//.test(m)), 'the knowledge engine is loaded (the log works)').to.not.deep.equal([]);
+    const loaded = readFileSync(log, 'utf8')
+      .split('\n')
+      .map((line) => line.split(' ')[1] ?? '');
+    expect(
+      loaded.filter((m) => /reply-engine\/dist\/src\/knowledge\//.test(m)),
+      'the knowledge engine is loaded (the log works)',
+    ).to.not.deep.equal([]);
     const unused = loaded.filter((m) => /\/node_modules\/got\/|\/delivery\/dist\/src\/|openai-engine\.js|embeddings-client\.js/.test(m));
     expect([...new Set(unused)]).to.deep.equal([]);
   });

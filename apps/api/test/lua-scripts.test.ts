@@ -2,7 +2,15 @@ import { createAdmission, ADMISSION_SCRIPTS } from '@dialog-relay/admission';
 import { loadConfig } from '@dialog-relay/config';
 import { CONTEXT_SCRIPTS, createContextStore } from '@dialog-relay/conversations';
 import { createRedis, createRedisKeys, scriptConventionProblems, slotOf, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { createAttemptStore, createDeliveryStore, createTurnStore, newDeliveryId, REPLY_SCRIPTS, type DeliveryRecord, type DueMessage } from '@dialog-relay/replies';
+import {
+  createAttemptStore,
+  createDeliveryStore,
+  createTurnStore,
+  newDeliveryId,
+  REPLY_SCRIPTS,
+  type DeliveryRecord,
+  type DueMessage,
+} from '@dialog-relay/replies';
 import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
@@ -24,7 +32,8 @@ function recording(redis: Redis, executions: Execution[]): Redis {
     get(target, property) {
       if (property === 'evalsha' || property === 'eval') {
         return async (first: string, numKeys: number, ...rest: (string | number)[]) => {
-          const result: unknown = property === 'evalsha' ? await target.evalsha(first, numKeys, ...rest) : await target.eval(first, numKeys, ...rest);
+          const result: unknown =
+            property === 'evalsha' ? await target.evalsha(first, numKeys, ...rest) : await target.eval(first, numKeys, ...rest);
           record(property === 'evalsha' ? first : createHash('sha1').update(first).digest('hex'), numKeys, rest);
           return result;
         };
@@ -64,19 +73,35 @@ describe('every Lua script of the service (admission, context, reply protocol)',
 
     const admission = createAdmission({ redis: through, keys, replayTtlMs: minute, idempotencyTtlMs: minute, pendingTtlMs: minute });
     const idem = { client: 'shop', eventType: 'auto_dialog', msgId: 'm-1' };
-    expect(await admission.admit({ client: 'shop', ratePerS: 100, nowMs: Date.now(), replayDigest: 'd-1', idempotency: idem })).to.deep.equal({ kind: 'admitted' });
+    expect(
+      await admission.admit({ client: 'shop', ratePerS: 100, nowMs: Date.now(), replayDigest: 'd-1', idempotency: idem }),
+    ).to.deep.equal({ kind: 'admitted' });
     await admission.complete(idem, { status: 202, request_id: 'r-1', data: {} });
-    expect(await admission.admit({ client: 'shop', ratePerS: 100, nowMs: Date.now(), replayDigest: 'd-2', idempotency: undefined })).to.deep.equal({ kind: 'admitted' });
+    expect(
+      await admission.admit({ client: 'shop', ratePerS: 100, nowMs: Date.now(), replayDigest: 'd-2', idempotency: undefined }),
+    ).to.deep.equal({ kind: 'admitted' });
     await admission.release({ ...idem, msgId: 'm-2' });
 
     const contexts = createContextStore({ redis: through, keys, maxMessages: 10, ttlSeconds: 60 });
-    await contexts.record(conversationId, [{ msg_id: 'm-1', role: 'customer', from_user_id: 'u', content: [], event_type: 'auto_dialog', create_timestamp: 1 }]);
+    await contexts.record(conversationId, [
+      { msg_id: 'm-1', role: 'customer', from_user_id: 'u', content: [], event_type: 'auto_dialog', create_timestamp: 1 },
+    ]);
     expect((await contexts.read(conversationId)).map((m) => m.msg_id)).to.deep.equal(['m-1']);
 
-    const turns = createTurnStore({ redis: through, keys, timings: { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: minute, attemptMarkerTtlMs: 5000 } });
+    const turns = createTurnStore({
+      redis: through,
+      keys,
+      timings: { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: minute, attemptMarkerTtlMs: 5000 },
+    });
     const due: DueMessage = {
       message: { msg_id: 'm-1', role: 'customer', from_user_id: 'u', content: [], event_type: 'auto_dialog', create_timestamp: 1 },
-      client: 'shop', conversationId, sendUrl: 'https://hooks.example/shop', groupId: undefined, groupName: undefined, boundAccountId: 'b', receivedAtMs: Date.now(),
+      client: 'shop',
+      conversationId,
+      sendUrl: 'https://hooks.example/shop',
+      groupId: undefined,
+      groupName: undefined,
+      boundAccountId: 'b',
+      receivedAtMs: Date.now(),
     };
     expect(await turns.schedule(due)).to.deep.equal({ kind: 'queued', generation: 0 });
     expect(await turns.claimOverdue(keys.shardOf(conversationId), 0, 10)).to.deep.equal([conversationId]);
@@ -85,17 +110,47 @@ describe('every Lua script of the service (admission, context, reply protocol)',
     expect(await turns.beginAttempt(conversationId, 0, deliveryId)).to.equal(true);
     expect(await turns.finish(conversationId, 0)).to.deep.equal({ next: false, generation: 1 });
     expect((await turns.cancel(conversationId, { setStop: true, pauseMs: 0 })).generation).to.equal(1);
-    const attemptStore = createAttemptStore({ redis: through, keys, attemptMarkerTtlMs: 5000, recordTtlS: 60, deadLetterTtlS: 86_400, context: { maxMessages: 10, ttlMs: minute } });
+    const attemptStore = createAttemptStore({
+      redis: through,
+      keys,
+      attemptMarkerTtlMs: 5000,
+      recordTtlS: 60,
+      deadLetterTtlS: 86_400,
+      context: { maxMessages: 10, ttlMs: minute },
+    });
     expect((await attemptStore.open(conversationId, null, deliveryId)).go).to.equal(false);
-    expect(await attemptStore.settle({ conversationId, generation: null, deliveryId, endTurn: false })).to.deep.equal({ moved: '', turn: 'open', generation: 0 });
+    expect(await attemptStore.settle({ conversationId, generation: null, deliveryId, endTurn: false })).to.deep.equal({
+      moved: '',
+      turn: 'open',
+      generation: 0,
+    });
 
     const deliveries = createDeliveryStore({ redis: through, keys, ttlS: 60, deadLetterTtlS: 86_400 });
     const record: DeliveryRecord = {
-      delivery_id: deliveryId, conversation_id: conversationId, client: 'shop', send_url: due.sendUrl, in_reply_to: ['m-1'], state: 'pending', payload: '{}',
-      reply_content: '[]', generation: 0, created_at_ms: Date.now(), deadline_ms: Date.now() + minute, dead_reason: '', dead_detail: '', attempt_base: 0,
+      delivery_id: deliveryId,
+      conversation_id: conversationId,
+      client: 'shop',
+      send_url: due.sendUrl,
+      in_reply_to: ['m-1'],
+      state: 'pending',
+      payload: '{}',
+      reply_content: '[]',
+      generation: 0,
+      created_at_ms: Date.now(),
+      deadline_ms: Date.now() + minute,
+      dead_reason: '',
+      dead_detail: '',
+      attempt_base: 0,
     };
     await deliveries.create(record);
-    await deliveries.appendAttempt(deliveryId, { attempt: 1, at: new Date().toISOString(), status: 410, latency_ms: 5, error: null, response_body: 'gone' });
+    await deliveries.appendAttempt(deliveryId, {
+      attempt: 1,
+      at: new Date().toISOString(),
+      status: 410,
+      latency_ms: 5,
+      error: null,
+      response_body: 'gone',
+    });
     expect(await deliveries.deadLetter(deliveryId, 'permanent_status', 'HTTP 410', Date.now())).to.equal(true);
     expect(await deliveries.revive(deliveryId, Date.now() + minute)).to.equal(true);
     await deliveries.bury(deliveryId, 'permanent_status', 'HTTP 410', Date.now());
@@ -110,13 +165,30 @@ describe('every Lua script of the service (admission, context, reply protocol)',
   });
 
   it('the convention check catches a key built inside a script, inline or into a local, a key taken from ARGV, and a header that skips a key', () => {
-    const script = (source: string) => ({ name: 'bad', keys: ['pending', 'stop'], args: ['g'], sha: '', source: `--[[ x\n KEYS[1] pending\n ARGV[1] g\n Output: 1 ]]\n${source}` });
-    expect(scriptConventionProblems(script("return redis.call('GET', KEYS[1] .. ':x')\n"))).to.deep.equal(['bad: header does not name KEYS[2] stop', 'bad: a key is built inside the script']);
-    expect(scriptConventionProblems(script("local k = KEYS[1] .. ':x'\nreturn redis.call('GET', k)\n"))).to.deep.equal([
-      'bad: header does not name KEYS[2] stop', 'bad: a key is built inside the script', "bad: redis.call('GET', k) takes a key not passed in KEYS",
+    const script = (source: string) => ({
+      name: 'bad',
+      keys: ['pending', 'stop'],
+      args: ['g'],
+      sha: '',
+      source: `--[[ x\n KEYS[1] pending\n ARGV[1] g\n Output: 1 ]]\n${source}`,
+    });
+    expect(scriptConventionProblems(script("return redis.call('GET', KEYS[1] .. ':x')\n"))).to.deep.equal([
+      'bad: header does not name KEYS[2] stop',
+      'bad: a key is built inside the script',
     ]);
-    expect(scriptConventionProblems(script("local k = KEYS[1]\nreturn redis.call('GET', k)\n"))).to.include("bad: redis.call('GET', k) takes a key not passed in KEYS");
-    expect(scriptConventionProblems(script("redis.call('DEL', KEYS[1], ARGV[1])\nreturn redis.call('TIME')\n"))).to.include("bad: redis.call('DEL', ARGV[1]) takes a key not passed in KEYS");
-    expect(scriptConventionProblems(script("return redis.call('ZADD', KEYS[1], 1, redis.call('HGET', ARGV[1], 'f'))\n"))).to.include("bad: redis.call('HGET', ARGV[1]) takes a key not passed in KEYS");
+    expect(scriptConventionProblems(script("local k = KEYS[1] .. ':x'\nreturn redis.call('GET', k)\n"))).to.deep.equal([
+      'bad: header does not name KEYS[2] stop',
+      'bad: a key is built inside the script',
+      "bad: redis.call('GET', k) takes a key not passed in KEYS",
+    ]);
+    expect(scriptConventionProblems(script("local k = KEYS[1]\nreturn redis.call('GET', k)\n"))).to.include(
+      "bad: redis.call('GET', k) takes a key not passed in KEYS",
+    );
+    expect(scriptConventionProblems(script("redis.call('DEL', KEYS[1], ARGV[1])\nreturn redis.call('TIME')\n"))).to.include(
+      "bad: redis.call('DEL', ARGV[1]) takes a key not passed in KEYS",
+    );
+    expect(scriptConventionProblems(script("return redis.call('ZADD', KEYS[1], 1, redis.call('HGET', ARGV[1], 'f'))\n"))).to.include(
+      "bad: redis.call('HGET', ARGV[1]) takes a key not passed in KEYS",
+    );
   });
 });

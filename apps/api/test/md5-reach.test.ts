@@ -19,7 +19,13 @@ describe('md5 clients cannot choose where replies go', () => {
   });
   after(() => t.close());
 
-  const md5Signed = (client: string, secret: string, event: string, info: Record<string, unknown> = {}, top: Record<string, unknown> = {}): Body => {
+  const md5Signed = (
+    client: string,
+    secret: string,
+    event: string,
+    info: Record<string, unknown> = {},
+    top: Record<string, unknown> = {},
+  ): Body => {
     const timestamp = nowS();
     return { ...bodyFor(event, info, { ...top, client, timestamp }), signature: signMd5(secret, timestamp, client) };
   };
@@ -38,7 +44,9 @@ describe('md5 clients cannot choose where replies go', () => {
   });
 
   it('accepts an md5 auto_dialog that names its default_send_url or none', async () => {
-    expect((await post(t.url, md5Signed('kiosk', KIOSK_SECRET, 'auto_dialog', {}, { send_url: 'http://127.0.0.1:9/kiosk' }))).status).to.equal(202);
+    expect(
+      (await post(t.url, md5Signed('kiosk', KIOSK_SECRET, 'auto_dialog', {}, { send_url: 'http://127.0.0.1:9/kiosk' }))).status,
+    ).to.equal(202);
     expect((await post(t.url, md5Signed('kiosk', KIOSK_SECRET, 'auto_dialog'))).status).to.equal(202);
   });
 
@@ -48,9 +56,16 @@ describe('md5 clients cannot choose where replies go', () => {
     expect(answer.json).to.include({ code: 403, error: 'command_not_allowed' });
   });
 
-  it('accepts a human\'s auto_dialog (from_user_type 1 or 3) from an md5 client without allow_commands: human takeover stays for every client', async () => {
+  it("accepts a human's auto_dialog (from_user_type 1 or 3) from an md5 client without allow_commands: human takeover stays for every client", async () => {
     for (const fromUserType of [1, 3]) {
-      const answer = await post(t.url, md5Signed('kiosk', KIOSK_SECRET, 'auto_dialog', { from_user_type: fromUserType, from_user_id: 'staff-1', to_user_id: 'customer-1' }));
+      const answer = await post(
+        t.url,
+        md5Signed('kiosk', KIOSK_SECRET, 'auto_dialog', {
+          from_user_type: fromUserType,
+          from_user_id: 'staff-1',
+          to_user_id: 'customer-1',
+        }),
+      );
       expect(answer.status, JSON.stringify(answer.json)).to.equal(202);
     }
   });

@@ -16,8 +16,17 @@ interface Started {
 /** `npm <args>` in this checkout as a user types it, in a process group of its own (so a test can clean up after a failure). */
 function npm(args: string[], env: Record<string, string>): Started {
   // A private Redis of npm start's own: none of the user's Redis settings.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('REDIS_') && !['CLIENTS', 'HOST', 'PORT', 'ADMIN_TOKEN'].includes(name)));
-  const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: ROOT, detached: true, env: { ...base, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !name.startsWith('REDIS_') && !['CLIENTS', 'HOST', 'PORT', 'ADMIN_TOKEN'].includes(name),
+    ),
+  );
+  const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
+    cwd: ROOT,
+    detached: true,
+    env: { ...base, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -28,11 +37,15 @@ function npm(args: string[], env: Record<string, string>): Started {
 function cleanUp(started: Started, pids: number[]): void {
   try {
     process.kill(-started.child.pid!, 'SIGKILL');
-  } catch { /* already gone */ }
+  } catch {
+    /* already gone */
+  }
   for (const pid of pids) {
     try {
       process.kill(pid, 'SIGKILL');
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -60,7 +73,13 @@ describe('npm start and npm run cli pass SIGTERM and SIGINT on to everything the
         expect(listeningAddresses(redisPort)).to.not.be.empty;
 
         process.kill(started.child.pid!, signal);
-        await waitUntil(() => [started.child.pid!, ...tree].every(gone) && listeningAddresses(port).length === 0 && listeningAddresses(redisPort).length === 0, DRAIN_BOUND_MS);
+        await waitUntil(
+          () =>
+            [started.child.pid!, ...tree].every(gone) &&
+            listeningAddresses(port).length === 0 &&
+            listeningAddresses(redisPort).length === 0,
+          DRAIN_BOUND_MS,
+        );
       } finally {
         cleanUp(started, tree);
       }

@@ -25,7 +25,11 @@ const STATE_DIR = mkdtempSync(join(tmpdir(), 'dr-npm-start-'));
 
 /** The environment of a user's shell: none of the variables npm start decides about. */
 const userEnv = (): Record<string, string | undefined> => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !['CLIENTS', 'REDIS_PREFIX', 'ALLOW_PRIVATE_SEND_URLS', 'ADMIN_TOKEN', 'HOST', 'PORT'].includes(name))),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !['CLIENTS', 'REDIS_PREFIX', 'ALLOW_PRIVATE_SEND_URLS', 'ADMIN_TOKEN', 'HOST', 'PORT'].includes(name),
+    ),
+  ),
   DIALOG_RELAY_STATE_FILE: join(STATE_DIR, 'service.json'),
 });
 
@@ -46,7 +50,14 @@ function npmScript(name: string, env: Record<string, string>, args: string[] = [
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const command = scripts[name];
   expect(command, `npm script ${name}`).to.be.a('string');
-  return watch(spawn('sh', ['-c', `${command ?? 'false'} "$@"`, 'sh', ...args], { cwd: ROOT, detached: true, env: { ...userEnv(), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return watch(
+    spawn('sh', ['-c', `${command ?? 'false'} "$@"`, 'sh', ...args], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...userEnv(), LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 async function stop(started: Started): Promise<void> {
@@ -111,7 +122,11 @@ describe('npm start', function () {
 
   it('never prints the password of a REDIS_URL it cannot use: one with "@" in it, one in a query option, or one in a URL that does not parse', async () => {
     const closed = await freePort();
-    for (const url of [`redis://:p@ss-hunter2@127.0.0.1:${closed}`, `redis://127.0.0.1:${closed}/0?password=hunter2`, 'redis://:hunter2/x@127.0.0.1:1']) {
+    for (const url of [
+      `redis://:p@ss-hunter2@127.0.0.1:${closed}`,
+      `redis://127.0.0.1:${closed}/0?password=hunter2`,
+      'redis://:hunter2/x@127.0.0.1:1',
+    ]) {
       const started = start({ PORT: String(await freePort()), REDIS_URL: url });
       const exit = await Promise.race([started.exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 20_000))]);
       await stop(started);
@@ -124,10 +139,16 @@ describe('npm start', function () {
 
   it('runs a private redis-server when REDIS_URL is not set, whatever answers on 127.0.0.1:6379, and stops it on exit', async () => {
     const port = await freePort();
-    const started = watch(spawn(process.execPath, [START], {
-      env: { ...Object.fromEntries(Object.entries(userEnv()).filter(([name]) => !name.startsWith('REDIS_'))), LOG_LEVEL: 'warn', PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }));
+    const started = watch(
+      spawn(process.execPath, [START], {
+        env: {
+          ...Object.fromEntries(Object.entries(userEnv()).filter(([name]) => !name.startsWith('REDIS_'))),
+          LOG_LEVEL: 'warn',
+          PORT: String(port),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     let redisPort = 0;
     try {
       // The banner's last line: the three lines may reach this process in separate reads.
@@ -151,7 +172,10 @@ describe('npm start', function () {
     const { createConnection } = await import('node:net');
     const answers = await new Promise<boolean>((resolve) => {
       const socket = createConnection({ host: '127.0.0.1', port: redisPort });
-      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     expect(answers).to.equal(false);
@@ -168,7 +192,9 @@ describe('npm start', function () {
       const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { env: Record<string, string> };
       expect(state.env['REDIS_URL']).to.equal(testRedisUrl());
       expect(state.env['REDIS_PREFIX']).to.match(/^dr:[0-9a-f]{8}:$/);
-      const env = Object.fromEntries(Object.entries(userEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('REDIS_')));
+      const env = Object.fromEntries(
+        Object.entries(userEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('REDIS_')),
+      );
       const cli = npmScript('cli', { ...env, DIALOG_RELAY_STATE_FILE: stateFile }, ['clients', 'list', '--json']);
       expect(await cli.exited, cli.output()).to.equal(0);
     } finally {
@@ -185,12 +211,18 @@ describe('npm start', function () {
     admin.disconnect();
     const port = await freePort();
     const stateFile = join(STATE_DIR, 'password.json');
-    const started = start({ PORT: String(port), REDIS_URL: `redis://:${password}@127.0.0.1:${server.port}`, DIALOG_RELAY_STATE_FILE: stateFile });
+    const started = start({
+      PORT: String(port),
+      REDIS_URL: `redis://:${password}@127.0.0.1:${server.port}`,
+      DIALOG_RELAY_STATE_FILE: stateFile,
+    });
     try {
       await waitUntil(() => started.output().includes('curl -s') || started.child.exitCode !== null, 40_000);
       expect(started.output()).to.include(`[dialog-relay] Redis: REDIS_URL=redis://***@127.0.0.1:${server.port} REDIS_PREFIX=dr:`);
       expect(started.output()).to.not.include(password);
-      const env = Object.fromEntries(Object.entries(userEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('REDIS_')));
+      const env = Object.fromEntries(
+        Object.entries(userEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('REDIS_')),
+      );
       const cli = npmScript('cli', { ...env, DIALOG_RELAY_STATE_FILE: stateFile }, ['clients', 'list', '--json']);
       expect(await cli.exited, cli.output()).to.equal(0);
       expect(cli.output()).to.not.include(password);
@@ -239,20 +271,34 @@ describe('npm start', function () {
       received = [];
     });
 
-    const printedPrefix = (): string => /Redis keys under prefix "(dr:[0-9a-f]{8}:)" \(this checkout's own; set REDIS_PREFIX to share\)/.exec(started.output())?.[1] ?? '';
+    const printedPrefix = (): string =>
+      /Redis keys under prefix "(dr:[0-9a-f]{8}:)" \(this checkout's own; set REDIS_PREFIX to share\)/.exec(started.output())?.[1] ?? '';
     const demoClients = (): string => {
       const secret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
       return JSON.stringify({ demo: { secret, allow_private_send_urls: true } });
     };
     const workersServing = async (): Promise<number> => {
-      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+      const metrics = await (
+        await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+      ).text();
       return Number(/^dialog_relay_queue_workers (\d+)/m.exec(metrics)?.[1] ?? 'NaN');
     };
     const autoDialog = (secret: string): string => {
       const now = Math.floor(Date.now() / 1000);
       const body: Record<string, unknown> = {
-        client: 'demo', timestamp: now, send_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-        message_info: { msg_id: `start-${now}-${Math.random().toString(36).slice(2)}`, from_user_id: 'customer-1', to_user_id: 'bot-1', content: 'When are you open?', message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: now },
+        client: 'demo',
+        timestamp: now,
+        send_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        message_info: {
+          msg_id: `start-${now}-${Math.random().toString(36).slice(2)}`,
+          from_user_id: 'customer-1',
+          to_user_id: 'bot-1',
+          content: 'When are you open?',
+          message_type: 1,
+          event_type: 'auto_dialog',
+          from_user_type: 2,
+          create_timestamp: now,
+        },
       };
       body['signature'] = signRequestBody(body, secret, 'hmac-sha256');
       return JSON.stringify(body);
@@ -261,7 +307,10 @@ describe('npm start', function () {
     it('listens on 127.0.0.1 only when HOST is not set', () => {
       const addresses = listeningAddresses(port);
       expect(addresses, 'sockets listening on the port').to.not.deep.equal([]);
-      expect(addresses.every((address) => address === IPV4_LOOPBACK || address === IPV6_LOOPBACK), addresses.join(', ')).to.equal(true);
+      expect(
+        addresses.every((address) => address === IPV4_LOOPBACK || address === IPV6_LOOPBACK),
+        addresses.join(', '),
+      ).to.equal(true);
       expect(started.output()).to.include(`API ready at http://127.0.0.1:${port}`);
     });
 
@@ -293,12 +342,29 @@ describe('npm start', function () {
 
     it('npm run start:api of the same checkout queues to the workers npm start runs', async () => {
       const apiPort = await freePort();
-      const api = npmScript('start:api', { REDIS_URL: testRedisUrl(), CLIENTS: demoClients(), PORT: String(apiPort), HOST: '127.0.0.1', AUTO_REPLY_DEBOUNCE_MS: '0' });
+      const api = npmScript('start:api', {
+        REDIS_URL: testRedisUrl(),
+        CLIENTS: demoClients(),
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        AUTO_REPLY_DEBOUNCE_MS: '0',
+      });
       try {
-        await waitUntil(async () => (await fetch(`http://127.0.0.1:${apiPort}/readyz`).then((r) => r.ok, () => false)) || api.child.exitCode !== null, 40_000);
+        await waitUntil(
+          async () =>
+            (await fetch(`http://127.0.0.1:${apiPort}/readyz`).then(
+              (r) => r.ok,
+              () => false,
+            )) || api.child.exitCode !== null,
+          40_000,
+        );
         const before = received.length;
         const secret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
-        const answer = await fetch(`http://127.0.0.1:${apiPort}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: autoDialog(secret) });
+        const answer = await fetch(`http://127.0.0.1:${apiPort}/custom-im/chat-messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: autoDialog(secret),
+        });
         expect(answer.status, `${await answer.text()} ${api.output()}`).to.equal(202);
         await waitUntil(() => received.length > before, 20_000);
       } finally {
@@ -306,16 +372,23 @@ describe('npm start', function () {
       }
     });
 
-    it('npm run cli of the same checkout lists the deliveries npm start made (the README\'s integrator commands)', async () => {
+    it("npm run cli of the same checkout lists the deliveries npm start made (the README's integrator commands)", async () => {
       const before = received.length;
       const secret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
-      const answer = await fetch(`http://127.0.0.1:${port}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: autoDialog(secret) });
+      const answer = await fetch(`http://127.0.0.1:${port}/custom-im/chat-messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: autoDialog(secret),
+      });
       expect(answer.status).to.equal(202);
       const conversation = ((await answer.json()) as { data: { conversation_id: string } }).data.conversation_id;
       await waitUntil(() => received.length > before, 20_000);
       const cli = npmScript('cli', { REDIS_URL: testRedisUrl() }, ['deliveries', 'list', '--conversation', conversation, '--json']);
       expect(await cli.exited, cli.output()).to.equal(0);
-      const printed = cli.output().split('\n').find((line) => line.startsWith('{"deliveries"'));
+      const printed = cli
+        .output()
+        .split('\n')
+        .find((line) => line.startsWith('{"deliveries"'));
       expect(printed, cli.output()).to.be.a('string');
       const { deliveries } = JSON.parse(printed ?? '{}') as { deliveries: { conversation_id: string }[] };
       // Earlier tests of this block may have delivered in the same conversation too.
@@ -331,12 +404,27 @@ describe('npm start', function () {
 
       const now = Math.floor(Date.now() / 1000);
       const body: Record<string, unknown> = {
-        client: 'demo', timestamp: now, send_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-        message_info: { msg_id: `start-${now}`, from_user_id: 'customer-1', to_user_id: 'bot-1', content: 'When are you open?', message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: now },
+        client: 'demo',
+        timestamp: now,
+        send_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        message_info: {
+          msg_id: `start-${now}`,
+          from_user_id: 'customer-1',
+          to_user_id: 'bot-1',
+          content: 'When are you open?',
+          message_type: 1,
+          event_type: 'auto_dialog',
+          from_user_type: 2,
+          create_timestamp: now,
+        },
       };
       const demoSecret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
       body['signature'] = signRequestBody(body, demoSecret, 'hmac-sha256');
-      const answer = await fetch(`http://127.0.0.1:${port}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const answer = await fetch(`http://127.0.0.1:${port}/custom-im/chat-messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(answer.status, await answer.text()).to.equal(202);
       await waitUntil(() => received.length > 0, 20_000);
 
@@ -346,7 +434,9 @@ describe('npm start', function () {
       expect(snippet, 'the verify snippet of docs/integrating.md').to.be.a('string');
       const file = join(mkdtempSync(join(tmpdir(), 'readme-snippet-')), 'verify.mjs');
       writeFileSync(file, `${snippet ?? ''}\nexport { verifyDelivery };\n`);
-      const { verifyDelivery } = (await import(file)) as { verifyDelivery: (raw: string, headers: IncomingHttpHeaders, secret: string) => boolean };
+      const { verifyDelivery } = (await import(file)) as {
+        verifyDelivery: (raw: string, headers: IncomingHttpHeaders, secret: string) => boolean;
+      };
       const delivery = received[0];
       expect(delivery).to.not.equal(undefined);
       expect(verifyDelivery(delivery?.raw ?? '', delivery?.headers ?? {}, secret ?? '')).to.equal(true);

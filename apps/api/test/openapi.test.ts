@@ -39,7 +39,9 @@ describe('OpenAPI document at GET /openapi.json', () => {
     const other = await startTestApi({ CONTENT_MAX_CHARS: '77' });
     try {
       const otherDoc = (await (await fetch(`${other.url}/openapi.json`)).json()) as Json;
-      expect(at(otherDoc, 'components', 'schemas', 'ChatMessageRequest', 'properties', 'message_info', 'properties', 'content', 'maxLength')).to.equal(77);
+      expect(
+        at(otherDoc, 'components', 'schemas', 'ChatMessageRequest', 'properties', 'message_info', 'properties', 'content', 'maxLength'),
+      ).to.equal(77);
     } finally {
       await other.close();
     }
@@ -55,7 +57,12 @@ describe('OpenAPI document at GET /openapi.json', () => {
     expect(info).to.include('within 300 s of the server clock');
     expect(replayed).to.include('within 24 h');
     expect(delivery).to.include('time-outs (10 s)').and.to.include('until the reply is 15 minutes old');
-    const other = await startTestApi({ TIMESTAMP_TOLERANCE_S: '60', IDEMPOTENCY_TTL_S: '7200', DELIVERY_TIMEOUT_MS: '2500', REPLY_MAX_AGE_MS: '120000' });
+    const other = await startTestApi({
+      TIMESTAMP_TOLERANCE_S: '60',
+      IDEMPOTENCY_TTL_S: '7200',
+      DELIVERY_TIMEOUT_MS: '2500',
+      REPLY_MAX_AGE_MS: '120000',
+    });
     try {
       const [otherInfo, otherReplayed, otherDelivery] = stated((await (await fetch(`${other.url}/openapi.json`)).json()) as Json);
       expect(otherInfo).to.include('within 60 s of the server clock');
@@ -68,12 +75,24 @@ describe('OpenAPI document at GET /openapi.json', () => {
 
   it('has a request example for every scenario and command, each passing the API validation with a valid demo signature', () => {
     const examples = at<Record<string, { value: Json }>>(chat(), 'requestBody', 'content', 'application/json', 'examples');
-    expect(Object.keys(examples)).to.include.members(['assist_dialog', 'website_dialog', 'auto_dialog', 'stop_auto_reply', 'resume_auto_reply', 'auto_reply_status']);
+    expect(Object.keys(examples)).to.include.members([
+      'assist_dialog',
+      'website_dialog',
+      'auto_dialog',
+      'stop_auto_reply',
+      'resume_auto_reply',
+      'auto_reply_status',
+    ]);
     const validate = createRequestValidator(limits);
     for (const [name, { value }] of Object.entries(examples)) {
       const result = validate(value);
       expect(result.ok, `${name}: ${JSON.stringify(result.ok ? [] : result.errors)}`).to.equal(true);
-      const check = verifyRequestSignature({ body: value, signature: value['signature'] as string, scheme: 'hmac-sha256', secrets: ['demo-secret'] });
+      const check = verifyRequestSignature({
+        body: value,
+        signature: value['signature'] as string,
+        scheme: 'hmac-sha256',
+        secrets: ['demo-secret'],
+      });
       expect(check.ok, name).to.equal(true);
     }
     expect(examples['assist_dialog']!.value['signature']).to.equal('83045600700838d52a3b01f3ac805f3701044a92c2afc5eead5ad444d02b4199');
@@ -94,7 +113,11 @@ describe('OpenAPI document at GET /openapi.json', () => {
       for (const value of values) check(`${base}/${status}/content/application~1json/schema`, value, `response ${status}`);
     }
     const callback = at(doc, 'components', 'callbacks', 'AutoReply', '{$request.body#/send_url}', 'post');
-    check('/components/schemas/DeliveryPayload', at<unknown>(callback, 'requestBody', 'content', 'application/json', 'example'), 'delivery');
+    check(
+      '/components/schemas/DeliveryPayload',
+      at<unknown>(callback, 'requestBody', 'content', 'application/json', 'example'),
+      'delivery',
+    );
   });
 
   it('names every error code, each under its own status on the chat endpoint', () => {
@@ -103,7 +126,15 @@ describe('OpenAPI document at GET /openapi.json', () => {
     const adminOnly = ['unauthorized', 'forbidden', 'not_found', 'method_not_allowed'];
     for (const [code, status] of Object.entries(ERROR_STATUS)) {
       if (adminOnly.includes(code)) continue;
-      const codes = at<string[] | undefined>(responses[String(status)], 'content', 'application/json', 'schema', 'properties', 'error', 'enum');
+      const codes = at<string[] | undefined>(
+        responses[String(status)],
+        'content',
+        'application/json',
+        'schema',
+        'properties',
+        'error',
+        'enum',
+      );
       expect(codes, `${code} under ${status}`).to.include(code);
     }
   });
@@ -118,14 +149,22 @@ describe('OpenAPI document at GET /openapi.json', () => {
   it('describes the delivery to send_url as a callback with the Standard Webhooks headers and the retried answers', () => {
     expect(chat()['callbacks']).to.deep.equal({ autoReply: { $ref: '#/components/callbacks/AutoReply' } });
     const delivery = at(doc, 'components', 'callbacks', 'AutoReply', '{$request.body#/send_url}', 'post');
-    expect((delivery['parameters'] as { name: string }[]).map((p) => p.name)).to.include.members(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
-    expect(at(delivery, 'requestBody', 'content', 'application/json', 'schema')).to.deep.equal({ $ref: '#/components/schemas/DeliveryPayload' });
+    expect((delivery['parameters'] as { name: string }[]).map((p) => p.name)).to.include.members([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(at(delivery, 'requestBody', 'content', 'application/json', 'schema')).to.deep.equal({
+      $ref: '#/components/schemas/DeliveryPayload',
+    });
     expect(Object.keys(delivery['responses'] as Json)).to.include.members(['2XX', '408', '425', '429', '5XX', 'default']);
   });
 
   it('describes what every other request gets: 405 with Allow for another method on the chat path, 404 for an unknown path, and the errors of any request', async () => {
     for (const method of ['get', 'put', 'patch', 'delete', 'head', 'options', 'trace']) {
-      expect(at(doc, 'paths', '/custom-im/chat-messages', method, 'responses', '405'), method).to.deep.equal({ $ref: '#/components/responses/MethodNotAllowed' });
+      expect(at(doc, 'paths', '/custom-im/chat-messages', method, 'responses', '405'), method).to.deep.equal({
+        $ref: '#/components/responses/MethodNotAllowed',
+      });
     }
     expect(at(doc, 'components', 'responses', 'MethodNotAllowed', 'headers')).to.have.property('Allow');
     expect(at(doc, 'x-other-requests', 'responses', '404')).to.deep.equal({ $ref: '#/components/responses/NotFound' });
@@ -156,9 +195,19 @@ describe('OpenAPI document at GET /openapi.json', () => {
     expect(await refusal({ status: 202, headers, body: drifted })).to.match(/does not match the document/);
     expect(await refusal({ status: 202, headers, body: { ...good, data: { ...good.data, extra: 1 } } })).to.match(/does not match/);
     expect(await refusal({ status: 418, headers, body: good })).to.match(/not documented/);
-    expect(await refusal({ status: 202, headers: new Headers({ 'content-type': 'application/json' }), body: good })).to.match(/X-Request-Id is missing/);
-    expect(await refusal({ status: 202, headers: new Headers({ 'x-request-id': 'r', 'content-type': 'application/json', 'retry-after': '1' }), body: good })).to.match(/retry-after is not documented/);
-    expect(await refusal({ status: 202, headers: new Headers({ 'x-request-id': 'r', 'content-type': 'text/html' }), body: '<p>ok</p>' })).to.match(/Content-Type text\/html of the 202 answer .* is not documented/);
+    expect(await refusal({ status: 202, headers: new Headers({ 'content-type': 'application/json' }), body: good })).to.match(
+      /X-Request-Id is missing/,
+    );
+    expect(
+      await refusal({
+        status: 202,
+        headers: new Headers({ 'x-request-id': 'r', 'content-type': 'application/json', 'retry-after': '1' }),
+        body: good,
+      }),
+    ).to.match(/retry-after is not documented/);
+    expect(
+      await refusal({ status: 202, headers: new Headers({ 'x-request-id': 'r', 'content-type': 'text/html' }), body: '<p>ok</p>' }),
+    ).to.match(/Content-Type text\/html of the 202 answer .* is not documented/);
     expect(await refusal({ status: 202, headers: new Headers({ 'x-request-id': 'r' }), body: good })).to.match(/Content-Type \(none\)/);
   });
 });

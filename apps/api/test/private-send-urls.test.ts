@@ -2,8 +2,15 @@ import { expect } from 'chai';
 import { bodyFor, CLIENTS, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
 const NEVER_ALLOWED = [
-  'http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/', 'http://100.100.100.200/', 'http://[fd00:ec2::254]/',
-  'http://224.0.0.1/', 'http://[ff02::1]/', 'http://255.255.255.255/', 'http://0.0.0.0:9/', 'http://[::]:9/',
+  'http://169.254.169.254/latest/meta-data',
+  'http://[fe80::1]/',
+  'http://100.100.100.200/',
+  'http://[fd00:ec2::254]/',
+  'http://224.0.0.1/',
+  'http://[ff02::1]/',
+  'http://255.255.255.255/',
+  'http://0.0.0.0:9/',
+  'http://[::]:9/',
   'http://[::ffff:169.254.169.254]/',
 ];
 
@@ -41,7 +48,10 @@ describe('private send_urls', () => {
     after(() => t.close());
 
     it('lets only that client use a loopback send_url', async () => {
-      const lab = await post(t.url, sign(bodyFor('auto_dialog', {}, { client: 'lab', send_url: 'http://127.0.0.1:9/hook' }), 'lab-secret-000001'));
+      const lab = await post(
+        t.url,
+        sign(bodyFor('auto_dialog', {}, { client: 'lab', send_url: 'http://127.0.0.1:9/hook' }), 'lab-secret-000001'),
+      );
       expect(lab.status, JSON.stringify(lab.json)).to.equal(202);
       const shop = await post(t.url, sign(bodyFor('auto_dialog', {}, { send_url: 'http://127.0.0.1:9/hook' })));
       expect(shop.status).to.equal(400);
@@ -49,7 +59,10 @@ describe('private send_urls', () => {
     });
 
     it('never opens the metadata address for that client', async () => {
-      const answer = await post(t.url, sign(bodyFor('auto_dialog', {}, { client: 'lab', send_url: 'http://169.254.169.254/' }), 'lab-secret-000001'));
+      const answer = await post(
+        t.url,
+        sign(bodyFor('auto_dialog', {}, { client: 'lab', send_url: 'http://169.254.169.254/' }), 'lab-secret-000001'),
+      );
       expect(answer.status).to.equal(400);
     });
   });

@@ -23,7 +23,10 @@ describe('API process lifecycle', function () {
     slowModel = createServer((req, res) => {
       req.resume();
       modelRequests += 1;
-      releaseModel = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: 'late but complete' } }] }));
+      releaseModel = () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ choices: [{ message: { content: 'late but complete' } }] }));
     });
     await new Promise<void>((resolve) => slowModel.listen(0, '127.0.0.1', resolve));
     modelUrl = `http://127.0.0.1:${(slowModel.address() as AddressInfo).port}/v1`;
@@ -36,8 +39,19 @@ describe('API process lifecycle', function () {
   it('finishes a request in flight on SIGTERM, refuses new connections, and exits 0', async () => {
     const port = await freePort();
     const child: ChildProcess = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('proc'), LOG_LEVEL: 'info',
-        CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001' } }), REPLY_ENGINE: 'openai', OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'k', OPENAI_TIMEOUT_MS: '10000' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: uniquePrefix('proc'),
+        LOG_LEVEL: 'info',
+        CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001' } }),
+        REPLY_ENGINE: 'openai',
+        OPENAI_BASE_URL: modelUrl,
+        OPENAI_API_KEY: 'k',
+        OPENAI_TIMEOUT_MS: '10000',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -45,18 +59,39 @@ describe('API process lifecycle', function () {
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 100; i++) {
-      const ready = await fetch(`${base}/readyz`).then((r) => r.status, () => 0);
+      const ready = await fetch(`${base}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (ready === 200) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const now = Math.floor(Date.now() / 1000);
-    const body: Record<string, unknown> = { client: 'shop', timestamp: now, message_info: { from_user_id: 'u', to_user_id: 'b', content: 'hi', message_type: 1, event_type: 'website_dialog', create_timestamp: now } };
+    const body: Record<string, unknown> = {
+      client: 'shop',
+      timestamp: now,
+      message_info: {
+        from_user_id: 'u',
+        to_user_id: 'b',
+        content: 'hi',
+        message_type: 1,
+        event_type: 'website_dialog',
+        create_timestamp: now,
+      },
+    };
     body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
-    const inFlight = fetch(`${base}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const inFlight = fetch(`${base}/custom-im/chat-messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     await waitUntil(() => modelRequests === 1); // the request is now in flight, waiting for the model
     child.kill('SIGTERM');
     await waitUntil(() => output.includes('api draining'));
-    const refused = await fetch(`${base}/healthz`).then((r) => r.status, () => 'refused');
+    const refused = await fetch(`${base}/healthz`).then(
+      (r) => r.status,
+      () => 'refused',
+    );
     expect(refused).to.equal('refused');
     releaseModel();
     const answer = await inFlight;
@@ -68,12 +103,19 @@ describe('API process lifecycle', function () {
 
   for (const engine of ['knowledge', 'openai']) {
     it(`keeps serving after SIGHUP (the ${engine} engine reloads, never ends the process)`, async () => {
-      const api = await startApiProcess(engine === 'openai' ? { REPLY_ENGINE: 'openai', OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'k' } : {});
+      const api = await startApiProcess(
+        engine === 'openai' ? { REPLY_ENGINE: 'openai', OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'k' } : {},
+      );
       try {
-        const exited = new Promise<string>((resolve) => api.child.once('exit', (code, signal) => resolve(`exited ${code ?? signal ?? ''}`)));
+        const exited = new Promise<string>((resolve) =>
+          api.child.once('exit', (code, signal) => resolve(`exited ${code ?? signal ?? ''}`)),
+        );
         api.child.kill('SIGHUP');
         // SIGHUP's default action ends a process at once; one that handles it is still there a second later
-        expect(await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve('running'), 1000))]), api.output()).to.equal('running');
+        expect(
+          await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve('running'), 1000))]),
+          api.output(),
+        ).to.equal('running');
         expect((await fetch(`${api.url}/readyz`)).status).to.equal(200);
       } finally {
         await api.stop();
@@ -89,7 +131,11 @@ describe('API process lifecycle', function () {
 
   it('refuses to start with a TRUST_PROXY Express cannot use, in one line naming it (exit 78, no stack trace)', () => {
     for (const value of ['garbage', '10.0.0.0/33', '-1', 'loopback,,10.0.0.1']) {
-      const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, REDIS_URL: testRedisUrl(), TRUST_PROXY: value }, encoding: 'utf8', timeout: 20_000 });
+      const result = spawnSync(process.execPath, [MAIN], {
+        env: { ...process.env, REDIS_URL: testRedisUrl(), TRUST_PROXY: value },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(result.status, `${value}: ${result.stderr}`).to.equal(78);
       expect(result.stderr).to.match(/^dialog-relay api: bad configuration: TRUST_PROXY: /);
       expect(result.stderr.trim().split('\n'), result.stderr).to.have.length(1);
@@ -97,38 +143,66 @@ describe('API process lifecycle', function () {
   });
 
   it('hands Express only TRUST_PROXY values its trust proxy setting takes', () => {
-    for (const value of ['true', '3', 'loopback, linklocal, uniquelocal', '10.0.0.0/8, 192.168.1.7, fc00::/7, ::ffff:10.0.0.1/104, 172.16.0.0/255.240.0.0']) {
+    for (const value of [
+      'true',
+      '3',
+      'loopback, linklocal, uniquelocal',
+      '10.0.0.0/8, 192.168.1.7, fc00::/7, ::ffff:10.0.0.1/104, 172.16.0.0/255.240.0.0',
+    ]) {
       expect(() => express().set('trust proxy', loadConfig({ TRUST_PROXY: value }).ingress.trustProxy), value).not.to.throw();
     }
   });
 
   it('refuses to start with two Redis modes, naming both (exit 78)', () => {
-    const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_CLUSTER_NODES: '127.0.0.1:7001' }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [MAIN], {
+      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_CLUSTER_NODES: '127.0.0.1:7001' },
+      encoding: 'utf8',
+    });
     expect(result.status).to.equal(78);
     expect(result.stderr).to.include('REDIS_URL and REDIS_CLUSTER_NODES are both set');
   });
 
   it('refuses to start with CLIENTS holding a rate_limit_per_s below 1, naming CLIENTS and the client (exit 78)', () => {
     const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', rate_limit_per_s: 0.5 } }) }, encoding: 'utf8',
+      env: {
+        ...process.env,
+        REDIS_URL: testRedisUrl(),
+        CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', rate_limit_per_s: 0.5 } }),
+      },
+      encoding: 'utf8',
     });
     expect(result.status, result.stderr).to.equal(78);
-    expect(result.stderr).to.match(/^dialog-relay api: bad configuration: CLIENTS: client "shop": rate_limit_per_s is 0.5; it must be a whole number from 1 /);
+    expect(result.stderr).to.match(
+      /^dialog-relay api: bad configuration: CLIENTS: client "shop": rate_limit_per_s is 0.5; it must be a whole number from 1 /,
+    );
   });
 
   describe('with a bad KNOWLEDGE_FILE', () => {
     let dir: string;
     before(() => (dir = mkdtempSync(join(tmpdir(), 'api-knowledge-'))));
     after(() => rmSync(dir, { recursive: true, force: true }));
-    const start = (knowledgeFile: string) => spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('aknow'), KNOWLEDGE_FILE: knowledgeFile }, encoding: 'utf8', timeout: 20_000,
-    });
+    const start = (knowledgeFile: string) =>
+      spawnSync(process.execPath, [MAIN], {
+        env: {
+          ...process.env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          REDIS_URL: testRedisUrl(),
+          REDIS_PREFIX: uniquePrefix('aknow'),
+          KNOWLEDGE_FILE: knowledgeFile,
+        },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
 
     it('refuses to start when the file does not exist, with one line naming KNOWLEDGE_FILE (exit 78, no stack trace)', () => {
       const missing = join(dir, 'absent.yaml');
       const result = start(missing);
       expect(result.status, result.stderr).to.equal(78);
-      expect(result.stderr.startsWith(`dialog-relay api: bad configuration: KNOWLEDGE_FILE: ${missing}: cannot read: `), result.stderr).to.equal(true);
+      expect(
+        result.stderr.startsWith(`dialog-relay api: bad configuration: KNOWLEDGE_FILE: ${missing}: cannot read: `),
+        result.stderr,
+      ).to.equal(true);
       expect(result.stderr).to.include('ENOENT');
       expect(result.stderr.trim().split('\n')).to.have.length(1);
     });
@@ -138,7 +212,9 @@ describe('API process lifecycle', function () {
       writeFileSync(json, '{"fallback": "x", "entries": [');
       const result = start(json);
       expect(result.status, result.stderr).to.equal(78);
-      expect(result.stderr).to.match(new RegExp(`^dialog-relay api: bad configuration: KNOWLEDGE_FILE: ${json.replaceAll('.', '\\.')}: invalid JSON: [^\n]*\n$`));
+      expect(result.stderr).to.match(
+        new RegExp(`^dialog-relay api: bad configuration: KNOWLEDGE_FILE: ${json.replaceAll('.', '\\.')}: invalid JSON: [^\n]*\n$`),
+      );
     });
   });
 });

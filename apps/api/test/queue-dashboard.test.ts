@@ -15,7 +15,9 @@ describe('queue dashboard', () => {
   after(() => t.close());
 
   const queueNames = async (): Promise<string[]> => {
-    const answer = (await (await fetch(`${t.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${READ}` } })).json()) as { queues: { name: string }[] };
+    const answer = (await (await fetch(`${t.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${READ}` } })).json()) as {
+      queues: { name: string }[];
+    };
     return answer.queues.map((queue) => queue.name);
   };
   const queueName = async (): Promise<string> => {
@@ -31,9 +33,15 @@ describe('queue dashboard', () => {
     expect(new Set(names).size).to.equal(t.config.redis.shards);
   });
   const pause = (name: string, token: string): Promise<Response> =>
-    fetch(`${t.url}/admin/queues/api/queues/${encodeURIComponent(name)}/pause`, { method: 'PUT', headers: { authorization: `Bearer ${token}` } });
+    fetch(`${t.url}/admin/queues/api/queues/${encodeURIComponent(name)}/pause`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}` },
+    });
   const resume = (name: string, token: string): Promise<Response> =>
-    fetch(`${t.url}/admin/queues/api/queues/${encodeURIComponent(name)}/resume`, { method: 'PUT', headers: { authorization: `Bearer ${token}` } });
+    fetch(`${t.url}/admin/queues/api/queues/${encodeURIComponent(name)}/resume`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}` },
+    });
 
   it('refuses the write actions with the read-only ADMIN_TOKEN (403)', async () => {
     const response = await pause(await queueName(), READ);
@@ -42,7 +50,9 @@ describe('queue dashboard', () => {
   });
 
   it('shows the queue as read-only to the ADMIN_TOKEN holder', async () => {
-    const answer = (await (await fetch(`${t.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${READ}` } })).json()) as { queues: { readOnlyMode: boolean }[] };
+    const answer = (await (await fetch(`${t.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${READ}` } })).json()) as {
+      queues: { readOnlyMode: boolean }[];
+    };
     expect(answer.queues.every((queue) => queue.readOnlyMode)).to.equal(true);
   });
 
@@ -89,7 +99,11 @@ describe('queue dashboard', () => {
       await page.fill('input[name="token"]', READ);
       await Promise.all([page.waitForURL(`${t.url}/admin/queues`), page.click('button[type="submit"]')]);
       const names = await queueNames();
-      for (const name of [names[0], names[names.length - 1]]) await page.getByText(name ?? '').first().waitFor({ timeout: 20_000 });
+      for (const name of [names[0], names[names.length - 1]])
+        await page
+          .getByText(name ?? '')
+          .first()
+          .waitFor({ timeout: 20_000 });
       const cookies = await context.cookies(`${t.url}/admin/queues`);
       expect(cookies).to.have.length(1);
       expect(cookies[0]).to.include({ httpOnly: true, sameSite: 'Strict' });
@@ -98,13 +112,19 @@ describe('queue dashboard', () => {
       await context.close();
       expect(traffic.requested.length).to.be.greaterThan(0);
       expect(traffic.outside(), 'requests that left loopback').to.deep.equal([]);
-      expect(problems.filter((p) => /Content Security Policy|Refused to/i.test(p)), 'CSP violations').to.deep.equal([]);
+      expect(
+        problems.filter((p) => /Content Security Policy|Refused to/i.test(p)),
+        'CSP violations',
+      ).to.deep.equal([]);
     });
 
     it('serves the dashboard with a Content-Security-Policy that allows only its own origin', async () => {
       const response = await fetch(`${t.url}/admin/queues`, { headers: { authorization: `Bearer ${READ}` } });
       expect(response.status).to.equal(200);
-      expect(response.headers.get('content-security-policy')).to.match(/default-src 'self'/).and.match(/connect-src 'self'/).and.match(/style-src 'self'/);
+      expect(response.headers.get('content-security-policy'))
+        .to.match(/default-src 'self'/)
+        .and.match(/connect-src 'self'/)
+        .and.match(/style-src 'self'/);
       expect(await response.text()).to.not.match(/https?:\/\//);
     });
 
@@ -113,7 +133,10 @@ describe('queue dashboard', () => {
       const page = await context.newPage();
       await page.goto(`${t.url}/admin/queues`);
       await page.fill('input[name="token"]', 'wrong-token');
-      const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('button[type="submit"]')]);
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.click('button[type="submit"]'),
+      ]);
       expect(response.status()).to.equal(401);
       expect(await context.cookies()).to.have.length(0);
       await context.close();

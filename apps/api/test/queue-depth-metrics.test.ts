@@ -5,7 +5,13 @@ import { bodyFor, post, sign, startTestApi, type TestApi } from './support/test-
 const TOKEN = 'admin-token-queue-depth';
 
 /** One Prometheus sample's value ("name value"), NaN when absent. */
-const sample = (text: string, name: string): number => Number(text.split('\n').find((line) => line.startsWith(`${name} `))?.slice(name.length + 1));
+const sample = (text: string, name: string): number =>
+  Number(
+    text
+      .split('\n')
+      .find((line) => line.startsWith(`${name} `))
+      ?.slice(name.length + 1),
+  );
 
 /**
  * The API's /metrics carries what a worker autoscaler reads (docs/kubernetes.md): the due reply jobs
@@ -22,7 +28,8 @@ describe('queue depth on the API /metrics (no worker running)', () => {
     await debounced.close();
     await immediate.close();
   });
-  const scrape = async (api: TestApi): Promise<string> => (await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+  const scrape = async (api: TestApi): Promise<string> =>
+    (await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
   const queue = async (api: TestApi, customer: string): Promise<void> => {
     const answer = await post(api.url, sign(bodyFor('auto_dialog', { from_user_id: customer }, { send_url: 'http://127.0.0.1:9/hook' })));
     expect(answer.status, JSON.stringify(answer.json)).to.equal(202);

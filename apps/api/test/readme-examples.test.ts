@@ -32,14 +32,30 @@ function blocks(text: string, language: string): string[] {
 }
 
 /** A printed line of the README as a pattern: `…` stands for anything. */
-const linePattern = (line: string): RegExp => new RegExp(`^${line.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+const linePattern = (line: string): RegExp =>
+  new RegExp(
+    `^${line
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 /** The environment of a user's shell: none of the variables npm start decides about. */
-const userEnv = (): Record<string, string> => Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] =>
-  entry[1] !== undefined && !/^(CLIENTS|REDIS_.*|QUEUE_SHARDS|ALLOW_PRIVATE_SEND_URLS|ADMIN_TOKEN|HOST|PORT|DIALOG_RELAY_.*)$/.test(entry[0])));
+const userEnv = (): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] =>
+        entry[1] !== undefined &&
+        !/^(CLIENTS|REDIS_.*|QUEUE_SHARDS|ALLOW_PRIVATE_SEND_URLS|ADMIN_TOKEN|HOST|PORT|DIALOG_RELAY_.*)$/.test(entry[0]),
+    ),
+  );
 
 function run(command: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', ['-c', command], { cwd: ROOT, env: { ...userEnv(), LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', command], {
+    cwd: ROOT,
+    env: { ...userEnv(), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -59,7 +75,8 @@ describe('README examples, run as written', function () {
   let env: Record<string, string>;
   let apiPort = 0;
   let listenPort = 0;
-  const withPorts = (text: string): string => text.replaceAll('127.0.0.1:8080', `127.0.0.1:${apiPort}`).replaceAll('9999', String(listenPort));
+  const withPorts = (text: string): string =>
+    text.replaceAll('127.0.0.1:8080', `127.0.0.1:${apiPort}`).replaceAll('9999', String(listenPort));
 
   before(async () => {
     apiPort = await freePort();
@@ -67,7 +84,14 @@ describe('README examples, run as written', function () {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'dr-readme-')), 'service.json');
     env = { DIALOG_RELAY_STATE_FILE: stateFile };
     service = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
-      env: { ...userEnv(), ...env, PORT: String(apiPort), REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('readme'), LOG_LEVEL: 'warn' },
+      env: {
+        ...userEnv(),
+        ...env,
+        PORT: String(apiPort),
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: uniquePrefix('readme'),
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     service.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -107,6 +131,10 @@ describe('README examples, run as written', function () {
     const expected = withPorts(printed!).trim().split('\n');
     // "The listener's line may come first": every line shown is printed, in any order, and nothing else.
     expect(lines, result.stdout).to.have.length(expected.length);
-    for (const line of expected) expect(lines.some((got) => linePattern(line).test(got)), `${line}\nin:\n${result.stdout}`).to.equal(true);
+    for (const line of expected)
+      expect(
+        lines.some((got) => linePattern(line).test(got)),
+        `${line}\nin:\n${result.stdout}`,
+      ).to.equal(true);
   });
 });

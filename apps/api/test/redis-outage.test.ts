@@ -20,8 +20,12 @@ describe('Redis outage', function () {
     await server.stop();
 
     for (const eventType of ['website_dialog', 'assist_dialog', 'cmd_dialog', 'auto_dialog']) {
-      const body = eventType === 'cmd_dialog' ? bodyFor(eventType, { content: 'auto_reply_status' })
-        : eventType === 'auto_dialog' ? bodyFor(eventType, {}, { send_url: 'http://127.0.0.1:9/x' }) : bodyFor(eventType);
+      const body =
+        eventType === 'cmd_dialog'
+          ? bodyFor(eventType, { content: 'auto_reply_status' })
+          : eventType === 'auto_dialog'
+            ? bodyFor(eventType, {}, { send_url: 'http://127.0.0.1:9/x' })
+            : bodyFor(eventType);
       const answer = await post(t.url, sign(body));
       expect(answer.status, `${eventType}: ${JSON.stringify(answer.json)}`).to.equal(503);
       expect(answer.json).to.include({ code: 503, error: 'service_unavailable' });

@@ -8,11 +8,15 @@ const ROOT = new URL('../../../../', import.meta.url).pathname;
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 const majorOf = (version: string): number => Number(/^v?(\d+)/.exec(version)?.[1] ?? Number.NaN);
 
-interface NodeRuntime { SHIPPED_MAJOR: number; OLDEST_SUPPORTED_MAJOR: number; accepts: (need: 'shipped' | 'supported', version: string) => boolean }
+interface NodeRuntime {
+  SHIPPED_MAJOR: number;
+  OLDEST_SUPPORTED_MAJOR: number;
+  accepts: (need: 'shipped' | 'supported', version: string) => boolean;
+}
 const runtime = async (): Promise<NodeRuntime> => (await import(pathToFileURL(join(ROOT, 'scripts/node-runtime.mjs')).href)) as NodeRuntime;
 
 describe('the Node runtime', () => {
-  it('is one version everywhere: the image\'s stages, the tests, @types/node; engines name the oldest supported', async () => {
+  it("is one version everywhere: the image's stages, the tests, @types/node; engines name the oldest supported", async () => {
     const { SHIPPED_MAJOR, OLDEST_SUPPORTED_MAJOR } = await runtime();
     const stages = [...read('Dockerfile').matchAll(/^FROM\s+node:(\d+)[-\w.]*/gm)].map((match) => Number(match[1]));
     expect(stages).to.have.length(2);
@@ -32,7 +36,14 @@ describe('the Node runtime', () => {
 
   it('npm test asks for Node 24 exactly; npm start for 22 or newer', async () => {
     const { accepts } = await runtime();
-    expect(['v20.20.2', 'v22.12.0', 'v24.0.0', 'v24.21.0', 'v26.1.0'].filter((v) => accepts('shipped', v))).to.deep.equal(['v24.0.0', 'v24.21.0']);
-    expect(['v20.20.2', 'v21.7.3', 'v22.0.0', 'v24.21.0', 'v26.1.0'].filter((v) => accepts('supported', v))).to.deep.equal(['v22.0.0', 'v24.21.0', 'v26.1.0']);
+    expect(['v20.20.2', 'v22.12.0', 'v24.0.0', 'v24.21.0', 'v26.1.0'].filter((v) => accepts('shipped', v))).to.deep.equal([
+      'v24.0.0',
+      'v24.21.0',
+    ]);
+    expect(['v20.20.2', 'v21.7.3', 'v22.0.0', 'v24.21.0', 'v26.1.0'].filter((v) => accepts('supported', v))).to.deep.equal([
+      'v22.0.0',
+      'v24.21.0',
+      'v26.1.0',
+    ]);
   });
 });

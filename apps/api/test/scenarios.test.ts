@@ -32,9 +32,28 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
 
     it('reuses the conversation of an earlier auto_dialog message with the same msg_id', async () => {
       const shared = msgId('shared');
-      const auto = await post(t.url, sign(bodyFor('auto_dialog', { msg_id: shared, from_user_id: 'cust-9', to_user_id: 'bound-9', content: 'I want to return my order' }, { send_url: 'http://127.0.0.1:9/hook' })));
+      const auto = await post(
+        t.url,
+        sign(
+          bodyFor(
+            'auto_dialog',
+            { msg_id: shared, from_user_id: 'cust-9', to_user_id: 'bound-9', content: 'I want to return my order' },
+            { send_url: 'http://127.0.0.1:9/hook' },
+          ),
+        ),
+      );
       expect(auto.status).to.equal(202);
-      const assist = await post(t.url, sign(bodyFor('assist_dialog', { msg_id: shared, from_user_id: 'agent-console', to_user_id: 'someone-else', content: 'I want to return my order' })));
+      const assist = await post(
+        t.url,
+        sign(
+          bodyFor('assist_dialog', {
+            msg_id: shared,
+            from_user_id: 'agent-console',
+            to_user_id: 'someone-else',
+            content: 'I want to return my order',
+          }),
+        ),
+      );
       expect(assist.status).to.equal(200);
       expect(assist.json.data!['conversation_id']).to.equal(auto.json.data!['conversation_id']);
       expect(assist.json.data!['context_reused']).to.equal(true);
@@ -44,7 +63,12 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
 
   describe('website_dialog', () => {
     it('answers at once and records both the message and the reply', async () => {
-      const body = bodyFor('website_dialog', { msg_id: msgId('web'), from_user_id: 'visitor-1', to_user_id: 'site-bot', content: 'how long does delivery take' });
+      const body = bodyFor('website_dialog', {
+        msg_id: msgId('web'),
+        from_user_id: 'visitor-1',
+        to_user_id: 'site-bot',
+        content: 'how long does delivery take',
+      });
       const answer = await post(t.url, sign(body));
       expect(answer.status).to.equal(200);
       const data = answer.json.data!;
@@ -56,7 +80,17 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
   describe('cmd_dialog', () => {
     const participants = { from_user_id: 'bound-cmd', to_user_id: 'cust-cmd' };
     const command = (content: string) => post(t.url, sign(bodyFor('cmd_dialog', { ...participants, content: `  ${content} ` })));
-    const auto = () => post(t.url, sign(bodyFor('auto_dialog', { from_user_id: 'cust-cmd', to_user_id: 'bound-cmd', content: 'hello?' }, { send_url: 'http://127.0.0.1:9/hook' })));
+    const auto = () =>
+      post(
+        t.url,
+        sign(
+          bodyFor(
+            'auto_dialog',
+            { from_user_id: 'cust-cmd', to_user_id: 'bound-cmd', content: 'hello?' },
+            { send_url: 'http://127.0.0.1:9/hook' },
+          ),
+        ),
+      );
 
     it('stops, reports and resumes auto replies of the conversation', async () => {
       const stop = await command('stop_auto_reply');
@@ -76,7 +110,10 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
     it('counts the messages whose pending reply a stop cancelled', async () => {
       const conversation = { from_user_id: 'cust-cancel', to_user_id: 'bound-cancel' };
       for (let i = 0; i < 3; i++) {
-        await post(t.url, sign(bodyFor('auto_dialog', { ...conversation, content: `message ${i}` }, { send_url: 'http://127.0.0.1:9/hook' })));
+        await post(
+          t.url,
+          sign(bodyFor('auto_dialog', { ...conversation, content: `message ${i}` }, { send_url: 'http://127.0.0.1:9/hook' })),
+        );
       }
       const status = await post(t.url, sign(bodyFor('cmd_dialog', { ...conversation, content: 'auto_reply_status' })));
       expect((status.json.data!['pending'] as { msg_ids: string[] }[]).flatMap((p) => p.msg_ids)).to.have.length(3);
@@ -84,19 +121,23 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
       expect(stop.json.data).to.include({ auto_reply: 'stopped', cancelled: 3 });
     });
 
-    it('answers a repeated msg_id with the first answer as its script stored it: the stop\'s count, the suppressed message', async () => {
+    it("answers a repeated msg_id with the first answer as its script stored it: the stop's count, the suppressed message", async () => {
       const conversation = { from_user_id: 'cust-replay', to_user_id: 'bound-replay' };
       const autoId = msgId('queued');
       await post(t.url, sign(bodyFor('auto_dialog', { ...conversation, msg_id: autoId }, { send_url: 'http://127.0.0.1:9/hook' })));
       const stopBody = bodyFor('cmd_dialog', { ...conversation, content: 'stop_auto_reply', msg_id: msgId('stop') });
       const stop = await post(t.url, sign(stopBody));
-      const stopAgain = await post(t.url, sign({ ...stopBody, timestamp: stopBody.timestamp as number + 1 }));
+      const stopAgain = await post(t.url, sign({ ...stopBody, timestamp: (stopBody.timestamp as number) + 1 }));
       expect(stopAgain.headers.get('idempotent-replayed')).to.equal('true');
       expect(stopAgain.json.data).to.deep.equal(stop.json.data);
       expect(stop.json.data).to.include({ cancelled: 1 });
-      const suppressedBody = bodyFor('auto_dialog', { ...conversation, msg_id: msgId('suppressed') }, { send_url: 'http://127.0.0.1:9/hook' });
+      const suppressedBody = bodyFor(
+        'auto_dialog',
+        { ...conversation, msg_id: msgId('suppressed') },
+        { send_url: 'http://127.0.0.1:9/hook' },
+      );
       const suppressed = await post(t.url, sign(suppressedBody));
-      const again = await post(t.url, sign({ ...suppressedBody, timestamp: suppressedBody.timestamp as number + 1 }));
+      const again = await post(t.url, sign({ ...suppressedBody, timestamp: (suppressedBody.timestamp as number) + 1 }));
       expect(again.headers.get('idempotent-replayed')).to.equal('true');
       expect(again.json.data).to.deep.equal(suppressed.json.data);
       expect(suppressed.json.data).to.include({ status: 'suppressed' });
@@ -116,22 +157,37 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
     it('queues the message itself with its reply: the context message the context records (content parts, create_timestamp)', async () => {
       const id = msgId('carried');
       const info = {
-        msg_id: id, from_user_id: `cust-${id}`, content: '', create_timestamp: 1_700_000_123,
-        files_info: [{ file_type: 'image', content: 'https://files.example/lamp.png' }, { file_type: 'image', content: 'https://files.example/room.jpg' }],
+        msg_id: id,
+        from_user_id: `cust-${id}`,
+        content: '',
+        create_timestamp: 1_700_000_123,
+        files_info: [
+          { file_type: 'image', content: 'https://files.example/lamp.png' },
+          { file_type: 'image', content: 'https://files.example/room.jpg' },
+        ],
       };
       const answer = await post(t.url, sign(bodyFor('auto_dialog', info, { send_url })));
       expect(answer.json.data, JSON.stringify(answer.json)).to.include({ status: 'queued' });
       const conversationId = answer.json.data!['conversation_id'] as string;
-      const queued = (await redis.lrange(t.keys.pendingReplies(conversationId), 0, -1)).map((json) => JSON.parse(json) as Record<string, unknown>);
+      const queued = (await redis.lrange(t.keys.pendingReplies(conversationId), 0, -1)).map(
+        (json) => JSON.parse(json) as Record<string, unknown>,
+      );
       const recorded = JSON.parse((await redis.hget(t.keys.contextMessages(conversationId), id))!) as Record<string, unknown>;
       expect(queued).to.have.length(1);
       // The due message carries the context message itself: the very object the context records.
       expect(queued[0]!['message']).to.deep.equal(recorded);
       expect(recorded).to.include({ msg_id: id, create_timestamp: 1_700_000_123 });
-      expect(recorded['content']).to.deep.equal([{ type: 'image', content: 'https://files.example/lamp.png' }, { type: 'image', content: 'https://files.example/room.jpg' }]);
+      expect(recorded['content']).to.deep.equal([
+        { type: 'image', content: 'https://files.example/lamp.png' },
+        { type: 'image', content: 'https://files.example/room.jpg' },
+      ]);
     });
 
-    for (const [type, who] of [[1, 'the bound account'], [3, 'staff'], [4, 'the bot itself']] as const) {
+    for (const [type, who] of [
+      [1, 'the bound account'],
+      [3, 'staff'],
+      [4, 'the bot itself'],
+    ] as const) {
       it(`records a message from ${who} without queuing a reply`, async () => {
         const answer = await post(t.url, sign(bodyFor('auto_dialog', { from_user_type: type }, { send_url })));
         expect(answer.json.data).to.include({ status: 'recorded' });
@@ -141,7 +197,9 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
     it('replies in a group only when the bound account is @-mentioned', async () => {
       const group = { group_id: 'g-1', from_user_id: 'cust-g', to_user_id: 'bound-g' };
       expect((await post(t.url, sign(bodyFor('auto_dialog', group, { send_url })))).json.data).to.include({ status: 'recorded' });
-      expect((await post(t.url, sign(bodyFor('auto_dialog', { ...group, at_list: ['bound-g'] }, { send_url })))).json.data).to.include({ status: 'queued' });
+      expect((await post(t.url, sign(bodyFor('auto_dialog', { ...group, at_list: ['bound-g'] }, { send_url })))).json.data).to.include({
+        status: 'queued',
+      });
     });
 
     it('uses the client default send_url and its "always" group policy', async () => {

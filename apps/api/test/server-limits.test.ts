@@ -14,12 +14,15 @@ describe('HTTP server time-outs', () => {
 
   const connections = (): Promise<number> =>
     new Promise((resolve, reject) => t.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
-  const open = (): Promise<Socket> => new Promise((resolve) => {
-    const socket: Socket = connect(Number(new URL(t.url).port), '127.0.0.1', () => resolve(socket));
-  });
+  const open = (): Promise<Socket> =>
+    new Promise((resolve) => {
+      const socket: Socket = connect(Number(new URL(t.url).port), '127.0.0.1', () => resolve(socket));
+    });
 
   /** A keep-alive connection that has had one answer and is now idle. */
-  const keepAlive = async (url: string): Promise<{ socket: Socket; closed: Promise<void>; isClosed: () => boolean; request: () => Promise<string> }> => {
+  const keepAlive = async (
+    url: string,
+  ): Promise<{ socket: Socket; closed: Promise<void>; isClosed: () => boolean; request: () => Promise<string> }> => {
     const socket: Socket = await new Promise((resolve) => {
       const opened: Socket = connect(Number(new URL(url).port), '127.0.0.1', () => resolve(opened));
     });
@@ -27,12 +30,13 @@ describe('HTTP server time-outs', () => {
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     socket.once('end', () => (ended = true));
     void closed.then(() => (ended = true));
-    const request = (): Promise<string> => new Promise((resolve, reject) => {
-      const answer = (chunk: Buffer): void => resolve(chunk.toString('utf8'));
-      socket.once('data', answer);
-      socket.once('close', () => reject(new Error('the server closed the connection instead of answering')));
-      socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
-    });
+    const request = (): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const answer = (chunk: Buffer): void => resolve(chunk.toString('utf8'));
+        socket.once('data', answer);
+        socket.once('close', () => reject(new Error('the server closed the connection instead of answering')));
+        socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+      });
     expect(await request()).to.match(/^HTTP\/1\.1 200 /);
     return { socket, closed, isClosed: () => ended, request };
   };
@@ -45,7 +49,10 @@ describe('HTTP server time-outs', () => {
   });
 
   it('closes a connection whose body never finishes, answering 408 in the envelope', async () => {
-    const raw = await rawExchange(t.url, 'POST /custom-im/chat-messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"client":');
+    const raw = await rawExchange(
+      t.url,
+      'POST /custom-im/chat-messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"client":',
+    );
     const answer = envelopeOf(raw);
     expect(answer.statusLine).to.match(/^HTTP\/1\.1 408 /);
     expect(answer.json).to.include({ code: 408, error: 'request_timeout' });

@@ -22,8 +22,16 @@ describe('QUEUE_SHARDS recorded in Redis (API)', function () {
     await redis.set(createRedisKeys(prefix, 8).shardCount, '8');
     redis.disconnect();
     const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: String(await freePort()), HOST: '127.0.0.1', REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' },
-      encoding: 'utf8', timeout: 20_000,
+      env: {
+        ...process.env,
+        PORT: String(await freePort()),
+        HOST: '127.0.0.1',
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: prefix,
+        QUEUE_SHARDS: '16',
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
     });
     expect(result.status, result.stderr).to.equal(78);
     expect(result.stderr).to.match(/QUEUE_SHARDS is 16 but the data in Redis was written with 8 shards/);
@@ -40,7 +48,15 @@ describe('QUEUE_SHARDS recorded in Redis (API)', function () {
       await server.stop();
       const port = await freePort();
       const child = spawn(process.execPath, [MAIN], {
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', REDIS_URL: server.url, REDIS_PREFIX: prefix, QUEUE_SHARDS: '16', LOG_LEVEL: 'info' },
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          REDIS_URL: server.url,
+          REDIS_PREFIX: prefix,
+          QUEUE_SHARDS: '16',
+          LOG_LEVEL: 'info',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
@@ -48,7 +64,14 @@ describe('QUEUE_SHARDS recorded in Redis (API)', function () {
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       try {
         // Listening (health answers) while Redis is away: the check could not run yet.
-        await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0)) === 200, 20_000);
+        await waitUntil(
+          async () =>
+            (await fetch(`http://127.0.0.1:${port}/healthz`).then(
+              (r) => r.status,
+              () => 0,
+            )) === 200,
+          20_000,
+        );
         await server.start();
         expect(await exited).to.equal(78);
         expect(stderr).to.match(/QUEUE_SHARDS is 16 but the data in Redis was written with 8 shards/);
@@ -64,7 +87,14 @@ describe('QUEUE_SHARDS recorded in Redis (API)', function () {
     const prefix = uniquePrefix('shards');
     const seed = new Redis(testRedisUrl());
     await seed.set(createRedisKeys(prefix, 8).shardCount, '8');
-    const config = loadConfig({ REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16', CLIENTS: JSON.stringify(CLIENTS), ALLOW_PRIVATE_SEND_URLS: 'true', LOG_LEVEL: 'error' });
+    const config = loadConfig({
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: prefix,
+      QUEUE_SHARDS: '16',
+      CLIENTS: JSON.stringify(CLIENTS),
+      ALLOW_PRIVATE_SEND_URLS: 'true',
+      LOG_LEVEL: 'error',
+    });
     // Built without ready(): as when Redis was away at start; no exit handler (the process would exit 78).
     const api = await buildApi(config, createLogger({ level: 'error', service: 'api-test', silent: true }));
     const server = createApiServer(api.app, config.ingress.http);
@@ -73,7 +103,10 @@ describe('QUEUE_SHARDS recorded in Redis (API)', function () {
     try {
       const keys = createRedisKeys(prefix, 16);
       for (const eventType of ['auto_dialog', 'assist_dialog', 'website_dialog']) {
-        const body = eventType === 'auto_dialog' ? bodyFor(eventType, { from_user_id: 'shard-customer' }, { send_url: 'http://127.0.0.1:9/x' }) : bodyFor(eventType);
+        const body =
+          eventType === 'auto_dialog'
+            ? bodyFor(eventType, { from_user_id: 'shard-customer' }, { send_url: 'http://127.0.0.1:9/x' })
+            : bodyFor(eventType);
         const answer = await post(url, sign(body));
         expect(answer.status, `${eventType}: ${JSON.stringify(answer.json)}`).to.equal(503);
         expect(answer.headers.get('retry-after')).to.match(/^\d+$/);
@@ -82,7 +115,10 @@ describe('QUEUE_SHARDS recorded in Redis (API)', function () {
       expect(await seed.get(keys.shardCount)).to.equal('8');
       // The operator fixes the count (here: the recorded one is removed): the next request is checked afresh and served.
       await seed.del(keys.shardCount);
-      const answer = await post(url, sign(bodyFor('auto_dialog', { from_user_id: 'shard-customer' }, { send_url: 'http://127.0.0.1:9/x' })));
+      const answer = await post(
+        url,
+        sign(bodyFor('auto_dialog', { from_user_id: 'shard-customer' }, { send_url: 'http://127.0.0.1:9/x' })),
+      );
       expect(answer.status, JSON.stringify(answer.json)).to.equal(202);
       expect(await seed.get(keys.shardCount)).to.equal('16');
     } finally {

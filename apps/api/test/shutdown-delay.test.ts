@@ -28,7 +28,12 @@ describe('API shutdown delay (SHUTDOWN_DELAY_MS)', function () {
       // Then the drain as without a delay: listener closed, process gone with 0.
       expect(await exited).to.equal(0);
       expect(api.output()).to.include('api stopped');
-      expect(await fetch(`${api.url}/healthz`).then((r) => r.status, () => 'refused')).to.equal('refused');
+      expect(
+        await fetch(`${api.url}/healthz`).then(
+          (r) => r.status,
+          () => 'refused',
+        ),
+      ).to.equal('refused');
     } finally {
       await api.stop();
     }

@@ -23,15 +23,20 @@ describe('API metrics of stops and human takeovers (no worker runs: replies stay
   after(() => t.close());
 
   const scrape = async (): Promise<string> => (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-  const pendingCancelled = (text: string, cause: string): number => valueOf(text, 'dialog_relay_reply_cancellations_total', { when: 'pending', cause });
+  const pendingCancelled = (text: string, cause: string): number =>
+    valueOf(text, 'dialog_relay_reply_cancellations_total', { when: 'pending', cause });
   const stops = (text: string): number => valueOf(text, 'dialog_relay_stop_latency_seconds_count');
   const customerMessage = async (customer: string, bot: string): Promise<void> => {
-    const answer = await post(t.url, sign(bodyFor('auto_dialog', { from_user_id: customer, to_user_id: bot, from_user_type: 2 }, { send_url: 'http://127.0.0.1:9/hook' })));
+    const answer = await post(
+      t.url,
+      sign(bodyFor('auto_dialog', { from_user_id: customer, to_user_id: bot, from_user_type: 2 }, { send_url: 'http://127.0.0.1:9/hook' })),
+    );
     expect(answer.json.data).to.include({ status: 'queued' });
   };
-  const command = (content: string, customer: string, bot: string) => post(t.url, sign(bodyFor('cmd_dialog', { from_user_id: bot, to_user_id: customer, content })));
+  const command = (content: string, customer: string, bot: string) =>
+    post(t.url, sign(bodyFor('cmd_dialog', { from_user_id: bot, to_user_id: customer, content })));
 
-  it('counts a stop that cancels a waiting reply as a pending cancellation caused by a stop, and observes the stop\'s latency', async () => {
+  it("counts a stop that cancels a waiting reply as a pending cancellation caused by a stop, and observes the stop's latency", async () => {
     await customerMessage('stop-customer-1', 'stop-bot-1');
     await customerMessage('stop-customer-1', 'stop-bot-1');
     const before = await scrape();
@@ -50,7 +55,16 @@ describe('API metrics of stops and human takeovers (no worker runs: replies stay
     await customerMessage('human-customer-1', 'human-bot-1');
     const before = await scrape();
 
-    const staff = await post(t.url, sign(bodyFor('auto_dialog', { from_user_id: 'human-bot-1', to_user_id: 'human-customer-1', from_user_type: 3 }, { send_url: 'http://127.0.0.1:9/hook' })));
+    const staff = await post(
+      t.url,
+      sign(
+        bodyFor(
+          'auto_dialog',
+          { from_user_id: 'human-bot-1', to_user_id: 'human-customer-1', from_user_type: 3 },
+          { send_url: 'http://127.0.0.1:9/hook' },
+        ),
+      ),
+    );
 
     expect(staff.status).to.equal(202);
     const after = await scrape();

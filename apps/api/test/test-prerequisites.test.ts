@@ -26,7 +26,7 @@ function checkPrerequisites(dir: string, env: Record<string, string> = {}): { ok
 }
 
 describe('npm test prerequisites (docs/development.md "Tests")', () => {
-  it('takes the Chromium CHROMIUM_PATH names instead of asking for Debian\'s chromium', () => {
+  it("takes the Chromium CHROMIUM_PATH names instead of asking for Debian's chromium", () => {
     const dir = stubPrograms(['redis-server', 'redis-cli', 'python3', 'my-chromium']);
     const { ok, said } = checkPrerequisites(dir, { CHROMIUM_PATH: join(dir, 'my-chromium') });
     expect(ok, said).to.equal(true);

@@ -8,7 +8,7 @@ import { SIGNATURE_SCHEMES } from '@dialog-relay/contracts';
 /** The --scheme choices of sign, as its usage prints them. */
 export const SCHEME_CHOICES = SIGNATURE_SCHEMES.join('|');
 
-const REDIS_NOTE = 'Uses the services\' Redis variables: REDIS_URL or REDIS_CLUSTER_NODES or REDIS_SENTINELS, REDIS_PREFIX, QUEUE_SHARDS.';
+const REDIS_NOTE = "Uses the services' Redis variables: REDIS_URL or REDIS_CLUSTER_NODES or REDIS_SENTINELS, REDIS_PREFIX, QUEUE_SHARDS.";
 
 export const SECRET_ENV = 'DIALOG_RELAY_SECRET';
 export const WEBHOOK_SECRET_ENV = 'DIALOG_RELAY_WEBHOOK_SECRET';

@@ -2,7 +2,15 @@
 import { createClientStore } from '@dialog-relay/clients';
 import { ConfigError, loadConfig, SERVICE_VERSION, type Config } from '@dialog-relay/config';
 import { createReplyServices } from '@dialog-relay/replies';
-import { checkShardCount, createRedis, createRedisKeys, ShardCountMismatchError, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import {
+  checkShardCount,
+  createRedis,
+  createRedisKeys,
+  ShardCountMismatchError,
+  waitForRedis,
+  type Redis,
+  type RedisKeys,
+} from '@dialog-relay/redis';
 import { clientsCommand, serviceEnvClientIds } from './commands/clients.command.js';
 import { conversationCommand } from './commands/conversation.command.js';
 import { deadLettersCommand } from './commands/dead-letters.command.js';
@@ -34,10 +42,19 @@ Secrets need not be arguments (visible in ps): --secret-stdin (the first line of
 ${WEBHOOK_SECRET_ENV} for listen and send-test; clients add --record-stdin or ${CLIENT_RECORD_ENV}.`;
 
 /** A secret option of a command: the argument, --secret-stdin or the environment variable. */
-const secretOf = (values: { secret?: string | undefined; 'secret-stdin'?: boolean | undefined }, envName: string): Promise<string | undefined> => resolveSecret({
-  option: '--secret', argument: values.secret, fromStdin: values['secret-stdin'] === true, stdinOption: '--secret-stdin',
-  envName, env: process.env, read: () => readStdin(process.stdin, true),
-});
+const secretOf = (
+  values: { secret?: string | undefined; 'secret-stdin'?: boolean | undefined },
+  envName: string,
+): Promise<string | undefined> =>
+  resolveSecret({
+    option: '--secret',
+    argument: values.secret,
+    fromStdin: values['secret-stdin'] === true,
+    stdinOption: '--secret-stdin',
+    envName,
+    env: process.env,
+    read: () => readStdin(process.stdin, true),
+  });
 const SECRET_OPTIONS = { secret: { type: 'string' }, 'secret-stdin': { type: 'boolean' } } as const;
 
 async function run(argv: string[], print: Printer): Promise<Output> {
@@ -49,41 +66,85 @@ async function run(argv: string[], print: Printer): Promise<Output> {
   const [group, ...rest] = argv;
   switch (group) {
     case 'sign': {
-      const { values } = parseArgs({ args: rest, options: {
-        client: { type: 'string' }, ...SECRET_OPTIONS, scheme: { type: 'string', default: 'hmac-sha256' },
-        event: { type: 'string', default: 'assist_dialog' }, content: { type: 'string', default: 'When are you open?' },
-        'send-url': { type: 'string' }, from: { type: 'string', default: 'customer-1' }, to: { type: 'string', default: 'bot-1' },
-        'msg-id': { type: 'string' }, group: { type: 'string' }, url: { type: 'string', default: process.env['DIALOG_RELAY_URL'] || 'http://127.0.0.1:8080' },
-      } });
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          client: { type: 'string' },
+          ...SECRET_OPTIONS,
+          scheme: { type: 'string', default: 'hmac-sha256' },
+          event: { type: 'string', default: 'assist_dialog' },
+          content: { type: 'string', default: 'When are you open?' },
+          'send-url': { type: 'string' },
+          from: { type: 'string', default: 'customer-1' },
+          to: { type: 'string', default: 'bot-1' },
+          'msg-id': { type: 'string' },
+          group: { type: 'string' },
+          url: { type: 'string', default: process.env['DIALOG_RELAY_URL'] || 'http://127.0.0.1:8080' },
+        },
+      });
       const secret = await secretOf(values, SECRET_ENV);
       if (!values.client || !secret) throw new UsageError(`sign needs --client and a secret: --secret, --secret-stdin or ${SECRET_ENV}`);
-      return signOutput({ client: values.client, secret, scheme: values.scheme, event: values.event, content: values.content,
-        sendUrl: values['send-url'], from: values.from, to: values.to, url: values.url, msgId: values['msg-id'], group: values.group,
-        nowS: Math.floor(Date.now() / 1000) });
+      return signOutput({
+        client: values.client,
+        secret,
+        scheme: values.scheme,
+        event: values.event,
+        content: values.content,
+        sendUrl: values['send-url'],
+        from: values.from,
+        to: values.to,
+        url: values.url,
+        msgId: values['msg-id'],
+        group: values.group,
+        nowS: Math.floor(Date.now() / 1000),
+      });
     }
     case 'listen': {
-      const { values } = parseArgs({ args: rest, options: {
-        ...SECRET_OPTIONS, host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string', default: '9999' },
-        count: { type: 'string' }, tolerance: { type: 'string', default: '300' },
-      } });
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          ...SECRET_OPTIONS,
+          host: { type: 'string', default: '127.0.0.1' },
+          port: { type: 'string', default: '9999' },
+          count: { type: 'string' },
+          tolerance: { type: 'string', default: '300' },
+        },
+      });
       const secret = await secretOf(values, WEBHOOK_SECRET_ENV);
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort());
       process.once('SIGTERM', () => controller.abort());
       return listenCommand({
-        secret: secret ?? '', host: values.host, port: integerOption('--port', values.port, 9999, 0, 65535),
-        count: values.count === undefined ? undefined : integerOption('--count', values.count, 1, 1), toleranceS: integerOption('--tolerance', values.tolerance, 300),
-        print, signal: controller.signal,
+        secret: secret ?? '',
+        host: values.host,
+        port: integerOption('--port', values.port, 9999, 0, 65535),
+        count: values.count === undefined ? undefined : integerOption('--count', values.count, 1, 1),
+        toleranceS: integerOption('--tolerance', values.tolerance, 300),
+        print,
+        signal: controller.signal,
       });
     }
     case 'send-test': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: {
-        ...SECRET_OPTIONS, client: { type: 'string', default: 'demo' }, at: { type: 'string' }, 'timeout-ms': { type: 'string', default: '10000' },
-      } });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          ...SECRET_OPTIONS,
+          client: { type: 'string', default: 'demo' },
+          at: { type: 'string' },
+          'timeout-ms': { type: 'string', default: '10000' },
+        },
+      });
       const [url] = positionals;
       const secret = await secretOf(values, WEBHOOK_SECRET_ENV);
       if (!url || !secret) throw new UsageError(`usage: send-test URL (--secret WHSEC | --secret-stdin | ${WEBHOOK_SECRET_ENV})`);
-      return sendTestCommand({ url, secret, client: values.client, atS: integerOption('--at', values.at, Math.floor(Date.now() / 1000)), timeoutMs: integerOption('--timeout-ms', values['timeout-ms'], 10_000, 1) });
+      return sendTestCommand({
+        url,
+        secret,
+        client: values.client,
+        atS: integerOption('--at', values.at, Math.floor(Date.now() / 1000)),
+        timeoutMs: integerOption('--timeout-ms', values['timeout-ms'], 10_000, 1),
+      });
     }
     case 'clients': {
       const args = await clientArgs(rest);
@@ -108,7 +169,15 @@ async function clientArgs(args: string[]): Promise<string[]> {
   if (action !== 'add' || id === undefined) return args;
   const fromStdin = others.includes('--record-stdin');
   const argument = others.filter((arg) => arg !== '--record-stdin')[0];
-  const record = await resolveSecret({ option: '<json>', argument, fromStdin, stdinOption: '--record-stdin', envName: CLIENT_RECORD_ENV, env: process.env, read: () => readStdin(process.stdin, false) });
+  const record = await resolveSecret({
+    option: '<json>',
+    argument,
+    fromStdin,
+    stdinOption: '--record-stdin',
+    envName: CLIENT_RECORD_ENV,
+    env: process.env,
+    read: () => readStdin(process.stdin, false),
+  });
   return record === undefined ? [action, id] : [action, id, record];
 }
 
@@ -133,10 +202,17 @@ async function withRedis(touchesShards: boolean, command: (deps: RedisDeps) => P
   }
 }
 
-async function redisCommand(group: 'clients' | 'dead-letters' | 'deliveries' | 'conversation', args: string[], { config, redis, keys }: RedisDeps): Promise<Output> {
+async function redisCommand(
+  group: 'clients' | 'dead-letters' | 'deliveries' | 'conversation',
+  args: string[],
+  { config, redis, keys }: RedisDeps,
+): Promise<Output> {
   if (group === 'clients') {
-    return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args,
-      { defaultRateLimitPerS: config.defaultRateLimitPerS, allowPrivateSendUrls: config.allowPrivateSendUrls, envClientIds: serviceEnvClientIds(config.clients, process.env) });
+    return clientsCommand(createClientStore({ redis, keys, defaultRateLimitPerS: config.defaultRateLimitPerS }), args, {
+      defaultRateLimitPerS: config.defaultRateLimitPerS,
+      allowPrivateSendUrls: config.allowPrivateSendUrls,
+      envClientIds: serviceEnvClientIds(config.clients, process.env),
+    });
   }
   const replies = createReplyServices(config, {
     keys,
@@ -152,7 +228,15 @@ async function redisCommand(group: 'clients' | 'dead-letters' | 'deliveries' | '
       case 'deliveries':
         return await deliveriesCommand({ deliveries: replies.deliveries, redis, keys }, args);
       case 'dead-letters':
-        return await deadLettersCommand({ deliveries: replies.deliveries, jobs: replies.jobs, shardOfDelivery: keys.shardOfDelivery, replyMaxAgeMs: config.replyMaxAgeMs }, args);
+        return await deadLettersCommand(
+          {
+            deliveries: replies.deliveries,
+            jobs: replies.jobs,
+            shardOfDelivery: keys.shardOfDelivery,
+            replyMaxAgeMs: config.replyMaxAgeMs,
+          },
+          args,
+        );
       case 'conversation':
         return await conversationCommand(replies.autoReplies, args);
     }
@@ -165,7 +249,10 @@ const argv = process.argv.slice(2);
 const json = argv.includes('--json');
 const print: Printer = (text, value) => process.stdout.write(`${json ? JSON.stringify(value) : text}\n`);
 
-run(argv.filter((a) => a !== '--json'), print).then(
+run(
+  argv.filter((a) => a !== '--json'),
+  print,
+).then(
   (result) => {
     print(result.text, result.json);
     if (result.warning !== undefined && !json) process.stderr.write(`${result.warning}\n`);

@@ -16,7 +16,11 @@ export function parseArgs<T extends ParseArgsConfig>(config: T): ReturnType<type
 export function integerOption(name: string, raw: string | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const value = raw === undefined ? fallback : Number(raw);
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(max === Number.MAX_SAFE_INTEGER ? `${name} must be a whole number from ${min}` : `${name} must be a whole number from ${min} to ${max}`);
+    throw new UsageError(
+      max === Number.MAX_SAFE_INTEGER
+        ? `${name} must be a whole number from ${min}`
+        : `${name} must be a whole number from ${min} to ${max}`,
+    );
   }
   return value;
 }

@@ -31,7 +31,8 @@ export interface SecretSources {
  * stdin together are a usage error. Undefined when none is given, or stdin or the variable is empty.
  */
 export async function resolveSecret(sources: SecretSources): Promise<string | undefined> {
-  if (sources.fromStdin && sources.argument !== undefined) throw new UsageError(`give ${sources.option} or ${sources.stdinOption}, not both`);
+  if (sources.fromStdin && sources.argument !== undefined)
+    throw new UsageError(`give ${sources.option} or ${sources.stdinOption}, not both`);
   if (sources.argument !== undefined) return sources.argument;
   if (sources.fromStdin) return (await sources.read()) || undefined;
   return sources.env[sources.envName] || undefined;

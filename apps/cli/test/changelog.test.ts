@@ -17,11 +17,11 @@ describe('CHANGELOG.md', () => {
     for (const section of sections) expect(section).to.match(/^(Unreleased|\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$/);
   });
 
-  it('names the root package.json\'s version or Unreleased in its newest section', () => {
+  it("names the root package.json's version or Unreleased in its newest section", () => {
     expect([version, 'Unreleased']).to.include(sections[0]);
   });
 
-  it('has a section for the root package.json\'s version, or keeps it under Unreleased (not yet released)', () => {
+  it("has a section for the root package.json's version, or keeps it under Unreleased (not yet released)", () => {
     expect(sections.includes(version) || (sections[0] === 'Unreleased' && changelog.includes(version))).to.equal(true);
   });
 });

@@ -21,16 +21,29 @@ describe('cli clients and dead-letters with --json (on Redis, as a process)', ()
   after(() => redis.disconnect());
 
   it('adds, lists and removes a client as JSON lines without any secret, and exits 1 removing a missing one', async () => {
-    const record = { secrets: ['request-secret-1', 'request-secret-2'], webhook_secret: 'whsec_d2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz', rate_limit_per_s: 7 };
+    const record = {
+      secrets: ['request-secret-1', 'request-secret-2'],
+      webhook_secret: 'whsec_d2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz',
+      rate_limit_per_s: 7,
+    };
     const added = await runCli(['clients', 'add', 'acme', JSON.stringify(record), '--json'], env);
     expect(added.code, added.stderr).to.equal(0);
-    const view = { id: 'acme', signature_scheme: 'hmac-sha256', secrets: 2, webhook_secret: true, group_policy: 'mention', rate_limit_per_s: 7, default_send_url: null };
+    const view = {
+      id: 'acme',
+      signature_scheme: 'hmac-sha256',
+      secrets: 2,
+      webhook_secret: true,
+      group_policy: 'mention',
+      rate_limit_per_s: 7,
+      default_send_url: null,
+    };
     expect(jsonLines(added.stdout)).to.deep.equal([{ saved: view }]);
 
     const listed = await runCli(['clients', 'list', '--json'], env);
     expect(listed.code).to.equal(0);
     expect(jsonLines(listed.stdout)).to.deep.equal([{ clients: [view] }]);
-    for (const secret of ['request-secret-1', 'request-secret-2', 'd2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz']) expect(added.stdout + listed.stdout).not.to.include(secret);
+    for (const secret of ['request-secret-1', 'request-secret-2', 'd2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz'])
+      expect(added.stdout + listed.stdout).not.to.include(secret);
 
     expect(jsonLines((await runCli(['clients', 'remove', 'acme', '--json'], env)).stdout)).to.deep.equal([{ removed: 'acme' }]);
     const again = await runCli(['clients', 'remove', 'acme', '--json'], env);
@@ -58,15 +71,33 @@ describe('cli clients and dead-letters with --json (on Redis, as a process)', ()
   });
 
   const deadRecord = (deliveryId: string): DeliveryRecord => ({
-    delivery_id: deliveryId, conversation_id: 'c_one', client: 'acme', send_url: 'https://hooks.example/acme',
-    in_reply_to: ['m-1'], state: 'pending', payload: '{"type":"auto_dialog.reply"}', reply_content: '[]', generation: 1,
-    created_at_ms: 1_700_000_000_000, deadline_ms: 1_700_000_900_000, dead_reason: '', dead_detail: '', attempt_base: 0,
+    delivery_id: deliveryId,
+    conversation_id: 'c_one',
+    client: 'acme',
+    send_url: 'https://hooks.example/acme',
+    in_reply_to: ['m-1'],
+    state: 'pending',
+    payload: '{"type":"auto_dialog.reply"}',
+    reply_content: '[]',
+    generation: 1,
+    created_at_ms: 1_700_000_000_000,
+    deadline_ms: 1_700_000_900_000,
+    dead_reason: '',
+    dead_detail: '',
+    attempt_base: 0,
   });
 
   it('lists dead letters with their attempts and replays one, as JSON', async () => {
     expect(jsonLines((await runCli(['dead-letters', 'list', '--json'], env)).stdout)).to.deep.equal([{ dead_letters: [] }]);
     await deliveries.create(deadRecord('dlv_01_a'));
-    await deliveries.appendAttempt('dlv_01_a', { attempt: 1, at: '2023-11-14T22:13:20.000Z', status: 410, latency_ms: 41, error: null, response_body: 'gone' });
+    await deliveries.appendAttempt('dlv_01_a', {
+      attempt: 1,
+      at: '2023-11-14T22:13:20.000Z',
+      status: 410,
+      latency_ms: 41,
+      error: null,
+      response_body: 'gone',
+    });
     await deliveries.deadLetter('dlv_01_a', 'permanent_status', 'HTTP 410', 1_700_000_001_000);
 
     const listed = await runCli(['dead-letters', 'list', '--json'], env);
@@ -74,9 +105,17 @@ describe('cli clients and dead-letters with --json (on Redis, as a process)', ()
     const [value] = jsonLines(listed.stdout) as [{ dead_letters: (Record<string, unknown> & { attempts: Record<string, unknown>[] })[] }];
     expect(value.dead_letters).to.have.length(1);
     const letter = value.dead_letters[0]!;
-    expect(letter).to.include({ delivery_id: 'dlv_01_a', state: 'dead', dead_reason: 'permanent_status', dead_detail: 'HTTP 410', client: 'acme' });
+    expect(letter).to.include({
+      delivery_id: 'dlv_01_a',
+      state: 'dead',
+      dead_reason: 'permanent_status',
+      dead_detail: 'HTTP 410',
+      client: 'acme',
+    });
     expect(letter).not.to.have.property('payload');
-    expect(letter.attempts).to.deep.equal([{ attempt: 1, at: '2023-11-14T22:13:20.000Z', status: 410, latency_ms: 41, error: null, response_body: 'gone' }]);
+    expect(letter.attempts).to.deep.equal([
+      { attempt: 1, at: '2023-11-14T22:13:20.000Z', status: 410, latency_ms: 41, error: null, response_body: 'gone' },
+    ]);
 
     const replayed = await runCli(['dead-letters', 'replay', 'dlv_01_a', '--json'], env);
     expect(replayed.code, replayed.stderr).to.equal(0);
@@ -91,7 +130,10 @@ describe('cli clients and dead-letters with --json (on Redis, as a process)', ()
   });
 
   it('answers a usage error of clients and dead-letters with exit code 2 and a JSON error line', async () => {
-    for (const args of [['clients', 'rename'], ['dead-letters', 'purge']]) {
+    for (const args of [
+      ['clients', 'rename'],
+      ['dead-letters', 'purge'],
+    ]) {
       const result = await runCli([...args, '--json'], env);
       expect(result.code, args.join(' ')).to.equal(2);
       expect(jsonLines(result.stdout)[0]).to.include({ ok: false });

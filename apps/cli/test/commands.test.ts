@@ -14,8 +14,17 @@ import { signCommand, type SignOptions } from '../src/commands/sign.command.js';
 const NOW_S = 1_700_000_000;
 
 const signOptions = (overrides: Partial<SignOptions> = {}): SignOptions => ({
-  client: 'demo', secret: 'demo-secret', scheme: 'hmac-sha256', event: 'assist_dialog', content: 'When are you open?',
-  sendUrl: undefined, from: 'customer-1', to: 'bot-1', url: 'http://127.0.0.1:8080', nowS: NOW_S, ...overrides,
+  client: 'demo',
+  secret: 'demo-secret',
+  scheme: 'hmac-sha256',
+  event: 'assist_dialog',
+  content: 'When are you open?',
+  sendUrl: undefined,
+  from: 'customer-1',
+  to: 'bot-1',
+  url: 'http://127.0.0.1:8080',
+  nowS: NOW_S,
+  ...overrides,
 });
 
 /** The JSON body of the curl line: the single-quoted word after -d, with the shell's '\'' turned back into '. */
@@ -38,7 +47,13 @@ describe('cli sign', () => {
     expect(line).to.match(/^curl -s 'http:\/\/127\.0\.0\.1:8080\/custom-im\/chat-messages' -H 'Content-Type: application\/json' -d '/);
     const body = curlBody(line);
     expect(body).to.include({ client: 'demo', timestamp: NOW_S });
-    expect(body['message_info']).to.include({ from_user_id: 'customer-1', to_user_id: 'bot-1', content: 'When are you open?', event_type: 'assist_dialog', create_timestamp: NOW_S });
+    expect(body['message_info']).to.include({
+      from_user_id: 'customer-1',
+      to_user_id: 'bot-1',
+      content: 'When are you open?',
+      event_type: 'assist_dialog',
+      create_timestamp: NOW_S,
+    });
     expect(verifies(body, 'hmac-sha256', 'demo-secret')).to.equal(true);
     expect(verifies(body, 'hmac-sha256', 'other-secret')).to.equal(false);
   });
@@ -47,13 +62,18 @@ describe('cli sign', () => {
     const url = "http://127.0.0.1:8080/base?a=1&b='2'";
     const line = signCommand({ ...signOptions(), url });
     // curl is a shell function here that prints its arguments: nothing is sent.
-    const printed = spawnSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }; eval "$LINE"`], { env: { ...process.env, LINE: line }, encoding: 'utf8' });
+    const printed = spawnSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }; eval "$LINE"`], {
+      env: { ...process.env, LINE: line },
+      encoding: 'utf8',
+    });
     expect(printed.status).to.equal(0);
     expect(printed.stdout.split('\n').slice(0, 2)).to.deep.equal(['-s', `${url}/custom-im/chat-messages`]);
   });
 
   it('joins a URL given with a trailing slash without doubling it', () => {
-    expect(signCommand({ ...signOptions(), url: 'http://127.0.0.1:8080/' })).to.match(/^curl -s 'http:\/\/127\.0\.0\.1:8080\/custom-im\/chat-messages' /);
+    expect(signCommand({ ...signOptions(), url: 'http://127.0.0.1:8080/' })).to.match(
+      /^curl -s 'http:\/\/127\.0\.0\.1:8080\/custom-im\/chat-messages' /,
+    );
   });
 
   it('signs the whole body with hmac-sha256: a changed content no longer verifies', () => {
@@ -123,23 +143,37 @@ describe('cli clients and dead-letters (on Redis)', () => {
     beforeEach(() => {
       store = createClientStore({ redis, keys: createRedisKeys(uniquePrefix('cli-clients')), defaultRateLimitPerS: 20 });
     });
-    const run = async (...args: string[]): Promise<string> => (await clientsCommand(store, args, { defaultRateLimitPerS: 20, allowPrivateSendUrls: false })).text;
+    const run = async (...args: string[]): Promise<string> =>
+      (await clientsCommand(store, args, { defaultRateLimitPerS: 20, allowPrivateSendUrls: false })).text;
 
     it('says so when Redis holds no clients', async () => {
       expect(await run('list')).to.equal('(no clients in Redis)');
     });
 
     it('adds a client, lists it without any secret, and removes it', async () => {
-      const record = { secrets: ['request-secret-1', 'request-secret-2'], webhook_secret: 'whsec_d2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz', group_policy: 'always', default_send_url: 'https://hooks.example/acme' };
+      const record = {
+        secrets: ['request-secret-1', 'request-secret-2'],
+        webhook_secret: 'whsec_d2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz',
+        group_policy: 'always',
+        default_send_url: 'https://hooks.example/acme',
+      };
 
       const saved = await run('add', 'acme', JSON.stringify(record));
 
       expect(saved).to.match(/^saved acme\t/);
       expect(await store.get('acme')).to.deep.equal(parseClientRecord('acme', record, 20));
       const listed = await run('list');
-      expect(listed).to.equal('acme\tscheme=hmac-sha256\tsecrets=2\twebhook_secret=set\tgroup_policy=always\trate=20/s\tdefault_send_url=https://hooks.example/acme');
+      expect(listed).to.equal(
+        'acme\tscheme=hmac-sha256\tsecrets=2\twebhook_secret=set\tgroup_policy=always\trate=20/s\tdefault_send_url=https://hooks.example/acme',
+      );
       for (const output of [saved, listed]) {
-        for (const secret of ['request-secret-1', 'request-secret-2', 'whsec_d2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz', 'd2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz']) expect(output).not.to.include(secret);
+        for (const secret of [
+          'request-secret-1',
+          'request-secret-2',
+          'whsec_d2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz',
+          'd2ViaG9vay1rZXktb2YtYWNtZS0yNGJ5dGVz',
+        ])
+          expect(output).not.to.include(secret);
       }
 
       expect(await run('remove', 'acme')).to.equal('removed acme');
@@ -154,7 +188,9 @@ describe('cli clients and dead-letters (on Redis)', () => {
       const lines = (await run('list')).split('\n');
 
       expect(lines).to.have.length(2);
-      expect(lines[0]).to.equal('alpha\tscheme=hmac-sha256\tsecrets=1\twebhook_secret=none\tgroup_policy=mention\trate=20/s\tdefault_send_url=-');
+      expect(lines[0]).to.equal(
+        'alpha\tscheme=hmac-sha256\tsecrets=1\twebhook_secret=none\tgroup_policy=mention\trate=20/s\tdefault_send_url=-',
+      );
       expect(lines[1]).to.match(/^zeta\tscheme=md5\tsecrets=1\t.*\trate=5\/s\t/);
     });
 
@@ -170,25 +206,52 @@ describe('cli clients and dead-letters (on Redis)', () => {
 
     it('refuses a secret shorter than 16 characters and stores nothing', async () => {
       await expectRejection(run('add', 'acme', '{"secret":"fifteen-chars-x"}'), /client "acme": a secret is shorter than 16 characters/);
-      await expectRejection(run('add', 'acme', '{"secrets":["sixteen-chars-xx","short"]}'), /client "acme": a secret is shorter than 16 characters/);
+      await expectRejection(
+        run('add', 'acme', '{"secrets":["sixteen-chars-xx","short"]}'),
+        /client "acme": a secret is shorter than 16 characters/,
+      );
       expect(await store.list()).to.deep.equal([]);
     });
 
     it('refuses, like start-up, a client that could never be served, naming the field, and stores nothing', async () => {
-      const add = (settings: Record<string, unknown>): Promise<string> => run('add', 'acme', JSON.stringify({ secret: 'acme-secret-0001', ...settings }));
+      const add = (settings: Record<string, unknown>): Promise<string> =>
+        run('add', 'acme', JSON.stringify({ secret: 'acme-secret-0001', ...settings }));
       await expectRejection(add({ webhook_secret: 'whsec_' }), /^client "acme": webhook_secret has no key/);
-      await expectRejection(add({ webhook_secret: 'whsec_not*base64' }), /^client "acme": webhook_secret is not "whsec_" followed by standard base64/);
-      await expectRejection(add({ webhook_secret: `whsec_${Buffer.alloc(15).toString('base64')}` }), /^client "acme": webhook_secret holds a 15-byte key/);
+      await expectRejection(
+        add({ webhook_secret: 'whsec_not*base64' }),
+        /^client "acme": webhook_secret is not "whsec_" followed by standard base64/,
+      );
+      await expectRejection(
+        add({ webhook_secret: `whsec_${Buffer.alloc(15).toString('base64')}` }),
+        /^client "acme": webhook_secret holds a 15-byte key/,
+      );
       await expectRejection(add({ rate_limit_per_s: 0.5 }), /^client "acme": rate_limit_per_s is 0.5; it must be a whole number from 1/);
-      await expectRejection(add({ default_send_url: 'hooks.example/acme' }), /^client "acme": default_send_url must be a valid absolute URL/);
-      await expectRejection(add({ default_send_url: 'http://127.0.0.1:9/acme' }), /^client "acme": default_send_url .*loopback address.*ALLOW_PRIVATE_SEND_URLS/);
-      await expectRejection(add({ default_send_url: 'http://169.254.169.254/x', allow_private_send_urls: true }), /^client "acme": default_send_url .*link-local/);
+      await expectRejection(
+        add({ default_send_url: 'hooks.example/acme' }),
+        /^client "acme": default_send_url must be a valid absolute URL/,
+      );
+      await expectRejection(
+        add({ default_send_url: 'http://127.0.0.1:9/acme' }),
+        /^client "acme": default_send_url .*loopback address.*ALLOW_PRIVATE_SEND_URLS/,
+      );
+      await expectRejection(
+        add({ default_send_url: 'http://169.254.169.254/x', allow_private_send_urls: true }),
+        /^client "acme": default_send_url .*link-local/,
+      );
       expect(await store.list()).to.deep.equal([]);
     });
 
     it('takes a loopback default_send_url when the client or ALLOW_PRIVATE_SEND_URLS allows private addresses', async () => {
-      await run('add', 'own', JSON.stringify({ secret: 'acme-secret-0001', default_send_url: 'http://127.0.0.1:9/own', allow_private_send_urls: true }));
-      await clientsCommand(store, ['add', 'global', JSON.stringify({ secret: 'acme-secret-0001', default_send_url: 'http://127.0.0.1:9/global' })], { defaultRateLimitPerS: 20, allowPrivateSendUrls: true });
+      await run(
+        'add',
+        'own',
+        JSON.stringify({ secret: 'acme-secret-0001', default_send_url: 'http://127.0.0.1:9/own', allow_private_send_urls: true }),
+      );
+      await clientsCommand(
+        store,
+        ['add', 'global', JSON.stringify({ secret: 'acme-secret-0001', default_send_url: 'http://127.0.0.1:9/global' })],
+        { defaultRateLimitPerS: 20, allowPrivateSendUrls: true },
+      );
       expect((await store.list()).map((c) => c.defaultSendUrl)).to.deep.equal(['http://127.0.0.1:9/global', 'http://127.0.0.1:9/own']);
     });
 
@@ -219,15 +282,39 @@ describe('cli clients and dead-letters (on Redis)', () => {
     });
 
     const record = (deliveryId: string): DeliveryRecord => ({
-      delivery_id: deliveryId, conversation_id: 'c_conversationOne', client: 'acme', send_url: 'https://hooks.example/acme',
-      in_reply_to: ['m-1', 'm-2'], state: 'pending', payload: '{}', reply_content: '[]', generation: 3,
-      created_at_ms: 1_700_000_000_000, deadline_ms: 1_700_000_900_000, dead_reason: '', dead_detail: '',
+      delivery_id: deliveryId,
+      conversation_id: 'c_conversationOne',
+      client: 'acme',
+      send_url: 'https://hooks.example/acme',
+      in_reply_to: ['m-1', 'm-2'],
+      state: 'pending',
+      payload: '{}',
+      reply_content: '[]',
+      generation: 3,
+      created_at_ms: 1_700_000_000_000,
+      deadline_ms: 1_700_000_900_000,
+      dead_reason: '',
+      dead_detail: '',
       attempt_base: 0,
     });
     const makeDeadLetter = async (deliveryId: string, atMs: number): Promise<void> => {
       await deliveries.create(record(deliveryId));
-      await deliveries.appendAttempt(deliveryId, { attempt: 1, at: '2023-11-14T22:13:20.000Z', status: 503, latency_ms: 41, error: null, response_body: 'busy\nback "soon"' });
-      await deliveries.appendAttempt(deliveryId, { attempt: 2, at: '2023-11-14T22:13:21.000Z', status: null, latency_ms: 10_000, error: 'timeout', response_body: null });
+      await deliveries.appendAttempt(deliveryId, {
+        attempt: 1,
+        at: '2023-11-14T22:13:20.000Z',
+        status: 503,
+        latency_ms: 41,
+        error: null,
+        response_body: 'busy\nback "soon"',
+      });
+      await deliveries.appendAttempt(deliveryId, {
+        attempt: 2,
+        at: '2023-11-14T22:13:21.000Z',
+        status: null,
+        latency_ms: 10_000,
+        error: 'timeout',
+        response_body: null,
+      });
       await deliveries.deadLetter(deliveryId, 'attempts_exhausted', '2 attempts, the last: timeout', atMs);
     };
 
@@ -252,7 +339,11 @@ describe('cli clients and dead-letters (on Redis)', () => {
       await makeDeadLetter('dlv_old_1', 1_000);
       await makeDeadLetter('dlv_new_2', 2_000);
 
-      const ids = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('dlv_')).map((l) => l.split('\t')[0]!);
+      const ids = (text: string): string[] =>
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('dlv_'))
+          .map((l) => l.split('\t')[0]!);
       expect(ids(await run('list'))).to.deep.equal(['dlv_new_2', 'dlv_old_1']);
       expect(ids(await run('list', '1'))).to.deep.equal(['dlv_new_2']);
     });

@@ -20,7 +20,12 @@ describe('cli configuration refusals', function () {
     await redis.set(createRedisKeys(prefix, 8).shardCount, '8');
     redis.disconnect();
     const env = { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' };
-    for (const args of [['deliveries', 'list', '--conversation', 'c_x'], ['deliveries', 'show', 'dlv_x_s1'], ['conversation', 'status', 'c_x'], ['dead-letters', 'list']]) {
+    for (const args of [
+      ['deliveries', 'list', '--conversation', 'c_x'],
+      ['deliveries', 'show', 'dlv_x_s1'],
+      ['conversation', 'status', 'c_x'],
+      ['dead-letters', 'list'],
+    ]) {
       const result = await runCli(args, env);
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).to.equal(78);
       expect(result.stderr).to.match(/QUEUE_SHARDS is 16 but the data in Redis was written with 8 shards/);

@@ -18,18 +18,31 @@ describe('cli deliveries list --client (scanning)', () => {
   const masters = (): SingleRedis[] => (redis instanceof Cluster ? redis.nodes('master') : [redis]);
   /** SCAN calls served so far, over every master. */
   const scanCalls = async (): Promise<number> =>
-    (await Promise.all(masters().map(async (node) => Number(/cmdstat_scan:calls=(\d+)/.exec(await node.info('commandstats'))?.[1] ?? 0)))).reduce((a, b) => a + b, 0);
+    (
+      await Promise.all(masters().map(async (node) => Number(/cmdstat_scan:calls=(\d+)/.exec(await node.info('commandstats'))?.[1] ?? 0)))
+    ).reduce((a, b) => a + b, 0);
   /** A conversation of the shard (a delivery record lives in its conversation's shard). */
   const conversationIn = (keys: RedisKeys, shard: number): string => {
     for (let n = 0; ; n++) if (keys.shardOf(`c_scan_${n}`) === shard) return `c_scan_${n}`;
   };
   const record = (keys: RedisKeys, shard: number, client: string): DeliveryRecord => ({
-    delivery_id: newDeliveryId(shard), conversation_id: conversationIn(keys, shard), client, send_url: 'https://hooks.example/acme',
-    in_reply_to: ['m-1'], state: 'delivered', payload: '{}', reply_content: '[]', generation: 1,
-    created_at_ms: 1_700_000_000_000, deadline_ms: 1_700_000_900_000, dead_reason: '', dead_detail: '', attempt_base: 0,
+    delivery_id: newDeliveryId(shard),
+    conversation_id: conversationIn(keys, shard),
+    client,
+    send_url: 'https://hooks.example/acme',
+    in_reply_to: ['m-1'],
+    state: 'delivered',
+    payload: '{}',
+    reply_content: '[]',
+    generation: 1,
+    created_at_ms: 1_700_000_000_000,
+    deadline_ms: 1_700_000_900_000,
+    dead_reason: '',
+    dead_detail: '',
+    attempt_base: 0,
   });
 
-  it('finds a client\'s deliveries in all 16 shards, newest first, scanning each master once', async () => {
+  it("finds a client's deliveries in all 16 shards, newest first, scanning each master once", async () => {
     const keys = createRedisKeys(uniquePrefix('cli-scan'), 16);
     const deliveries = createDeliveryStore({ redis, keys, ttlS: 600, deadLetterTtlS: 86_400 });
     const ids: string[] = [];
@@ -43,7 +56,9 @@ describe('cli deliveries list --client (scanning)', () => {
     const before = await scanCalls();
     const result = await deliveriesCommand({ deliveries, redis, keys }, ['list', '--client', 'acme', '--limit', '50']);
     const calls = (await scanCalls()) - before;
-    expect((result.json as { deliveries: { delivery_id: string }[] }).deliveries.map((d) => d.delivery_id)).to.deep.equal([...ids].reverse());
+    expect((result.json as { deliveries: { delivery_id: string }[] }).deliveries.map((d) => d.delivery_id)).to.deep.equal(
+      [...ids].reverse(),
+    );
     // One pass over a master visits about COUNT (1000) keys a call: a pass per shard would take 16 times as many.
     const onePass = sizes.reduce((sum, size) => sum + 2 * Math.ceil(size / 1000) + 2, 0);
     expect(calls, `SCAN calls for ${sizes.join('/')} keys`).to.be.at.most(onePass);

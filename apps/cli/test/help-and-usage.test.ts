@@ -22,7 +22,7 @@ describe('cli help and usage errors', function () {
     });
   }
 
-  it('prints the release\'s version (the root package.json\'s) for --version, -V and version, as JSON with --json', async () => {
+  it("prints the release's version (the root package.json's) for --version, -V and version, as JSON with --json", async () => {
     const { version } = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
     for (const args of [['--version'], ['-V'], ['version']]) {
       const result = await runCli(args, { REDIS_URL: 'redis://127.0.0.1:1' });
@@ -57,7 +57,10 @@ describe('cli help and usage errors', function () {
   });
 
   it('exits 2 with the usage for an unknown option of deliveries list', async () => {
-    const result = await runCli(['deliveries', 'list', '--conversation', 'c_x', '--bogus'], { ...testRedisEnv(), REDIS_PREFIX: uniquePrefix('chelp') });
+    const result = await runCli(['deliveries', 'list', '--conversation', 'c_x', '--bogus'], {
+      ...testRedisEnv(),
+      REDIS_PREFIX: uniquePrefix('chelp'),
+    });
     expect(result.code, result.stderr).to.equal(2);
     expect(result.stderr).to.include("Unknown option '--bogus'");
   });
@@ -69,7 +72,11 @@ describe('cli help per command', function () {
 
   for (const command of commands) {
     it(`prints the usage of ${command} alone for "${command} --help", "${command} -h" and "help ${command}", exit 0, without touching Redis`, async () => {
-      for (const args of [[command, '--help'], [command, '-h'], ['help', command]]) {
+      for (const args of [
+        [command, '--help'],
+        [command, '-h'],
+        ['help', command],
+      ]) {
         const result = await runCli(args, { REDIS_URL: 'redis://127.0.0.1:1' });
         expect(result.code, result.stderr).to.equal(0);
         expect(result.stdout).to.match(new RegExp(`^usage: dialog-relay ${command} `));
@@ -79,9 +86,13 @@ describe('cli help per command', function () {
     });
   }
 
-  it('names the stdin and environment sources of every secret in the commands\' help', async () => {
-    for (const [command, sources] of [['sign', ['--secret-stdin', 'DIALOG_RELAY_SECRET']], ['listen', ['--secret-stdin', 'DIALOG_RELAY_WEBHOOK_SECRET']],
-      ['send-test', ['--secret-stdin', 'DIALOG_RELAY_WEBHOOK_SECRET']], ['clients', ['--record-stdin', 'DIALOG_RELAY_CLIENT_RECORD']]] as const) {
+  it("names the stdin and environment sources of every secret in the commands' help", async () => {
+    for (const [command, sources] of [
+      ['sign', ['--secret-stdin', 'DIALOG_RELAY_SECRET']],
+      ['listen', ['--secret-stdin', 'DIALOG_RELAY_WEBHOOK_SECRET']],
+      ['send-test', ['--secret-stdin', 'DIALOG_RELAY_WEBHOOK_SECRET']],
+      ['clients', ['--record-stdin', 'DIALOG_RELAY_CLIENT_RECORD']],
+    ] as const) {
       const { stdout } = await runCli([command, '--help']);
       for (const source of sources) expect(stdout, `${command} --help`).to.include(source);
     }
@@ -89,18 +100,23 @@ describe('cli help per command', function () {
 
   it('prints a command\'s usage for "deliveries list --help" and as JSON with --json', async () => {
     expect((await runCli(['deliveries', 'list', '--help'])).stdout).to.match(/^usage: dialog-relay deliveries list/);
-    expect((JSON.parse((await runCli(['sign', '--help', '--json'])).stdout) as { usage: string }).usage).to.match(/^usage: dialog-relay sign /);
+    expect((JSON.parse((await runCli(['sign', '--help', '--json'])).stdout) as { usage: string }).usage).to.match(
+      /^usage: dialog-relay sign /,
+    );
   });
 
-  it('says where sign\'s default --url comes from (DIALOG_RELAY_URL, the running npm start\'s API, then 8080)', async () => {
+  it("says where sign's default --url comes from (DIALOG_RELAY_URL, the running npm start's API, then 8080)", async () => {
     const { stdout } = await runCli(['sign', '--help']);
     expect(stdout).to.include('DIALOG_RELAY_URL').and.to.include('npm start').and.to.include('http://127.0.0.1:8080');
     expect(stdout).not.to.include('[--url http://127.0.0.1:8080]');
   });
 
-  it('prints a command\'s usage through npm run cli -- <command> --help (exit 0)', async () => {
+  it("prints a command's usage through npm run cli -- <command> --help (exit 0)", async () => {
     const root = fileURLToPath(new URL('../../../../', import.meta.url));
-    const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'send-test', '--help'], { cwd: root, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'send-test', '--help'], {
+      cwd: root,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
     expect(stdout).to.match(/^usage: dialog-relay send-test URL/);
   });
 });

@@ -25,7 +25,11 @@ describe('cli listen and send-test', () => {
     // Signed over the pretty-printed JSON, sent compact: what a proxy or framework that re-serializes does.
     const payload = testPayload('demo', nowS());
     const headers = signDelivery({ id: payload.delivery_id, timestamp: nowS(), body: JSON.stringify(payload, null, 2), secret: SECRET });
-    const reserialized = await fetch(listening.url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+    const reserialized = await fetch(listening.url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
     expect(reserialized.status).to.equal(401);
 
     const stale = await runCli(['send-test', listening.url, '--secret', SECRET, '--at', String(nowS() - 3600), '--json']);
@@ -51,7 +55,9 @@ describe('cli listen and send-test', () => {
     expect(sent.stdout).to.match(/^✔ dlv_test_\S+: 204 in \d+ ms/);
     const result = await listener.done;
     expect(result.code).to.equal(0);
-    expect(result.stdout).to.match(/✔ dlv_test_\S+ verified/).and.match(/1 received, 1 verified, 0 refused/);
+    expect(result.stdout)
+      .to.match(/✔ dlv_test_\S+ verified/)
+      .and.match(/1 received, 1 verified, 0 refused/);
   });
 
   it('prints the whole reply text of a verified delivery, however long, and the summary line', async () => {
@@ -62,7 +68,11 @@ describe('cli listen and send-test', () => {
     payload.message_info.content = `We are open "9 to 5" on weekdays.\n${'Details follow. '.repeat(20)}End of the reply.`;
     const body = JSON.stringify(payload);
     const headers = signDelivery({ id: payload.delivery_id, timestamp: nowS(), body, secret: SECRET });
-    const answer = await fetch(new URL('/hook', url), { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+    const answer = await fetch(new URL('/hook', url), {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    });
     expect(answer.status).to.equal(204);
     const result = await listener.done;
     expect(result.code, result.stderr).to.equal(0);
@@ -78,7 +88,10 @@ describe('cli listen and send-test', () => {
     const { port } = new URL(url);
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write('POST /hook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type"', () => socket.destroy());
+        socket.write(
+          'POST /hook HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"type"',
+          () => socket.destroy(),
+        );
       });
       socket.on('close', () => resolve());
       socket.on('error', reject);
@@ -117,11 +130,35 @@ describe('cli listen and send-test', () => {
 
 describe('cli sign (as a process)', () => {
   it('adds --msg-id, --group, --from and --to to the signed body and prints JSON with --json', async () => {
-    const result = await runCli(['sign', '--client', 'demo', '--secret', 'demo-secret-0001', '--event', 'auto_dialog', '--msg-id', 'm-42', '--group', 'g-7',
-      '--from', 'cust-9', '--to', 'bound-9', '--send-url', 'http://127.0.0.1:9/hook', '--json']);
+    const result = await runCli([
+      'sign',
+      '--client',
+      'demo',
+      '--secret',
+      'demo-secret-0001',
+      '--event',
+      'auto_dialog',
+      '--msg-id',
+      'm-42',
+      '--group',
+      'g-7',
+      '--from',
+      'cust-9',
+      '--to',
+      'bound-9',
+      '--send-url',
+      'http://127.0.0.1:9/hook',
+      '--json',
+    ]);
     expect(result.code, result.stderr).to.equal(0);
     const { body, curl } = JSON.parse(result.stdout) as { body: { message_info: Record<string, unknown> }; curl: string };
-    expect(body.message_info).to.include({ msg_id: 'm-42', group_id: 'g-7', from_user_id: 'cust-9', to_user_id: 'bound-9', from_user_type: 2 });
+    expect(body.message_info).to.include({
+      msg_id: 'm-42',
+      group_id: 'g-7',
+      from_user_id: 'cust-9',
+      to_user_id: 'bound-9',
+      from_user_type: 2,
+    });
     expect(body.message_info['at_list']).to.deep.equal(['bound-9']);
     expect(curl).to.match(/^curl -s /);
   });
@@ -130,13 +167,19 @@ describe('cli sign (as a process)', () => {
     expect((await runCli(['frobnicate'])).code).to.equal(2);
     const missing = await runCli(['sign', '--client', 'demo', '--json']);
     expect(missing.code).to.equal(2);
-    expect(JSON.parse(missing.stdout)).to.deep.equal({ ok: false, error: 'sign needs --client and a secret: --secret, --secret-stdin or DIALOG_RELAY_SECRET' });
+    expect(JSON.parse(missing.stdout)).to.deep.equal({
+      ok: false,
+      error: 'sign needs --client and a secret: --secret, --secret-stdin or DIALOG_RELAY_SECRET',
+    });
   });
 
   it('exits 2 with the usage for an unknown option or an option without its value', async () => {
     const unknown = await runCli(['sign', '--client', 'demo', '--secret', 'demo-secret-0001', '--bogus']);
     expect(unknown.code).to.equal(2);
-    expect(unknown.stderr).to.include("Unknown option '--bogus'").and.to.include('dialog-relay CLI').and.to.include('send-test URL --secret WHSEC');
+    expect(unknown.stderr)
+      .to.include("Unknown option '--bogus'")
+      .and.to.include('dialog-relay CLI')
+      .and.to.include('send-test URL --secret WHSEC');
     const missingValue = await runCli(['listen', '--port']);
     expect(missingValue.code).to.equal(2);
     expect(missingValue.stderr).to.include('--port').and.to.include('dialog-relay CLI');

@@ -12,11 +12,23 @@ const NO_REDIS = 'No REDIS_URL is set and no `npm start` of this checkout is run
 
 /** The environment of a user's shell with no Redis named at all. */
 const shellEnv = (): Record<string, string> =>
-  Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !/^(REDIS_|QUEUE_SHARDS$)/.test(entry[0])));
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && !/^(REDIS_|QUEUE_SHARDS$)/.test(entry[0]),
+    ),
+  );
 
 /** `npm run cli -- …` / `npm run start:api` (without the build check), as a separate process. */
-function runService(program: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [RUN_SERVICE, program, ...args], { cwd: ROOT, env: { ...shellEnv(), LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runService(
+  program: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [RUN_SERVICE, program, ...args], {
+    cwd: ROOT,
+    env: { ...shellEnv(), LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -27,7 +39,10 @@ function runService(program: string, args: string[], env: Record<string, string>
 /** A loopback server that counts the connections it gets (it speaks no Redis). */
 async function countingServer(): Promise<{ server: Server; port: number; connections: () => number }> {
   let connections = 0;
-  const server = createServer((socket) => { connections += 1; socket.destroy(); });
+  const server = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { server, port, connections: () => connections };
@@ -42,11 +57,19 @@ describe('npm run cli / start:api / start:worker without REDIS_URL', function ()
     const stateFile = join(dir, 'running.json');
     const prefix = uniquePrefix('state');
     // As npm start writes it: its own pid (alive: this process stands in) and the variables it runs the services with.
-    writeFileSync(stateFile, JSON.stringify({ pid: process.pid, env: { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix } }), { mode: 0o600 });
-    const added = await runService('cli', ['clients', 'add', 'found-it', '{"secret":"s3cret-found-it-long-enough-0123456789"}'], { DIALOG_RELAY_STATE_FILE: stateFile });
+    writeFileSync(stateFile, JSON.stringify({ pid: process.pid, env: { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix } }), {
+      mode: 0o600,
+    });
+    const added = await runService('cli', ['clients', 'add', 'found-it', '{"secret":"s3cret-found-it-long-enough-0123456789"}'], {
+      DIALOG_RELAY_STATE_FILE: stateFile,
+    });
     expect(added.code, added.stderr).to.equal(0);
     // The client is in that Redis, under that prefix: read back naming both explicitly.
-    const listed = await runService('cli', ['clients', 'list', '--json'], { REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, DIALOG_RELAY_STATE_FILE: join(dir, 'none.json') });
+    const listed = await runService('cli', ['clients', 'list', '--json'], {
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: prefix,
+      DIALOG_RELAY_STATE_FILE: join(dir, 'none.json'),
+    });
     expect(listed.code, listed.stderr).to.equal(0);
     expect(listed.stdout).to.include('found-it');
   });
@@ -66,7 +89,11 @@ describe('npm run cli / start:api / start:worker without REDIS_URL', function ()
     try {
       const stateFile = join(dir, 'stale.json');
       // A pid no process has (above the kernel's pid_max).
-      writeFileSync(stateFile, JSON.stringify({ pid: 2 ** 22 + 1, env: { REDIS_URL: `redis://127.0.0.1:${fake.port}`, REDIS_PREFIX: uniquePrefix('stale') } }), { mode: 0o600 });
+      writeFileSync(
+        stateFile,
+        JSON.stringify({ pid: 2 ** 22 + 1, env: { REDIS_URL: `redis://127.0.0.1:${fake.port}`, REDIS_PREFIX: uniquePrefix('stale') } }),
+        { mode: 0o600 },
+      );
       const result = await runService('cli', ['shards', 'migrate'], { DIALOG_RELAY_STATE_FILE: stateFile });
       expect(result.code, result.stderr).to.equal(78);
       expect(result.stderr).to.include(NO_REDIS);
@@ -78,14 +105,23 @@ describe('npm run cli / start:api / start:worker without REDIS_URL', function ()
 
   it('refuse when the state file names a Redis that no longer answers', async () => {
     const stateFile = join(dir, 'silent.json');
-    writeFileSync(stateFile, JSON.stringify({ pid: process.pid, env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, REDIS_PREFIX: uniquePrefix('silent') } }), { mode: 0o600 });
+    writeFileSync(
+      stateFile,
+      JSON.stringify({
+        pid: process.pid,
+        env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, REDIS_PREFIX: uniquePrefix('silent') },
+      }),
+      { mode: 0o600 },
+    );
     const result = await runService('cli', ['clients', 'list'], { DIALOG_RELAY_STATE_FILE: stateFile });
     expect(result.code, result.stderr).to.equal(78);
     expect(result.stderr).to.include(NO_REDIS);
   });
 
   it('run the commands that need no Redis (sign, help) without one', async () => {
-    const result = await runService('cli', ['sign', '--client', 'demo', '--secret', 'x'], { DIALOG_RELAY_STATE_FILE: join(dir, 'none.json') });
+    const result = await runService('cli', ['sign', '--client', 'demo', '--secret', 'x'], {
+      DIALOG_RELAY_STATE_FILE: join(dir, 'none.json'),
+    });
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.include('curl');
   });

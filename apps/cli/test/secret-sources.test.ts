@@ -25,7 +25,9 @@ describe('cli secrets from the environment or stdin, not only arguments (ps show
     expect(await signedWith(['--secret', SECRET])).to.equal(SECRET);
     expect(await signedWith(['--secret-stdin'], {}, 'from-stdin-secret\nnot this line\n')).to.equal('from-stdin-secret');
     expect(await signedWith([], { DIALOG_RELAY_SECRET: 'from-env-secret' })).to.equal('from-env-secret');
-    expect(await signedWith(['--secret-stdin'], { DIALOG_RELAY_SECRET: 'from-env-secret' }, 'from-stdin-secret')).to.equal('from-stdin-secret');
+    expect(await signedWith(['--secret-stdin'], { DIALOG_RELAY_SECRET: 'from-env-secret' }, 'from-stdin-secret')).to.equal(
+      'from-stdin-secret',
+    );
     expect(await signedWith(['--secret', SECRET], { DIALOG_RELAY_SECRET: 'from-env-secret' })).to.equal(SECRET);
   });
 
@@ -66,10 +68,18 @@ describe('cli secrets from the environment or stdin, not only arguments (ps show
     const record = (secret: string): string => JSON.stringify({ secret, webhook_secret: WEBHOOK_SECRET });
     const fromStdin = await runCli(['clients', 'add', 'acme', '--record-stdin', '--json'], env, `${record('request-secret-stdin')}\n`);
     expect(fromStdin.code, fromStdin.stderr).to.equal(0);
-    const fromEnv = await runCli(['clients', 'add', 'beta', '--json'], { ...env, DIALOG_RELAY_CLIENT_RECORD: record('request-secret-env1') });
+    const fromEnv = await runCli(['clients', 'add', 'beta', '--json'], {
+      ...env,
+      DIALOG_RELAY_CLIENT_RECORD: record('request-secret-env1'),
+    });
     expect(fromEnv.code, fromEnv.stderr).to.equal(0);
-    const listed = jsonLines((await runCli(['clients', 'list', '--json'], env)).stdout)[0] as { clients: { id: string; secrets: number; webhook_secret: boolean }[] };
-    expect(listed.clients.map((c) => [c.id, c.secrets, c.webhook_secret])).to.deep.equal([['acme', 1, true], ['beta', 1, true]]);
+    const listed = jsonLines((await runCli(['clients', 'list', '--json'], env)).stdout)[0] as {
+      clients: { id: string; secrets: number; webhook_secret: boolean }[];
+    };
+    expect(listed.clients.map((c) => [c.id, c.secrets, c.webhook_secret])).to.deep.equal([
+      ['acme', 1, true],
+      ['beta', 1, true],
+    ]);
     const none = await runCli(['clients', 'add', 'gamma'], env);
     expect(none.code).to.equal(2);
     expect(none.stderr).to.include('--record-stdin');

@@ -7,13 +7,23 @@ import { join } from 'node:path';
 import { jsonLines, runCli } from './support/run-cli.js';
 
 const ROOT = new URL('../../../../', import.meta.url).pathname;
-const DEMO_CLIENTS = JSON.stringify({ demo: { secret: 'demo-secret-not-for-production', webhook_secret: 'whsec_ZGVtby13ZWJob29rLWtleS0xMjM0NTY3ODkw' } });
+const DEMO_CLIENTS = JSON.stringify({
+  demo: { secret: 'demo-secret-not-for-production', webhook_secret: 'whsec_ZGVtby13ZWJob29rLWtleS0xMjM0NTY3ODkw' },
+});
 const RECORD = '{"secret":"stored-secret-0123456789"}';
 
 /** `npm run cli -- …` as a separate process, with no Redis named (it finds npm start's through the state file). */
 function runService(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const shell = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !/^(REDIS_|QUEUE_SHARDS$|CLIENTS$)/.test(entry[0])));
-  const child = spawn(process.execPath, [join(ROOT, 'scripts/run-service.mjs'), 'cli', ...args], { cwd: ROOT, env: { ...shell, LOG_LEVEL: 'error', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const shell = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && !/^(REDIS_|QUEUE_SHARDS$|CLIENTS$)/.test(entry[0]),
+    ),
+  );
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/run-service.mjs'), 'cli', ...args], {
+    cwd: ROOT,
+    env: { ...shell, LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -34,7 +44,9 @@ describe('cli clients add/remove of an id the service also has in CLIENTS', func
     const added = await runCli(['clients', 'add', 'demo', RECORD], env);
     expect(added.code, added.stderr).to.equal(0);
     expect(added.stdout).to.match(/^saved demo\t/);
-    expect(added.stderr).to.include('warning: client "demo" is also defined in the CLIENTS variable').and.include('the service uses that one');
+    expect(added.stderr)
+      .to.include('warning: client "demo" is also defined in the CLIENTS variable')
+      .and.include('the service uses that one');
 
     const asJson = await runCli(['clients', 'add', 'demo', RECORD, '--json'], env);
     expect(asJson.code, asJson.stderr).to.equal(0);
@@ -59,7 +71,9 @@ describe('cli clients add/remove of an id the service also has in CLIENTS', func
     process.env['DIALOG_RELAY_STATE_FILE'] = stateFile;
     try {
       // As npm start calls it once the API is ready (this process's pid stands in for npm start's).
-      const { writeState } = (await import(join(ROOT, 'scripts/service-state.mjs'))) as { writeState: (env: Record<string, string>) => void };
+      const { writeState } = (await import(join(ROOT, 'scripts/service-state.mjs'))) as {
+        writeState: (env: Record<string, string>) => void;
+      };
       writeState({ REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, CLIENTS: DEMO_CLIENTS, HOST: '127.0.0.1' });
     } finally {
       if (previous === undefined) delete process.env['DIALOG_RELAY_STATE_FILE'];

@@ -23,9 +23,20 @@ describe('cli shards migrate', function () {
 
   const turns = (keys: RedisKeys): TurnStore => createTurnStore({ redis, keys, timings });
   const record = (deliveryId: string, conversation: string): DeliveryRecord => ({
-    delivery_id: deliveryId, conversation_id: conversation, client: 'acme', send_url: 'https://hooks.example/acme',
-    in_reply_to: ['m-1'], state: 'pending', payload: '{}', reply_content: '[]', generation: 0,
-    created_at_ms: 1_700_000_000_000, deadline_ms: 1_700_000_900_000, dead_reason: '', dead_detail: '', attempt_base: 0,
+    delivery_id: deliveryId,
+    conversation_id: conversation,
+    client: 'acme',
+    send_url: 'https://hooks.example/acme',
+    in_reply_to: ['m-1'],
+    state: 'pending',
+    payload: '{}',
+    reply_content: '[]',
+    generation: 0,
+    created_at_ms: 1_700_000_000_000,
+    deadline_ms: 1_700_000_900_000,
+    dead_reason: '',
+    dead_detail: '',
+    attempt_base: 0,
   });
 
   it('moves stop flags, contexts, delivery records and dead letters from 8 shards to 16 and records 16', async () => {
@@ -56,7 +67,8 @@ describe('cli shards migrate', function () {
     expect((await deliveries16.get(deadId))?.dead_reason).to.equal('failed');
     expect((await deliveries16.listDead(0, 10)).map((r) => r.delivery_id)).to.deep.equal([deadId]);
     expect(await redis.get(k16.shardCount)).to.equal('16');
-    for (const old of [k8.autoReplyStopped(stopped), k8.contextOrder(talking), k8.delivery(deadId)]) expect(await redis.exists(old), old).to.equal(0);
+    for (const old of [k8.autoReplyStopped(stopped), k8.contextOrder(talking), k8.delivery(deadId)])
+      expect(await redis.exists(old), old).to.equal(0);
     // The CLI now runs with 16 shards and sees the dead letter.
     const listed = await runCli(['dead-letters', 'list', '--json'], env);
     expect(listed.code, listed.stderr).to.equal(0);
@@ -68,8 +80,22 @@ describe('cli shards migrate', function () {
     const [k8, k16] = [createRedisKeys(prefix, 8), createRedisKeys(prefix, 16)];
     await redis.set(k8.shardCount, '8');
     await turns(k8).schedule({
-      message: { msg_id: 'm-1', role: 'customer', from_user_id: 'u', content: [{ type: 'text', content: 'hello' }], event_type: 'auto_dialog', create_timestamp: Math.floor(Date.now() / 1000) },
-      client: 'acme', conversationId: 'c_reshard_waiting', sendUrl: 'https://hooks.example/acme', groupId: undefined, groupName: undefined, boundAccountId: 'b', receivedAtMs: Date.now() });
+      message: {
+        msg_id: 'm-1',
+        role: 'customer',
+        from_user_id: 'u',
+        content: [{ type: 'text', content: 'hello' }],
+        event_type: 'auto_dialog',
+        create_timestamp: Math.floor(Date.now() / 1000),
+      },
+      client: 'acme',
+      conversationId: 'c_reshard_waiting',
+      sendUrl: 'https://hooks.example/acme',
+      groupId: undefined,
+      groupName: undefined,
+      boundAccountId: 'b',
+      receivedAtMs: Date.now(),
+    });
     await turns(k8).cancel('c_reshard_stop', { setStop: true, pauseMs: 0 });
     const result = await runCli(['shards', 'migrate'], { ...testRedisEnv(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
     expect(result.code).to.equal(1);

@@ -3,7 +3,14 @@ import { SERVICE_VERSION, type Config } from '@dialog-relay/config';
 import { createContextStore } from '@dialog-relay/conversations';
 import { createDeliverer } from '@dialog-relay/delivery';
 import type { Logger } from '@dialog-relay/logger';
-import { assertCompleteCatalog, cappedBackoffMs, createFailedJobListener, createJobDispatcher, oldestDueJobAgeMs, QUEUE_NAMES } from '@dialog-relay/queue';
+import {
+  assertCompleteCatalog,
+  cappedBackoffMs,
+  createFailedJobListener,
+  createJobDispatcher,
+  oldestDueJobAgeMs,
+  QUEUE_NAMES,
+} from '@dialog-relay/queue';
 import { checkShardCount, createRedis, createRedisKeys } from '@dialog-relay/redis';
 import { createReplyServices, newDeliveryId } from '@dialog-relay/replies';
 import { createReplyJobHandlers, startTurnSweeper, type WorkerDeps } from '@dialog-relay/replies/worker';
@@ -40,16 +47,20 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
   // at once, sharing writes and round trips (BullMQ keeps its own connection, which blocks).
   const commands = createRedis(config.redis, 'worker', { name: 'dialog-relay-worker-commands', autoPipelining: true });
   commands.on('error', (error: Error) => logger.warn('redis error', { error: error.message }));
-  const replies = createReplyServices(config, {
-    keys,
-    redis,
-    commands,
-    openSubscriber: () => {
-      const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-worker-signals' });
-      subscriber.on('error', () => undefined);
-      return subscriber;
+  const replies = createReplyServices(
+    config,
+    {
+      keys,
+      redis,
+      commands,
+      openSubscriber: () => {
+        const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-worker-signals' });
+        subscriber.on('error', () => undefined);
+        return subscriber;
+      },
     },
-  }, { telemetry: tracing?.bullmq, onQueueError: (error) => logger.warn('queue error', { error: error.message }) });
+    { telemetry: tracing?.bullmq, onQueueError: (error) => logger.warn('queue error', { error: error.message }) },
+  );
   const { queues, attempts } = replies;
   const deliverer = tracedDeliverer(createDeliverer({ allowPrivate: config.allowPrivateSendUrls, userAgent: USER_AGENT }), tracing);
   const clients = createClientRegistry({
@@ -59,7 +70,10 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
   });
   const metrics = createWorkerMetrics(() => oldestDueJobAgeMs(redis, queues, Date.now()));
 
-  const replyEngine = await startReplyEngine(config, { logger, knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile });
+  const replyEngine = await startReplyEngine(config, {
+    logger,
+    knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
+  });
 
   // Aborted when close() starts: a reply being produced is handed back instead of holding up the drain.
   const stopping = new AbortController();
@@ -96,7 +110,11 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     onError: (job, error, givingUp) => {
       const data = job.data as { conversationId?: string; deliveryId?: string };
       logger.error(givingUp ? 'job failed for good: deciding its end' : 'job run failed: it will be retried', {
-        job_id: job.id, attempt: job.attemptsMade + 1, conversation_id: data.conversationId, delivery_id: data.deliveryId, error: error.message,
+        job_id: job.id,
+        attempt: job.attemptsMade + 1,
+        conversation_id: data.conversationId,
+        delivery_id: data.deliveryId,
+        error: error.message,
       });
     },
   });
@@ -104,11 +122,18 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
   // Before the worker takes jobs: a port already taken stops start-up with nothing half-running.
   let metricsServer: MetricsServer | undefined;
   if (config.metricsPort !== undefined) {
-    metricsServer = await startMetricsServer({ registry: metrics.registry, adminToken: config.adminToken, host: config.host, port: config.metricsPort });
+    metricsServer = await startMetricsServer({
+      registry: metrics.registry,
+      adminToken: config.adminToken,
+      host: config.host,
+      port: config.metricsPort,
+    });
     logger.info('worker metrics served', { url: metricsServer.url });
   }
 
-  const onFailedForGood = createFailedJobListener(handlers, (job, error) => logger.error('deciding the end of a failed job failed', { job_id: job.id, error: error.message }));
+  const onFailedForGood = createFailedJobListener(handlers, (job, error) =>
+    logger.error('deciding the end of a failed job failed', { job_id: job.id, error: error.message }),
+  );
   // WORKER_CONCURRENCY is the replica's total: one limit around the dispatcher for every shard's worker
   // caps what runs; the take limit caps what the replica takes (WORKER_CONCURRENCY + shards - 1), so
   // jobs it could not run yet stay free for the other replicas.
@@ -146,7 +171,11 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
   });
   // The safety net for messages left waiting without a turn job (docs/design/reply-protocol.md).
   const sweeper = startTurnSweeper({
-    turns, jobs, shards: keys.shards, logger, settings: { rescueAfterMs: config.replies.rescueAfterMs, intervalMs: config.replies.sweepIntervalMs },
+    turns,
+    jobs,
+    shards: keys.shards,
+    logger,
+    settings: { rescueAfterMs: config.replies.rescueAfterMs, intervalMs: config.replies.sweepIntervalMs },
   });
   return {
     workers,

@@ -14,13 +14,20 @@ export function startHeartbeat(options: { file: string; intervalMs: number; aliv
   let failing = false;
   const beat = (): void => {
     if (!options.alive()) return;
-    writeFile(options.file, `${new Date().toISOString()}\n`).then(() => {
-      failing = false;
-    }, (error: unknown) => {
-      // Said once per run of failures, not every interval.
-      if (!failing) options.logger.warn('worker heartbeat file not written', { file: options.file, error: error instanceof Error ? error.message : String(error) });
-      failing = true;
-    });
+    writeFile(options.file, `${new Date().toISOString()}\n`).then(
+      () => {
+        failing = false;
+      },
+      (error: unknown) => {
+        // Said once per run of failures, not every interval.
+        if (!failing)
+          options.logger.warn('worker heartbeat file not written', {
+            file: options.file,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        failing = true;
+      },
+    );
   };
   beat();
   const timer = setInterval(beat, options.intervalMs);

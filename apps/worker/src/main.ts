@@ -11,15 +11,22 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, service: 'worker' });
   for (const warning of config.warnings) logger.warn('configuration', { warning });
   // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
-  const tracing = config.otelEndpoint === undefined ? undefined
-    : (await import('@dialog-relay/tracing')).startTracing({
-      serviceName: config.otelResource.serviceName ?? 'dialog-relay-worker', attributes: config.otelResource.attributes, version: SERVICE_VERSION, endpoint: config.otelEndpoint,
-    });
+  const tracing =
+    config.otelEndpoint === undefined
+      ? undefined
+      : (await import('@dialog-relay/tracing')).startTracing({
+          serviceName: config.otelResource.serviceName ?? 'dialog-relay-worker',
+          attributes: config.otelResource.attributes,
+          version: SERVICE_VERSION,
+          endpoint: config.otelEndpoint,
+        });
   const runtime = await buildWorker(config, logger, { tracing });
   logger.info('worker started', { concurrency: config.workerConcurrency, pid: process.pid });
   const { file, intervalMs } = config.workerHeartbeat;
-  const heartbeat = file === undefined ? undefined
-    : startHeartbeat({ file, intervalMs, alive: () => runtime.workers.every((worker) => worker.isRunning()), logger });
+  const heartbeat =
+    file === undefined
+      ? undefined
+      : startHeartbeat({ file, intervalMs, alive: () => runtime.workers.every((worker) => worker.isRunning()), logger });
 
   let stopping = false;
   const shutdown = (signal: string): void => {
@@ -32,10 +39,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }, workerDrainBoundMs(config));
     force.unref();
-    void runtime.close().then(() => tracing?.shutdown()).then(() => {
-      logger.info('worker stopped');
-      process.exit(0);
-    });
+    void runtime
+      .close()
+      .then(() => tracing?.shutdown())
+      .then(() => {
+        logger.info('worker stopped');
+        process.exit(0);
+      });
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
@@ -51,6 +61,8 @@ main().catch((error: unknown) => {
     process.stderr.write(`dialog-relay worker: ${error.message}\n`);
     process.exit(78);
   }
-  process.stderr.write(`dialog-relay worker: failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(
+    `dialog-relay worker: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

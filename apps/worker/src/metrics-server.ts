@@ -14,10 +14,17 @@ export interface MetricsServer {
  * GET /metrics of a worker replica, behind the same ADMIN_TOKEN as the API's (Authorization:
  * Bearer …). Without a token configured every request is refused with 401, as the API does.
  */
-export async function startMetricsServer(options: { registry: Registry; adminToken: string | undefined; host: string; port: number }): Promise<MetricsServer> {
+export async function startMetricsServer(options: {
+  registry: Registry;
+  adminToken: string | undefined;
+  host: string;
+  port: number;
+}): Promise<MetricsServer> {
   const expected = options.adminToken === undefined ? undefined : digest(options.adminToken);
   const answer = (res: import('node:http').ServerResponse, status: number, error: string, message: string): void => {
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: status, message, request_id: randomUUID(), error }));
+    res
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ code: status, message, request_id: randomUUID(), error }));
   };
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
@@ -26,7 +33,8 @@ export async function startMetricsServer(options: { registry: Registry; adminTok
     const header = req.headers.authorization ?? '';
     // RFC 9110 §11.1: the scheme name is case-insensitive.
     const token = /^bearer /i.test(header) ? header.slice(7) : '';
-    if (expected === undefined || !timingSafeEqual(digest(token), expected)) return answer(res, 401, 'unauthorized', 'Send Authorization: Bearer <ADMIN_TOKEN>.');
+    if (expected === undefined || !timingSafeEqual(digest(token), expected))
+      return answer(res, 401, 'unauthorized', 'Send Authorization: Bearer <ADMIN_TOKEN>.');
     options.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': options.registry.contentType }).end(text),
       () => answer(res, 500, 'internal_error', 'Metrics could not be collected.'),
@@ -39,9 +47,10 @@ export async function startMetricsServer(options: { registry: Registry; adminTok
   const { address, port } = server.address() as AddressInfo;
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}/metrics`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -13,11 +13,16 @@ export function tracedDeliverer(inner: Deliverer, tracing: Tracing | undefined):
       } catch {
         host = '';
       }
-      return tracing.inSpan('POST send_url', 'client', { 'http.request.method': 'POST', 'server.address': host, 'dialog_relay.delivery_id': request.deliveryId }, async (span) => {
-        const outcome = await inner.deliver(request);
-        span.setAttributes({ 'http.response.status_code': outcome.status ?? 0, 'dialog_relay.outcome': outcome.kind });
-        return outcome;
-      });
+      return tracing.inSpan(
+        'POST send_url',
+        'client',
+        { 'http.request.method': 'POST', 'server.address': host, 'dialog_relay.delivery_id': request.deliveryId },
+        async (span) => {
+          const outcome = await inner.deliver(request);
+          span.setAttributes({ 'http.response.status_code': outcome.status ?? 0, 'dialog_relay.outcome': outcome.kind });
+          return outcome;
+        },
+      );
     },
     close: () => inner.close(),
   };
@@ -30,6 +35,11 @@ export function tracedEngine(inner: ReplyEngine, tracing: Tracing | undefined): 
     name: inner.name,
     contextWindow: inner.contextWindow,
     reply: (request, signal) =>
-      tracing.inSpan('reply engine', 'internal', { 'dialog_relay.engine': inner.name, 'dialog_relay.conversation_id': request.conversationId }, () => inner.reply(request, signal)),
+      tracing.inSpan(
+        'reply engine',
+        'internal',
+        { 'dialog_relay.engine': inner.name, 'dialog_relay.conversation_id': request.conversationId },
+        () => inner.reply(request, signal),
+      ),
   };
 }

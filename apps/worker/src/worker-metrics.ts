@@ -34,22 +34,76 @@ export function createWorkerMetrics(oldestWaitingMs: () => Promise<number>): Wor
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'dialog_relay_worker_' });
   const registers = [registry];
-  const attempts = new Counter({ name: 'dialog_relay_delivery_attempts_total', help: 'Delivery attempts by result (delivered, retry, dead, cancelled) and status class (2xx … 5xx, none)', labelNames: ['result', 'status_class'], registers });
-  const attemptDuration = new Histogram({ name: 'dialog_relay_delivery_attempt_duration_seconds', help: 'Duration of one delivery attempt (POST to send_url)', labelNames: ['result'], buckets: CALL_BUCKETS, registers });
-  const endToEnd = new Histogram({ name: 'dialog_relay_reply_accept_to_delivered_seconds', help: 'From the API accepting the newest message a reply answers to the receiver accepting the reply', buckets: END_TO_END_BUCKETS, registers });
-  const engine = new Histogram({ name: 'dialog_relay_engine_duration_seconds', help: 'Reply engine calls by outcome (reply, empty, error)', labelNames: ['outcome'], buckets: CALL_BUCKETS, registers });
-  const turn = new Histogram({ name: 'dialog_relay_turn_duration_seconds', help: 'One run of a conversation turn job by outcome (finished, waiting)', labelNames: ['outcome'], buckets: CALL_BUCKETS, registers });
-  const cancellations = new Counter({ name: 'dialog_relay_reply_cancellations_total', help: 'Replies cancelled by a stop or a human, before their attempt or in flight', labelNames: ['when'], registers });
-  const abortLatency = new Histogram({ name: 'dialog_relay_abort_latency_seconds', help: 'From the abort signal (stop_auto_reply, human reply) to the end of the aborted attempt', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers });
-  const deadLetters = new Counter({ name: 'dialog_relay_dead_letters_total', help: 'Replies that became dead letters, by reason', labelNames: ['reason'], registers });
-  const lastJob = new Gauge({ name: 'dialog_relay_worker_last_job_timestamp_seconds', help: 'Unix time a job last started or ended on this worker', registers });
+  const attempts = new Counter({
+    name: 'dialog_relay_delivery_attempts_total',
+    help: 'Delivery attempts by result (delivered, retry, dead, cancelled) and status class (2xx … 5xx, none)',
+    labelNames: ['result', 'status_class'],
+    registers,
+  });
+  const attemptDuration = new Histogram({
+    name: 'dialog_relay_delivery_attempt_duration_seconds',
+    help: 'Duration of one delivery attempt (POST to send_url)',
+    labelNames: ['result'],
+    buckets: CALL_BUCKETS,
+    registers,
+  });
+  const endToEnd = new Histogram({
+    name: 'dialog_relay_reply_accept_to_delivered_seconds',
+    help: 'From the API accepting the newest message a reply answers to the receiver accepting the reply',
+    buckets: END_TO_END_BUCKETS,
+    registers,
+  });
+  const engine = new Histogram({
+    name: 'dialog_relay_engine_duration_seconds',
+    help: 'Reply engine calls by outcome (reply, empty, error)',
+    labelNames: ['outcome'],
+    buckets: CALL_BUCKETS,
+    registers,
+  });
+  const turn = new Histogram({
+    name: 'dialog_relay_turn_duration_seconds',
+    help: 'One run of a conversation turn job by outcome (finished, waiting)',
+    labelNames: ['outcome'],
+    buckets: CALL_BUCKETS,
+    registers,
+  });
+  const cancellations = new Counter({
+    name: 'dialog_relay_reply_cancellations_total',
+    help: 'Replies cancelled by a stop or a human, before their attempt or in flight',
+    labelNames: ['when'],
+    registers,
+  });
+  const abortLatency = new Histogram({
+    name: 'dialog_relay_abort_latency_seconds',
+    help: 'From the abort signal (stop_auto_reply, human reply) to the end of the aborted attempt',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers,
+  });
+  const deadLetters = new Counter({
+    name: 'dialog_relay_dead_letters_total',
+    help: 'Replies that became dead letters, by reason',
+    labelNames: ['reason'],
+    registers,
+  });
+  const lastJob = new Gauge({
+    name: 'dialog_relay_worker_last_job_timestamp_seconds',
+    help: 'Unix time a job last started or ended on this worker',
+    registers,
+  });
   new Gauge({
-    name: 'dialog_relay_oldest_waiting_reply_age_seconds', help: 'How long the oldest due reply job has waited for a worker (0: none waits)', registers,
+    name: 'dialog_relay_oldest_waiting_reply_age_seconds',
+    help: 'How long the oldest due reply job has waited for a worker (0: none waits)',
+    registers,
     async collect() {
       this.set((await oldestWaitingMs().catch(() => 0)) / 1000);
     },
   });
-  const replies = new Counter({ name: 'dialog_relay_replies_total', help: 'Replies by engine and outcome (answered, handoff, error): here, auto_dialog', labelNames: ['engine', 'outcome'], registers });
+  const replies = new Counter({
+    name: 'dialog_relay_replies_total',
+    help: 'Replies by engine and outcome (answered, handoff, error): here, auto_dialog',
+    labelNames: ['engine', 'outcome'],
+    registers,
+  });
   // Label children bound once per label set (the values are bounded): prom-client hashes a label object per call otherwise.
   const attemptsOf = boundChildren((key) => {
     const [result, statusClass] = key.split('\n');

@@ -13,7 +13,10 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
   let redis: Redis;
   before(async () => {
     receiver = await startReceiver();
-    system = await startSystem({ workers: 2, env: { REPLY_MAX_AGE_MS: '2000', DELIVERY_BACKOFF_MS: '300', DELIVERY_MAX_BACKOFF_MS: '300', DELIVERY_MAX_ATTEMPTS: '100' } });
+    system = await startSystem({
+      workers: 2,
+      env: { REPLY_MAX_AGE_MS: '2000', DELIVERY_BACKOFF_MS: '300', DELIVERY_MAX_BACKOFF_MS: '300', DELIVERY_MAX_ATTEMPTS: '100' },
+    });
     redis = createRedis(system.config.redis, 'request', { name: 'e2e' });
   });
   after(async () => {
@@ -28,7 +31,13 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
   let seq = 0;
   const pair = () => ({ from_user_id: `stop-customer-${++seq}`, to_user_id: 'bound-stop' });
   const command = (who: { from_user_id: string; to_user_id: string }, content: string) =>
-    system.send({ from_user_id: who.to_user_id, to_user_id: who.from_user_id, content, event_type: 'cmd_dialog', from_user_type: undefined });
+    system.send({
+      from_user_id: who.to_user_id,
+      to_user_id: who.from_user_id,
+      content,
+      event_type: 'cmd_dialog',
+      from_user_type: undefined,
+    });
   const deliveries = () => createDeliveryStore({ redis, keys: system.keys, ttlS: 3600, deadLetterTtlS: 86_400 });
 
   it('dead-letters a stale reply instead of delivering it', async () => {
@@ -62,7 +71,8 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
   it('delivers nothing after the answer when a burst of messages is followed by a stop, and replies again after resume', async () => {
     receiver.respond((_r, _i, res) => setTimeout(() => res.writeHead(200).end(), 100));
     const who = pair();
-    for (let i = 0; i < 8; i++) await system.send({ ...who, content: `message ${i}`, msg_id: `burst-${seq}-${i}` }, { send_url: receiver.url });
+    for (let i = 0; i < 8; i++)
+      await system.send({ ...who, content: `message ${i}`, msg_id: `burst-${seq}-${i}` }, { send_url: receiver.url });
     await receiver.waitFor(1);
     const stop = await command(who, 'stop_auto_reply');
     const answeredAt = Date.now();

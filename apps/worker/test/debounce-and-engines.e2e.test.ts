@@ -19,7 +19,11 @@ describe('debounce', function () {
     const system = await startSystem({ workers: 1, env: { AUTO_REPLY_DEBOUNCE_MS: '600' } });
     try {
       const ids = ['d-1', 'd-2', 'd-3'].map((id) => `${id}-${Date.now()}`);
-      for (const id of ids) await system.send({ msg_id: id, from_user_id: 'debounce-customer', to_user_id: 'bound', content: 'hi' }, { send_url: receiver.url });
+      for (const id of ids)
+        await system.send(
+          { msg_id: id, from_user_id: 'debounce-customer', to_user_id: 'bound', content: 'hi' },
+          { send_url: receiver.url },
+        );
       const [reply] = await receiver.waitFor(1);
       expect(reply!.body.in_reply_to).to.deep.equal(ids);
       await new Promise((resolve) => setTimeout(resolve, 700)); // proving an absence: no second reply follows
@@ -35,7 +39,10 @@ describe('debounce', function () {
       const ids = Array.from({ length: 14 }, (_, i) => `burst-${i}-${Date.now()}`);
       let repliedWhileTyping = false;
       for (const id of ids) {
-        await system.send({ msg_id: id, from_user_id: 'typing-customer', to_user_id: 'bound', content: 'and another thing' }, { send_url: receiver.url });
+        await system.send(
+          { msg_id: id, from_user_id: 'typing-customer', to_user_id: 'bound', content: 'and another thing' },
+          { send_url: receiver.url },
+        );
         if (receiver.requests.length > 0) repliedWhileTyping = true;
         await new Promise((resolve) => setTimeout(resolve, 250)); // typing: a message every 250 ms, 3.5 s in all
       }
@@ -52,7 +59,11 @@ describe('debounce', function () {
     const system = await startSystem({ workers: 1, env: { AUTO_REPLY_DEBOUNCE_MS: '0' } });
     try {
       const ids = ['n-1', 'n-2', 'n-3'].map((id) => `${id}-${Date.now()}`);
-      for (const id of ids) await system.send({ msg_id: id, from_user_id: 'nodebounce-customer', to_user_id: 'bound', content: 'hi' }, { send_url: receiver.url });
+      for (const id of ids)
+        await system.send(
+          { msg_id: id, from_user_id: 'nodebounce-customer', to_user_id: 'bound', content: 'hi' },
+          { send_url: receiver.url },
+        );
       const replies = await receiver.waitFor(3);
       expect(replies.map((r) => r.body.in_reply_to)).to.deep.equal(ids.map((id) => [id]));
     } finally {
@@ -78,7 +89,9 @@ describe('openai engine in the worker, against a local OpenAI-compatible server'
           res.writeHead(500).end('{"error":"down"}');
           return;
         }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: ' Your parcel ships today. ' } }] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: ' Your parcel ships today. ' } }] }));
       });
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
@@ -90,21 +103,47 @@ describe('openai engine in the worker, against a local OpenAI-compatible server'
     await new Promise((resolve) => fake.close(resolve));
   });
 
-  const engineEnv = () => ({ REPLY_ENGINE: 'openai', OPENAI_BASE_URL: fakeUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'tiny-model', OPENAI_TIMEOUT_MS: '1000', OPENAI_MAX_RETRIES: '1', REPLY_FALLBACK: 'A colleague will answer soon.' });
+  const engineEnv = () => ({
+    REPLY_ENGINE: 'openai',
+    OPENAI_BASE_URL: fakeUrl,
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_MODEL: 'tiny-model',
+    OPENAI_TIMEOUT_MS: '1000',
+    OPENAI_MAX_RETRIES: '1',
+    REPLY_FALLBACK: 'A colleague will answer soon.',
+  });
 
   it('delivers the model answer, sending the conversation as history', async () => {
     failing = false;
     const system = await startSystem({ workers: 1, env: engineEnv() });
     try {
-      const accepted = await system.send({ from_user_id: 'ai-customer', to_user_id: 'bound', content: 'I ordered yesterday', from_user_type: 2, msg_id: `ai-1-${Date.now()}` }, { send_url: receiver.url });
+      const accepted = await system.send(
+        {
+          from_user_id: 'ai-customer',
+          to_user_id: 'bound',
+          content: 'I ordered yesterday',
+          from_user_type: 2,
+          msg_id: `ai-1-${Date.now()}`,
+        },
+        { send_url: receiver.url },
+      );
       expect(accepted.status, JSON.stringify(accepted.json)).to.equal(202);
       await receiver.waitFor(1);
       const delivered = async (): Promise<boolean> => {
-        const status = await system.send({ from_user_id: 'bound', to_user_id: 'ai-customer', content: 'auto_reply_status', event_type: 'cmd_dialog', from_user_type: undefined });
+        const status = await system.send({
+          from_user_id: 'bound',
+          to_user_id: 'ai-customer',
+          content: 'auto_reply_status',
+          event_type: 'cmd_dialog',
+          from_user_type: undefined,
+        });
         return (status.json.data?.['deliveries'] as { state: string }[] | undefined)?.[0]?.state === 'delivered';
       };
       await waitUntil(delivered); // the reply enters the context once its delivery succeeded
-      await system.send({ from_user_id: 'ai-customer', to_user_id: 'bound', content: 'when will it ship?', msg_id: `ai-2-${Date.now()}` }, { send_url: receiver.url });
+      await system.send(
+        { from_user_id: 'ai-customer', to_user_id: 'bound', content: 'when will it ship?', msg_id: `ai-2-${Date.now()}` },
+        { send_url: receiver.url },
+      );
       const replies = await receiver.waitFor(2);
       expect(replies[1]!.body.message_info['content']).to.equal('Your parcel ships today.');
       const last = seen[seen.length - 1]!;

@@ -38,7 +38,10 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
     const accepted = await send(info);
     expect(accepted.status).to.equal(202);
     const [request] = await receiver.waitFor(1);
-    const verified = new Webhook(WEBHOOK_SECRET).verify(request!.raw, request!.headers as Record<string, string>) as Record<string, unknown>;
+    const verified = new Webhook(WEBHOOK_SECRET).verify(request!.raw, request!.headers as Record<string, string>) as Record<
+      string,
+      unknown
+    >;
     expect(verified['type']).to.equal('auto_dialog.reply');
     expect(request!.headers['webhook-id']).to.equal(request!.body.delivery_id);
     expect(request!.headers['user-agent']).to.match(/^dialog-relay/);

@@ -14,7 +14,10 @@ const REDIS_VARIABLES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS', 
 
 async function runDemo(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !REDIS_VARIABLES.includes(name)));
-  const child = spawn(process.execPath, ['--import', OPENAPI_GUARD, DEMO], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', OPENAPI_GUARD, DEMO], {
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -23,7 +26,16 @@ async function runDemo(env: Record<string, string>): Promise<{ code: number | nu
 }
 
 function expectWholeWalkThrough(output: string): void {
-  for (const shown of ['1. assist_dialog', '2. website_dialog', '3. auto_dialog', '4. cmd_dialog', '"cancelled":1', 'webhook-id dlv_', 'invalid_signature', 'demo finished: every step behaved as shown']) {
+  for (const shown of [
+    '1. assist_dialog',
+    '2. website_dialog',
+    '3. auto_dialog',
+    '4. cmd_dialog',
+    '"cancelled":1',
+    'webhook-id dlv_',
+    'invalid_signature',
+    'demo finished: every step behaved as shown',
+  ]) {
     expect(output, shown).to.include(shown);
   }
   expect(output).not.to.include('✘');
@@ -34,14 +46,15 @@ function expectWholeWalkThrough(output: string): void {
 }
 
 /** True while something accepts connections on this loopback port. */
-const accepting = (port: number): Promise<boolean> => new Promise((resolve) => {
-  const socket = connect(port, '127.0.0.1');
-  socket.once('connect', () => {
-    socket.destroy();
-    resolve(true);
+const accepting = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
-  socket.once('error', () => resolve(false));
-});
 
 describe('npm run demo', () => {
   it('walks through the four scenarios on the Redis of REDIS_URL, verifies the delivery and cancels a pending reply with a stop, exiting 0', async () => {

@@ -23,8 +23,14 @@ describe('worker drain during reply production (real worker process)', function 
     system = await startSystem({
       workers: 1,
       env: {
-        REPLY_ENGINE: 'openai', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: 'sk-drain-test-0123456789', OPENAI_TIMEOUT_MS: '120000', OPENAI_MAX_RETRIES: '0',
-        SHUTDOWN_TIMEOUT_MS: '1000', DELIVERY_TIMEOUT_MS: '1000', LOG_LEVEL: 'info',
+        REPLY_ENGINE: 'openai',
+        OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+        OPENAI_API_KEY: 'sk-drain-test-0123456789',
+        OPENAI_TIMEOUT_MS: '120000',
+        OPENAI_MAX_RETRIES: '0',
+        SHUTDOWN_TIMEOUT_MS: '1000',
+        DELIVERY_TIMEOUT_MS: '1000',
+        LOG_LEVEL: 'info',
       },
     });
   });

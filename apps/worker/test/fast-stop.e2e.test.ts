@@ -34,9 +34,16 @@ describe('stop_auto_reply while an attempt hangs on a slow receiver (two worker 
 
   const who = { from_user_id: 'hanging-customer', to_user_id: 'bound-hanging' };
   const command = (content: string) =>
-    system.send({ from_user_id: who.to_user_id, to_user_id: who.from_user_id, content, event_type: 'cmd_dialog', from_user_type: undefined });
+    system.send({
+      from_user_id: who.to_user_id,
+      to_user_id: who.from_user_id,
+      content,
+      event_type: 'cmd_dialog',
+      from_user_type: undefined,
+    });
   type Delivery = { state: string; attempts: { error: string | null; status: number | null }[] };
-  const latestDelivery = async (): Promise<Delivery | undefined> => ((await command('auto_reply_status')).json.data!['deliveries'] as Delivery[])[0];
+  const latestDelivery = async (): Promise<Delivery | undefined> =>
+    ((await command('auto_reply_status')).json.data!['deliveries'] as Delivery[])[0];
 
   it('answers while the receiver still holds the request, aborts the attempt (the receiver sees the connection closed) and records it cancelled; nothing is attempted after', async () => {
     const asked = await system.send({ ...who, content: 'are you there?', msg_id: 'hang-1' }, { send_url: receiver.url });

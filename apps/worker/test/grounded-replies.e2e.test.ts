@@ -55,7 +55,9 @@ describe('grounded replies and handoff through the public API (recording fake mo
         const answer = /seashell|贝壳/.test(last)
           ? { answer: 'Maybe ask later?', handoff: true, sources: [] }
           : { answer: `Answer from ${first ?? 'nothing'}.`, handoff: false, sources: [first, 'returns-refunds'] };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(answer) } }] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(answer) } }] }));
       });
     });
     await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
@@ -69,7 +71,9 @@ describe('grounded replies and handoff through the public API (recording fake mo
         OPENAI_TIMEOUT_MS: '2000',
         OPENAI_MAX_RETRIES: '0',
         HANDOFF_PAUSE_S: '600',
-        CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', webhook_secret: WEBHOOK_SECRET, rate_limit_per_s: 10_000, knowledge_file: ownFile } }),
+        CLIENTS: JSON.stringify({
+          shop: { secret: 'shop-secret-0001', webhook_secret: WEBHOOK_SECRET, rate_limit_per_s: 10_000, knowledge_file: ownFile },
+        }),
       },
     });
   });
@@ -81,11 +85,21 @@ describe('grounded replies and handoff through the public API (recording fake mo
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('website_dialog: the model\'s answer is the reply, handoff false, sources only entries of the prompt, which holds only the client\'s own knowledge', async () => {
+  it("website_dialog: the model's answer is the reply, handoff false, sources only entries of the prompt, which holds only the client's own knowledge", async () => {
     const before = seen.length;
-    const answer = await system.send({ from_user_id: 'web-visitor', to_user_id: 'site', content: 'How do I return an item?', event_type: 'website_dialog', msg_id: `g-web-${Date.now()}` });
+    const answer = await system.send({
+      from_user_id: 'web-visitor',
+      to_user_id: 'site',
+      content: 'How do I return an item?',
+      event_type: 'website_dialog',
+      msg_id: `g-web-${Date.now()}`,
+    });
     expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
-    expect(answer.json.data).to.deep.include({ content: [{ type: 'text', content: 'Answer from birch-returns.' }], handoff: false, sources: ['birch-returns'] });
+    expect(answer.json.data).to.deep.include({
+      content: [{ type: 'text', content: 'Answer from birch-returns.' }],
+      handoff: false,
+      sources: ['birch-returns'],
+    });
     const request = seen[before]!;
     const prompt = request.messages[0]!;
     expect(prompt.role).to.equal('system');
@@ -96,29 +110,58 @@ describe('grounded replies and handoff through the public API (recording fake mo
     expect(request.response_format?.type).to.equal('json_schema');
   });
 
-  it('website_dialog: the model\'s answer carries the file parts of its first source\'s entry, as the knowledge engine sends them', async () => {
-    const answer = await system.send({ from_user_id: 'web-reader', to_user_id: 'site', content: 'Do you have a printed catalogue?', event_type: 'website_dialog', msg_id: `g-files-${Date.now()}` });
+  it("website_dialog: the model's answer carries the file parts of its first source's entry, as the knowledge engine sends them", async () => {
+    const answer = await system.send({
+      from_user_id: 'web-reader',
+      to_user_id: 'site',
+      content: 'Do you have a printed catalogue?',
+      event_type: 'website_dialog',
+      msg_id: `g-files-${Date.now()}`,
+    });
     expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
     expect(answer.json.data).to.deep.include({
-      content: [{ type: 'text', content: 'Answer from birch-catalogue.' }, { type: 'document', content: 'https://birch.example/catalogue.pdf' }],
+      content: [
+        { type: 'text', content: 'Answer from birch-catalogue.' },
+        { type: 'document', content: 'https://birch.example/catalogue.pdf' },
+      ],
       handoff: false,
       sources: ['birch-catalogue'],
     });
   });
 
-  it('assist_dialog: a model\'s handoff gives the client\'s fallback text in the customer\'s language, data.handoff true', async () => {
+  it("assist_dialog: a model's handoff gives the client's fallback text in the customer's language, data.handoff true", async () => {
     const before = seen.length;
-    const answer = await system.send({ from_user_id: 'assist-customer', to_user_id: 'agent', content: '我可以用贝壳付款吗？', event_type: 'assist_dialog', msg_id: `g-assist-${Date.now()}` });
+    const answer = await system.send({
+      from_user_id: 'assist-customer',
+      to_user_id: 'agent',
+      content: '我可以用贝壳付款吗？',
+      event_type: 'assist_dialog',
+      msg_id: `g-assist-${Date.now()}`,
+    });
     expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
-    expect(answer.json.data).to.deep.include({ content: [{ type: 'text', content: 'Birch Lane 的同事会在这里回复您。' }], handoff: true, sources: [] });
+    expect(answer.json.data).to.deep.include({
+      content: [{ type: 'text', content: 'Birch Lane 的同事会在这里回复您。' }],
+      handoff: true,
+      sources: [],
+    });
     expect(seen[before]!.messages[0]!.content).to.include('The customer writes in Chinese (zh): reply in Chinese.');
   });
 
   it('auto_dialog: a handoff is delivered with handoff true, then the bot stays quiet for HANDOFF_PAUSE_S until resume_auto_reply', async () => {
     const customer = { from_user_id: 'handoff-customer', to_user_id: 'bound-grounded' };
-    const command = (content: string) => system.send({ from_user_id: customer.to_user_id, to_user_id: customer.from_user_id, content, event_type: 'cmd_dialog', from_user_type: undefined });
+    const command = (content: string) =>
+      system.send({
+        from_user_id: customer.to_user_id,
+        to_user_id: customer.from_user_id,
+        content,
+        event_type: 'cmd_dialog',
+        from_user_type: undefined,
+      });
     receiver.requests.length = 0;
-    const asked = await system.send({ ...customer, content: 'Do you take seashells?', msg_id: `g-auto-1-${Date.now()}` }, { send_url: receiver.url });
+    const asked = await system.send(
+      { ...customer, content: 'Do you take seashells?', msg_id: `g-auto-1-${Date.now()}` },
+      { send_url: receiver.url },
+    );
     expect(asked.json.data).to.include({ status: 'queued' });
     const [handoff] = await receiver.waitFor(1);
     expect(handoff!.body).to.deep.include({ handoff: true, sources: [] });
@@ -133,7 +176,10 @@ describe('grounded replies and handoff through the public API (recording fake mo
     });
     expect(pausedUntil).to.be.greaterThan(Date.now() + 500_000);
     const modelCalls = seen.length;
-    const during = await system.send({ ...customer, content: 'Hello? How long does delivery take?', msg_id: `g-auto-2-${Date.now()}` }, { send_url: receiver.url });
+    const during = await system.send(
+      { ...customer, content: 'Hello? How long does delivery take?', msg_id: `g-auto-2-${Date.now()}` },
+      { send_url: receiver.url },
+    );
     expect(during.json.data).to.include({ status: 'suppressed' });
     const status = await command('auto_reply_status');
     expect(status.json.data!['pending']).to.deep.equal([]);
@@ -142,7 +188,10 @@ describe('grounded replies and handoff through the public API (recording fake mo
 
     expect((await command('resume_auto_reply')).json.data).to.include({ auto_reply: 'active' });
     expect((await command('auto_reply_status')).json.data).to.include({ paused_until: null });
-    const after = await system.send({ ...customer, content: 'How long does delivery take?', msg_id: `g-auto-3-${Date.now()}` }, { send_url: receiver.url });
+    const after = await system.send(
+      { ...customer, content: 'How long does delivery take?', msg_id: `g-auto-3-${Date.now()}` },
+      { send_url: receiver.url },
+    );
     expect(after.json.data).to.include({ status: 'queued' });
     const [, answered] = await receiver.waitFor(2);
     expect(answered!.body).to.deep.include({ handoff: false, sources: ['birch-shipping'] });

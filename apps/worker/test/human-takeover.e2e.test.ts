@@ -9,7 +9,10 @@ describe('a human takes over (real worker process, real receiver)', function () 
   before(async () => {
     receiver = await startReceiver();
     // A long attempt time-out, so only an abort can end an attempt on a slow receiver early.
-    system = await startSystem({ workers: 1, env: { AUTO_REPLY_DEBOUNCE_MS: '700', HUMAN_PAUSE_S: '2', DELIVERY_TIMEOUT_MS: '60000', WORKER_LOCK_MS: '70000' } });
+    system = await startSystem({
+      workers: 1,
+      env: { AUTO_REPLY_DEBOUNCE_MS: '700', HUMAN_PAUSE_S: '2', DELIVERY_TIMEOUT_MS: '60000', WORKER_LOCK_MS: '70000' },
+    });
   });
   after(async () => {
     await system.close();
@@ -18,10 +21,26 @@ describe('a human takes over (real worker process, real receiver)', function () 
 
   const customer = { from_user_id: 'takeover-customer', to_user_id: 'bound-takeover' };
   const agentWrites = (fromUserType: 1 | 3, msgId: string) =>
-    system.send({ from_user_id: customer.to_user_id, to_user_id: customer.from_user_id, content: 'Hi, Anna here, let me check.', msg_id: msgId, from_user_type: fromUserType }, { send_url: receiver.url });
-  const status = () => system.send({ from_user_id: customer.to_user_id, to_user_id: customer.from_user_id, content: 'auto_reply_status', event_type: 'cmd_dialog', from_user_type: undefined });
+    system.send(
+      {
+        from_user_id: customer.to_user_id,
+        to_user_id: customer.from_user_id,
+        content: 'Hi, Anna here, let me check.',
+        msg_id: msgId,
+        from_user_type: fromUserType,
+      },
+      { send_url: receiver.url },
+    );
+  const status = () =>
+    system.send({
+      from_user_id: customer.to_user_id,
+      to_user_id: customer.from_user_id,
+      content: 'auto_reply_status',
+      event_type: 'cmd_dialog',
+      from_user_type: undefined,
+    });
 
-  it("cancels the unsent reply when an agent answers, pauses HUMAN_PAUSE_S, then replies again", async () => {
+  it('cancels the unsent reply when an agent answers, pauses HUMAN_PAUSE_S, then replies again', async () => {
     const asked = await system.send({ ...customer, content: 'where is my parcel?', msg_id: 'ht-1' }, { send_url: receiver.url });
     expect(asked.json.data).to.include({ status: 'queued' });
 
@@ -50,9 +69,18 @@ describe('a human takes over (real worker process, real receiver)', function () 
     receiver.requests.length = 0;
     const other = { from_user_id: 'takeover-customer-2', to_user_id: 'bound-takeover' };
     await system.send({ ...other, content: 'hello?', msg_id: 'ht-b1' }, { send_url: receiver.url });
-    const staff = await system.send({ from_user_id: other.to_user_id, to_user_id: other.from_user_id, content: 'Staff here.', msg_id: 'ht-b-staff', from_user_type: 3 }, { send_url: receiver.url });
+    const staff = await system.send(
+      { from_user_id: other.to_user_id, to_user_id: other.from_user_id, content: 'Staff here.', msg_id: 'ht-b-staff', from_user_type: 3 },
+      { send_url: receiver.url },
+    );
     expect(staff.json.data).to.include({ status: 'recorded' });
-    const state = await system.send({ from_user_id: other.to_user_id, to_user_id: other.from_user_id, content: 'auto_reply_status', event_type: 'cmd_dialog', from_user_type: undefined });
+    const state = await system.send({
+      from_user_id: other.to_user_id,
+      to_user_id: other.from_user_id,
+      content: 'auto_reply_status',
+      event_type: 'cmd_dialog',
+      from_user_type: undefined,
+    });
     expect(state.json.data).to.include({ auto_reply: 'active' });
     expect(state.json.data!['pending']).to.deep.equal([]);
     await new Promise((resolve) => setTimeout(resolve, 1200)); // proving an absence: past the 700 ms debounce
@@ -61,18 +89,33 @@ describe('a human takes over (real worker process, real receiver)', function () 
 
   type Delivery = { state: string; attempts: { error: string | null; status: number | null }[] };
   const conversationOf = (customerId: string) => ({
-    ask: (msgId: string, sendUrl: string) => system.send({ from_user_id: customerId, to_user_id: 'bound-takeover', content: 'is it in stock?', msg_id: msgId }, { send_url: sendUrl }),
+    ask: (msgId: string, sendUrl: string) =>
+      system.send(
+        { from_user_id: customerId, to_user_id: 'bound-takeover', content: 'is it in stock?', msg_id: msgId },
+        { send_url: sendUrl },
+      ),
     agentWrites: (msgId: string, sendUrl: string) =>
-      system.send({ from_user_id: 'bound-takeover', to_user_id: customerId, content: 'Anna here, checking.', msg_id: msgId, from_user_type: 1 }, { send_url: sendUrl }),
+      system.send(
+        { from_user_id: 'bound-takeover', to_user_id: customerId, content: 'Anna here, checking.', msg_id: msgId, from_user_type: 1 },
+        { send_url: sendUrl },
+      ),
     latestDelivery: async (): Promise<Delivery | undefined> => {
-      const answer = await system.send({ from_user_id: 'bound-takeover', to_user_id: customerId, content: 'auto_reply_status', event_type: 'cmd_dialog', from_user_type: undefined });
+      const answer = await system.send({
+        from_user_id: 'bound-takeover',
+        to_user_id: customerId,
+        content: 'auto_reply_status',
+        event_type: 'cmd_dialog',
+        from_user_type: undefined,
+      });
       return (answer.json.data!['deliveries'] as Delivery[])[0];
     },
   });
 
   it("an agent's message cancels a reply waiting to be retried: it is recorded cancelled and nothing is delivered after the 202", async () => {
     // The first attempt gets 503 with a Retry-After far longer than this test: the reply waits in retry.
-    const slow = await startReceiver((_request, index, res) => (index === 0 ? res.writeHead(503, { 'retry-after': '30' }).end('busy') : res.writeHead(200).end('ok')));
+    const slow = await startReceiver((_request, index, res) =>
+      index === 0 ? res.writeHead(503, { 'retry-after': '30' }).end('busy') : res.writeHead(200).end('ok'),
+    );
     try {
       const talk = conversationOf('takeover-customer-retry');
       const asked = await talk.ask('ht-r1', slow.url);

@@ -27,10 +27,32 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
 };
 
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; spec?: Record<string, unknown>; data?: Record<string, string>; stringData?: Record<string, string> };
-interface Probe { httpGet?: { path: string; port: string | number }; exec?: { command: string[] } }
-interface Container { name: string; command: string[]; ports?: { name: string; containerPort: number }[]; livenessProbe?: Probe; readinessProbe?: Probe; startupProbe?: Probe; volumeMounts?: { mountPath: string }[]; envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[] }
-interface PodTemplate { metadata: { labels: Record<string, string> }; spec: { terminationGracePeriodSeconds: number; containers: Container[] } }
+type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+};
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+  exec?: { command: string[] };
+}
+interface Container {
+  name: string;
+  command: string[];
+  ports?: { name: string; containerPort: number }[];
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  startupProbe?: Probe;
+  volumeMounts?: { mountPath: string }[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+}
+interface PodTemplate {
+  metadata: { labels: Record<string, string> };
+  spec: { terminationGracePeriodSeconds: number; containers: Container[] };
+}
 
 /** Every YAML file under deploy/kubernetes, overlays included. */
 function yamlFiles(dir: string): string[] {
@@ -40,14 +62,18 @@ function yamlFiles(dir: string): string[] {
     return /\.ya?ml$/.test(entry.name) ? [path] : [];
   });
 }
-const documentsOf = (file: string): Manifest[] => parseAllDocuments(readFileSync(file, 'utf8')).map((doc) => {
-  expect(doc.errors, `${file}: ${doc.errors.join('; ')}`).to.be.empty;
-  return doc.toJS() as Manifest;
-});
+const documentsOf = (file: string): Manifest[] =>
+  parseAllDocuments(readFileSync(file, 'utf8')).map((doc) => {
+    expect(doc.errors, `${file}: ${doc.errors.join('; ')}`).to.be.empty;
+    return doc.toJS() as Manifest;
+  });
 const isKustomization = (file: string): boolean => /(^|\/)kustomization\.ya?ml$/.test(file);
 const base = (file: string): Manifest[] => documentsOf(join(BASE, file));
 const one = (kind: string, name: string): Manifest => {
-  const found = yamlFiles(BASE).filter((f) => !isKustomization(f) && !f.includes('/overlays/')).flatMap(documentsOf).filter((m) => m.kind === kind && m.metadata.name === name);
+  const found = yamlFiles(BASE)
+    .filter((f) => !isKustomization(f) && !f.includes('/overlays/'))
+    .flatMap(documentsOf)
+    .filter((m) => m.kind === kind && m.metadata.name === name);
   expect(found, `${kind} ${name}`).to.have.length(1);
   return found[0]!;
 };
@@ -56,7 +82,7 @@ const template = (deployment: Manifest): PodTemplate => (deployment.spec as { te
 /** The configuration a pod of these manifests starts with: the ConfigMap and the example Secret, as envFrom gives them. */
 function podConfig(overlay?: string): Config {
   const configMap = base('configmap.yaml')[0]!;
-  const patched = overlay === undefined ? {} : documentsOf(join(BASE, 'overlays', overlay, `redis-${overlay}.yaml`))[0]!.data ?? {};
+  const patched = overlay === undefined ? {} : (documentsOf(join(BASE, 'overlays', overlay, `redis-${overlay}.yaml`))[0]!.data ?? {});
   return loadConfig({ ...configMap.data, ...patched, ...base('secret.example.yaml')[0]!.stringData });
 }
 
@@ -78,7 +104,10 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     const files = readdirSync(BASE).filter((f) => /\.ya?ml$/.test(f) && !isKustomization(f) && f !== 'secret.example.yaml');
     expect([...kustomization.resources].sort()).to.deep.equal(files.sort());
     for (const overlay of ['sentinel', 'cluster']) {
-      const k = documentsOf(join(BASE, 'overlays', overlay, 'kustomization.yaml'))[0] as unknown as { resources: string[]; patches: { path: string }[] };
+      const k = documentsOf(join(BASE, 'overlays', overlay, 'kustomization.yaml'))[0] as unknown as {
+        resources: string[];
+        patches: { path: string }[];
+      };
       expect(k.resources).to.deep.equal(['../..']);
       for (const patch of k.patches) expect(existsSync(join(BASE, 'overlays', overlay, patch.path)), patch.path).to.equal(true);
     }
@@ -96,17 +125,34 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     const labelsMatch = (selector: Record<string, string>, deployment: Manifest): boolean =>
       Object.entries(selector).every(([key, value]) => template(deployment).metadata.labels[key] === value);
     for (const deployment of [api, worker]) {
-      expect(labelsMatch((deployment.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels, deployment)).to.equal(true);
+      expect(
+        labelsMatch((deployment.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels, deployment),
+      ).to.equal(true);
       for (const source of template(deployment).spec.containers[0]!.envFrom ?? []) {
         if (source.configMapRef) expect(source.configMapRef.name).to.equal(base('configmap.yaml')[0]!.metadata.name);
         if (source.secretRef) expect(source.secretRef.name).to.equal(base('secret.example.yaml')[0]!.metadata.name);
       }
     }
     expect(labelsMatch((one('Service', 'dialog-relay-api').spec as { selector: Record<string, string> }).selector, api)).to.equal(true);
-    expect(labelsMatch((one('PodDisruptionBudget', 'dialog-relay-api').spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels, api)).to.equal(true);
-    expect(labelsMatch((one('PodDisruptionBudget', 'dialog-relay-worker').spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels, worker)).to.equal(true);
-    expect((one('HorizontalPodAutoscaler', 'dialog-relay-api').spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).to.equal(api.metadata.name);
-    expect((one('ScaledObject', 'dialog-relay-worker').spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).to.equal(worker.metadata.name);
+    expect(
+      labelsMatch(
+        (one('PodDisruptionBudget', 'dialog-relay-api').spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels,
+        api,
+      ),
+    ).to.equal(true);
+    expect(
+      labelsMatch(
+        (one('PodDisruptionBudget', 'dialog-relay-worker').spec as { selector: { matchLabels: Record<string, string> } }).selector
+          .matchLabels,
+        worker,
+      ),
+    ).to.equal(true);
+    expect((one('HorizontalPodAutoscaler', 'dialog-relay-api').spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).to.equal(
+      api.metadata.name,
+    );
+    expect((one('ScaledObject', 'dialog-relay-worker').spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).to.equal(
+      worker.metadata.name,
+    );
     const servicePort = (one('Service', 'dialog-relay-api').spec as { ports: { targetPort: string }[] }).ports[0]!.targetPort;
     expect(template(api).spec.containers[0]!.ports?.map((p) => p.name)).to.include(servicePort);
   });
@@ -124,7 +170,11 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     const config = podConfig();
     const api = template(one('Deployment', 'dialog-relay-api')).spec.containers[0]!;
     const worker = template(one('Deployment', 'dialog-relay-worker')).spec.containers[0]!;
-    for (const container of [api, worker]) expect(existsSync(join(ROOT, container.command[1]!.replace('/dist/src/', '/src/').replace(/\.js$/, '.ts'))), container.command.join(' ')).to.equal(true);
+    for (const container of [api, worker])
+      expect(
+        existsSync(join(ROOT, container.command[1]!.replace('/dist/src/', '/src/').replace(/\.js$/, '.ts'))),
+        container.command.join(' '),
+      ).to.equal(true);
     expect(api.ports?.find((p) => p.name === 'http')?.containerPort).to.equal(config.port);
     expect(worker.ports?.find((p) => p.name === 'metrics')?.containerPort).to.equal(config.metricsPort);
     const liveness = worker.livenessProbe?.exec?.command ?? [];
@@ -136,7 +186,10 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     // The heartbeat is written where the pod may write (a read-only root file system), and often enough for the age checked.
     const heartbeat = config.workerHeartbeat;
     expect(heartbeat.file).to.be.a('string');
-    expect(worker.volumeMounts?.some((m) => heartbeat.file!.startsWith(`${m.mountPath}/`)), heartbeat.file).to.equal(true);
+    expect(
+      worker.volumeMounts?.some((m) => heartbeat.file!.startsWith(`${m.mountPath}/`)),
+      heartbeat.file,
+    ).to.equal(true);
     expect(Number(liveness.at(-1)) * 1000).to.be.at.least(3 * heartbeat.intervalMs);
   });
 
@@ -159,14 +212,20 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     });
 
     it('scale workers on queries that name only metrics /metrics exposes, never the delayed jobs', async () => {
-      const scrape = async (url: string): Promise<Set<string>> => exposedNames(await (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).text());
+      const scrape = async (url: string): Promise<Set<string>> =>
+        exposedNames(await (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).text());
       const exposed = new Set([...(await scrape(`${system.apiUrl}/metrics`)), ...(await scrape(system.worker.metricsUrl!))]);
-      const triggers = (one('ScaledObject', 'dialog-relay-worker').spec as { triggers: { type: string; name: string; metadata: { query: string; threshold: string } }[] }).triggers;
+      const triggers = (
+        one('ScaledObject', 'dialog-relay-worker').spec as {
+          triggers: { type: string; name: string; metadata: { query: string; threshold: string } }[];
+        }
+      ).triggers;
       expect(triggers.map((t) => t.type)).to.deep.equal(['prometheus', 'prometheus']);
       const named = triggers.flatMap((t) => namesIn(t.metadata.query));
       for (const trigger of triggers) {
         expect(namesIn(trigger.metadata.query), trigger.name).not.to.be.empty;
-        for (const name of namesIn(trigger.metadata.query)) expect(exposed.has(name), `trigger ${trigger.name} names ${name}, which /metrics does not expose`).to.equal(true);
+        for (const name of namesIn(trigger.metadata.query))
+          expect(exposed.has(name), `trigger ${trigger.name} names ${name}, which /metrics does not expose`).to.equal(true);
         expect(Number(trigger.metadata.threshold), trigger.name).to.be.above(0);
         expect(trigger.metadata.query, trigger.name).not.to.include('delayed');
       }

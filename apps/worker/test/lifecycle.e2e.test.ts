@@ -18,7 +18,10 @@ describe('worker lifecycle', function () {
     const worker = system.workers[0]!;
     worker.child.kill('SIGHUP');
     // SIGHUP's default action ends a process at once; one that handles it is still there a second later
-    const outcome = await Promise.race([worker.exited.then((code) => `exited ${code}`), new Promise<string>((resolve) => setTimeout(() => resolve('running'), 1000))]);
+    const outcome = await Promise.race([
+      worker.exited.then((code) => `exited ${code}`),
+      new Promise<string>((resolve) => setTimeout(() => resolve('running'), 1000)),
+    ]);
     expect(outcome, worker.output()).to.equal('running');
   });
 
@@ -40,7 +43,10 @@ describe('worker lifecycle', function () {
   it('refuses to start with a bad configuration, naming the variable', async () => {
     const { spawnSync } = await import('node:child_process');
     const main = new URL('../src/main.js', import.meta.url);
-    const result = spawnSync(process.execPath, [main.pathname], { env: { ...process.env, DELIVERY_MAX_ATTEMPTS: 'many' }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [main.pathname], {
+      env: { ...process.env, DELIVERY_MAX_ATTEMPTS: 'many' },
+      encoding: 'utf8',
+    });
     expect(result.status).to.equal(78);
     expect(result.stderr).to.include('DELIVERY_MAX_ATTEMPTS');
   });

@@ -22,7 +22,14 @@ describe('the worker loads no reply engine it is not configured with', function 
 
   it('starts with REPLY_ENGINE=knowledge without the openai engine or the embeddings client', async () => {
     const log = join(folder, 'worker.modules');
-    const env = { ...process.env, REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('worker-modules'), LOG_LEVEL: 'info', REPLY_ENGINE: 'knowledge', MODULE_LOG: log };
+    const env = {
+      ...process.env,
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: uniquePrefix('worker-modules'),
+      LOG_LEVEL: 'info',
+      REPLY_ENGINE: 'knowledge',
+      MODULE_LOG: log,
+    };
     const child = spawn(process.execPath, ['--import', MODULE_RECORDER, WORKER_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -34,8 +41,13 @@ describe('the worker loads no reply engine it is not configured with', function 
       child.kill('SIGTERM');
     }
     expect(await exited, output).to.equal(0);
-    const loaded = readFileSync(log, 'utf8').split('\n').map((line) => line.split(' ')[1] ?? '');
-    expect(loaded.filter((m) => /reply-engine\/dist\/src\/knowledge\//.test(m)), 'the knowledge engine is loaded (the log works)').to.not.deep.equal([]);
+    const loaded = readFileSync(log, 'utf8')
+      .split('\n')
+      .map((line) => line.split(' ')[1] ?? '');
+    expect(
+      loaded.filter((m) => /reply-engine\/dist\/src\/knowledge\//.test(m)),
+      'the knowledge engine is loaded (the log works)',
+    ).to.not.deep.equal([]);
     expect([...new Set(loaded.filter((m) => /openai-engine\.js|embeddings-client\.js/.test(m)))]).to.deep.equal([]);
   });
 });

@@ -48,11 +48,31 @@ describe('a turn job lost between scheduling and adding it (real worker process)
     });
     const now = Date.now();
     await createContextStore({ redis, keys: system.keys, maxMessages: 50, ttlSeconds: 3600 }).record(conversationId, [
-      { msg_id: 'lost-1', role: 'customer', from_user_id: 'lost-customer', content: [{ type: 'text', content: 'is anyone there?' }], event_type: 'auto_dialog', create_timestamp: Math.floor(now / 1000) },
+      {
+        msg_id: 'lost-1',
+        role: 'customer',
+        from_user_id: 'lost-customer',
+        content: [{ type: 'text', content: 'is anyone there?' }],
+        event_type: 'auto_dialog',
+        create_timestamp: Math.floor(now / 1000),
+      },
     ]);
     const due: DueMessage = {
-      message: { msg_id: 'lost-1', role: 'customer', from_user_id: 'lost-customer', content: [{ type: 'text', content: 'is anyone there?' }], event_type: 'auto_dialog', create_timestamp: Math.floor(now / 1000) },
-      client: 'shop', conversationId, sendUrl: receiver.url, groupId: undefined, groupName: undefined, boundAccountId: 'bound-lost', receivedAtMs: now,
+      message: {
+        msg_id: 'lost-1',
+        role: 'customer',
+        from_user_id: 'lost-customer',
+        content: [{ type: 'text', content: 'is anyone there?' }],
+        event_type: 'auto_dialog',
+        create_timestamp: Math.floor(now / 1000),
+      },
+      client: 'shop',
+      conversationId,
+      sendUrl: receiver.url,
+      groupId: undefined,
+      groupName: undefined,
+      boundAccountId: 'bound-lost',
+      receivedAtMs: now,
     };
 
     let thrown: unknown;

@@ -13,8 +13,12 @@ import { startReceiver, type Receiver } from './support/receiver.js';
 
 const TOKEN = 'metrics-token-0123456789';
 const OPS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'ops');
-interface Dashboard { panels: { type: string; title: string; targets?: { expr: string }[] }[] }
-interface RuleFile { groups: { rules: { alert: string; expr: string }[] }[] }
+interface Dashboard {
+  panels: { type: string; title: string; targets?: { expr: string }[] }[];
+}
+interface RuleFile {
+  groups: { rules: { alert: string; expr: string }[] }[];
+}
 
 /** One Prometheus sample's value ("name{labels} value"), 0 when absent. */
 function sample(text: string, series: string): number {
@@ -46,11 +50,26 @@ describe('worker metrics (METRICS_PORT, behind ADMIN_TOKEN)', () => {
   const send = async (customer: string, sendUrl: string): Promise<void> => {
     const now = Math.floor(Date.now() / 1000);
     const body: Record<string, unknown> = {
-      client: 'shop', timestamp: now, send_url: sendUrl,
-      message_info: { msg_id: `metrics-${++sequence}-${now}`, from_user_id: customer, to_user_id: 'bound', content: 'When are you open?', message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: now },
+      client: 'shop',
+      timestamp: now,
+      send_url: sendUrl,
+      message_info: {
+        msg_id: `metrics-${++sequence}-${now}`,
+        from_user_id: customer,
+        to_user_id: 'bound',
+        content: 'When are you open?',
+        message_type: 1,
+        event_type: 'auto_dialog',
+        from_user_type: 2,
+        create_timestamp: now,
+      },
     };
     body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
-    const response = await fetch(`${apiUrl}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${apiUrl}/custom-im/chat-messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(response.status).to.equal(202);
   };
 
@@ -91,7 +110,11 @@ describe('worker metrics (METRICS_PORT, behind ADMIN_TOKEN)', () => {
     ajv.addSchema(doc, 'openapi.json');
     const validate = ajv.compile({ $ref: 'openapi.json#/components/schemas/DeliveryPayload' });
     expect(validate(JSON.parse(delivery!.raw)), ajv.errorsText(validate.errors)).to.equal(true);
-    const callback = (doc['components'] as { callbacks: { AutoReply: Record<string, { post: { parameters: { name: string; schema: { pattern?: string } }[] } }> } }).callbacks.AutoReply;
+    const callback = (
+      doc['components'] as {
+        callbacks: { AutoReply: Record<string, { post: { parameters: { name: string; schema: { pattern?: string } }[] } }> };
+      }
+    ).callbacks.AutoReply;
     for (const parameter of Object.values(callback)[0]!.post.parameters) {
       const value = delivery!.headers[parameter.name];
       expect(value, parameter.name).to.be.a('string');
@@ -121,10 +144,25 @@ describe('worker metrics (METRICS_PORT, behind ADMIN_TOKEN)', () => {
     }
     // The panels an operator needs, each backed by its metric.
     const used = new Set(named.flatMap((n) => namesIn(n.expr)));
-    for (const needed of ['dialog_relay_http_requests_total', 'dialog_relay_http_errors_total', 'dialog_relay_http_request_duration_seconds_bucket', 'dialog_relay_queue_jobs',
-      'dialog_relay_delivery_attempts_total', 'dialog_relay_reply_accept_to_delivered_seconds_bucket', 'dialog_relay_dead_letters_total', 'dialog_relay_queue_workers',
-      'dialog_relay_engine_duration_seconds_bucket', 'dialog_relay_oldest_waiting_reply_age_seconds', 'dialog_relay_worker_last_job_timestamp_seconds',
-      'dialog_relay_reply_cancellations_total', 'dialog_relay_stop_latency_seconds_bucket', 'dialog_relay_abort_latency_seconds_bucket', 'dialog_relay_dead_letters_stored', 'dialog_relay_queue_due_jobs', 'dialog_relay_replies_total']) {
+    for (const needed of [
+      'dialog_relay_http_requests_total',
+      'dialog_relay_http_errors_total',
+      'dialog_relay_http_request_duration_seconds_bucket',
+      'dialog_relay_queue_jobs',
+      'dialog_relay_delivery_attempts_total',
+      'dialog_relay_reply_accept_to_delivered_seconds_bucket',
+      'dialog_relay_dead_letters_total',
+      'dialog_relay_queue_workers',
+      'dialog_relay_engine_duration_seconds_bucket',
+      'dialog_relay_oldest_waiting_reply_age_seconds',
+      'dialog_relay_worker_last_job_timestamp_seconds',
+      'dialog_relay_reply_cancellations_total',
+      'dialog_relay_stop_latency_seconds_bucket',
+      'dialog_relay_abort_latency_seconds_bucket',
+      'dialog_relay_dead_letters_stored',
+      'dialog_relay_queue_due_jobs',
+      'dialog_relay_replies_total',
+    ]) {
       expect(used.has(needed), `nothing shows ${needed}`).to.equal(true);
     }
   });
@@ -133,15 +171,26 @@ describe('worker metrics (METRICS_PORT, behind ADMIN_TOKEN)', () => {
     const apiScrape = await fetch(`${apiUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     // A family both processes expose (same name, same type) is one family; anything else claiming its names is a clash.
     const owners = new Map<string, { where: string; family: string }>();
-    for (const [where, text] of [['worker', (await scrape()).text], ['api', await apiScrape.text()]] as const) {
+    for (const [where, text] of [
+      ['worker', (await scrape()).text],
+      ['api', await apiScrape.text()],
+    ] as const) {
       for (const match of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
         const [, name, type] = match as unknown as [string, string, string];
         const family = `${type} ${name}`;
         const base = type === 'counter' ? name.replace(/_total$/, '') : name;
-        const suffixes = type === 'counter' ? ['', '_total', '_created'] : type === 'histogram' || type === 'summary' ? ['', '_bucket', '_sum', '_count', '_created'] : [''];
+        const suffixes =
+          type === 'counter'
+            ? ['', '_total', '_created']
+            : type === 'histogram' || type === 'summary'
+              ? ['', '_bucket', '_sum', '_count', '_created']
+              : [''];
         for (const claimed of suffixes.map((suffix) => `${base}${suffix}`)) {
           const owner = owners.get(claimed);
-          if (owner !== undefined) expect(owner.family, `${where} ${family} claims ${claimed}, already claimed by ${owner.where} ${owner.family}`).to.equal(family);
+          if (owner !== undefined)
+            expect(owner.family, `${where} ${family} claims ${claimed}, already claimed by ${owner.where} ${owner.family}`).to.equal(
+              family,
+            );
           owners.set(claimed, { where, family });
         }
       }

@@ -6,16 +6,21 @@ import { waitUntil } from '@dialog-relay/testkit';
 
 async function runConversations(system: System, receiver: Receiver, conversations: number, perConversation: number): Promise<void> {
   const sent = new Map<string, string[]>();
-  await Promise.all(Array.from({ length: conversations }, async (_, c) => {
-    const ids: string[] = [];
-    for (let m = 0; m < perConversation; m++) {
-      const msgId = `c${c}-m${m}-${Date.now()}`;
-      const answer = await system.send({ msg_id: msgId, from_user_id: `order-customer-${c}`, to_user_id: 'bound-order', content: `question ${m}` }, { send_url: receiver.url });
-      expect(answer.status).to.equal(202);
-      ids.push(msgId);
-    }
-    sent.set(`order-customer-${c}`, ids);
-  }));
+  await Promise.all(
+    Array.from({ length: conversations }, async (_, c) => {
+      const ids: string[] = [];
+      for (let m = 0; m < perConversation; m++) {
+        const msgId = `c${c}-m${m}-${Date.now()}`;
+        const answer = await system.send(
+          { msg_id: msgId, from_user_id: `order-customer-${c}`, to_user_id: 'bound-order', content: `question ${m}` },
+          { send_url: receiver.url },
+        );
+        expect(answer.status).to.equal(202);
+        ids.push(msgId);
+      }
+      sent.set(`order-customer-${c}`, ids);
+    }),
+  );
   const requests = await receiver.waitFor(conversations * perConversation, 60_000);
   const answered = requests.flatMap((r) => r.body.in_reply_to);
   expect(answered).to.have.length(conversations * perConversation);
@@ -65,7 +70,10 @@ describe('a worker SIGKILLed mid-run', function () {
       for (let i = 0; i < total; i++) {
         const msgId = `kill-${i}-${Date.now()}`;
         sent.push(msgId);
-        await system.send({ msg_id: msgId, from_user_id: `kill-customer-${i % 12}`, to_user_id: 'bound-kill', content: 'hello' }, { send_url: receiver.url });
+        await system.send(
+          { msg_id: msgId, from_user_id: `kill-customer-${i % 12}`, to_user_id: 'bound-kill', content: 'hello' },
+          { send_url: receiver.url },
+        );
       }
     })();
     await receiver.waitFor(10);
@@ -79,7 +87,11 @@ describe('a worker SIGKILLed mid-run', function () {
     if (missing().length > 0) {
       const redis = createRedis(system.config.redis, 'worker', { name: 'diagnose' });
       const keys = await redis.keys(`${system.config.redisPrefix}*`);
-      const state = await Promise.all(keys.filter((k) => /:(gen|pending|batch):/.test(k) || k.endsWith(':gen')).map(async (k) => `${k} ${await redis.type(k) === 'string' ? await redis.get(k) : `list(${await redis.llen(k)})`}`));
+      const state = await Promise.all(
+        keys
+          .filter((k) => /:(gen|pending|batch):/.test(k) || k.endsWith(':gen'))
+          .map(async (k) => `${k} ${(await redis.type(k)) === 'string' ? await redis.get(k) : `list(${await redis.llen(k)})`}`),
+      );
       process.stderr.write(`missing replies: ${missing().join(', ')}\n${state.sort().join('\n')}\n`);
       redis.disconnect();
     }

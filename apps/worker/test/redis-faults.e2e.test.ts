@@ -1,4 +1,11 @@
-import { redisServerInstalled, startRedisCluster, startRedisServer, waitUntil, type RedisClusterHandle, type RedisServerHandle } from '@dialog-relay/testkit';
+import {
+  redisServerInstalled,
+  startRedisCluster,
+  startRedisServer,
+  waitUntil,
+  type RedisClusterHandle,
+  type RedisServerHandle,
+} from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { startReceiver, type Receiver, type Received } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
@@ -12,12 +19,19 @@ import { startSystem, type System } from './support/system.js';
 /** msg ids are `<conversation>-<sequence>`: checks one reply per msg id and, per conversation, replies in sequence order. */
 function expectAnsweredOnceInOrder(requests: readonly Received[], acknowledged: readonly string[]): void {
   const replyOf = new Map<string, string>();
-  for (const request of requests) for (const msgId of request.body.in_reply_to) {
-    const earlier = replyOf.get(msgId);
-    expect(earlier === undefined || earlier === request.body.delivery_id, `${msgId} answered by ${earlier} and ${request.body.delivery_id}`).to.equal(true);
-    replyOf.set(msgId, request.body.delivery_id);
-  }
-  expect(acknowledged.filter((id) => !replyOf.has(id)), 'acknowledged messages never answered').to.deep.equal([]);
+  for (const request of requests)
+    for (const msgId of request.body.in_reply_to) {
+      const earlier = replyOf.get(msgId);
+      expect(
+        earlier === undefined || earlier === request.body.delivery_id,
+        `${msgId} answered by ${earlier} and ${request.body.delivery_id}`,
+      ).to.equal(true);
+      replyOf.set(msgId, request.body.delivery_id);
+    }
+  expect(
+    acknowledged.filter((id) => !replyOf.has(id)),
+    'acknowledged messages never answered',
+  ).to.deep.equal([]);
   const sequences = new Map<string, number[]>();
   for (const request of requests) {
     const seen = sequences.get(request.body.conversation_id) ?? [];
@@ -53,7 +67,10 @@ describe('Redis faults under a running worker', function () {
       for (let i = 0; i < count; i++) {
         sequence += 1;
         const msgId = `${label}${sequence % 6}-${sequence}`;
-        const answer = await system.send({ from_user_id: `${label}customer-${sequence % 6}`, to_user_id: 'bound', content: 'where is my order?', msg_id: msgId }, { send_url: receiver.url });
+        const answer = await system.send(
+          { from_user_id: `${label}customer-${sequence % 6}`, to_user_id: 'bound', content: 'where is my order?', msg_id: msgId },
+          { send_url: receiver.url },
+        );
         statuses.push(answer.status);
         if (answer.status === 202) acknowledged.push(msgId);
       }
@@ -110,18 +127,21 @@ describe('Redis faults under a running worker', function () {
       const statuses = await send(12);
       await waitUntil(allAnswered(receiver, acknowledged), 30_000);
       await cluster.servers[1]!.kill();
-      statuses.push(...await send(6));
+      statuses.push(...(await send(6)));
       await cluster.servers[1]!.start();
       // Back once the API acknowledges again (the cluster needs a moment to see its master again).
       await waitUntil(async () => (await send(1))[0] === 202, 30_000);
-      statuses.push(...await send(12));
-      expect(statuses.filter((status) => status !== 202 && status !== 503), system.apiErrors().slice(0, 3).join('\n')).to.deep.equal([]);
+      statuses.push(...(await send(12)));
+      expect(
+        statuses.filter((status) => status !== 202 && status !== 503),
+        system.apiErrors().slice(0, 3).join('\n'),
+      ).to.deep.equal([]);
       await waitUntil(allAnswered(receiver, acknowledged), 60_000).catch(() => undefined);
       expectAnsweredOnceInOrder(receiver.requests, acknowledged);
       expect(system.workers[0]!.child.exitCode).to.equal(null);
     });
 
-    it('answers every message acknowledged after a master stalled (SIGSTOP) longer than a worker\'s blocking wait', async () => {
+    it("answers every message acknowledged after a master stalled (SIGSTOP) longer than a worker's blocking wait", async () => {
       const acknowledged: string[] = [];
       const send = sender(system, 'st', acknowledged);
       await send(6);

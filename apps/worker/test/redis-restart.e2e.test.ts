@@ -24,11 +24,17 @@ describe('Redis restarting under a running worker', function () {
     await system.send({ from_user_id: 'restart-customer', to_user_id: 'bound', content: 'before' }, { send_url: receiver.url });
     await receiver.waitFor(1);
     await server.stop();
-    const during = await system.send({ from_user_id: 'restart-customer', to_user_id: 'bound', content: 'while down' }, { send_url: receiver.url });
+    const during = await system.send(
+      { from_user_id: 'restart-customer', to_user_id: 'bound', content: 'while down' },
+      { send_url: receiver.url },
+    );
     expect(during.status).to.equal(503);
     await server.start();
     await system.api.ready(10_000);
-    const after = await system.send({ from_user_id: 'restart-customer-2', to_user_id: 'bound', content: 'after', msg_id: `after-${Date.now()}` }, { send_url: receiver.url });
+    const after = await system.send(
+      { from_user_id: 'restart-customer-2', to_user_id: 'bound', content: 'after', msg_id: `after-${Date.now()}` },
+      { send_url: receiver.url },
+    );
     expect(after.status, JSON.stringify(after.json)).to.equal(202);
     const requests = await receiver.waitFor(2, 40_000);
     expect(requests[1]!.body.in_reply_to).to.deep.equal([after.json.data!['msg_id']]);

@@ -35,20 +35,29 @@ describe('Replicas before the 202 (WAIT), replica gone', function () {
 
   const customer = (n: number): Record<string, unknown> => ({ from_user_id: `wait-customer-${n}`, to_user_id: 'wait-bound' });
   /** Clients blocked in WAIT right now (CLIENT LIST: flag b, last command wait; BullMQ's blocking pops are not counted). */
-  const waiting = async (): Promise<number> => String(await probe.call('CLIENT', 'LIST')).split('\n')
-    .filter((line) => /\bcmd=wait\b/.test(line) && /\bflags=\S*b/.test(line)).length;
+  const waiting = async (): Promise<number> =>
+    String(await probe.call('CLIENT', 'LIST'))
+      .split('\n')
+      .filter((line) => /\bcmd=wait\b/.test(line) && /\bflags=\S*b/.test(line)).length;
 
   it('answers 503 with Retry-After (never 202) while no replica confirms, and answers other requests meanwhile', async () => {
     await pair.replica.stop();
     const settled: string[] = [];
-    const autos = [1, 2, 3].map((n) => system.send({ ...customer(n), content: 'where is my parcel?', msg_id: `wait-${n}` }, { send_url: receiver.url })
-      .then((answer) => {
+    const autos = [1, 2, 3].map((n) =>
+      system.send({ ...customer(n), content: 'where is my parcel?', msg_id: `wait-${n}` }, { send_url: receiver.url }).then((answer) => {
         settled.push(`wait-${n}`);
         return answer;
-      }));
+      }),
+    );
     // The three wait at the same time, each on a connection of its own (not one behind the other).
     await waitUntil(async () => (await waiting()) === 3, 5000);
-    const assist = await system.send({ ...customer(1), content: 'when do you open?', msg_id: 'wait-assist', event_type: 'assist_dialog', from_user_type: undefined });
+    const assist = await system.send({
+      ...customer(1),
+      content: 'when do you open?',
+      msg_id: 'wait-assist',
+      event_type: 'assist_dialog',
+      from_user_type: undefined,
+    });
     expect(assist.status, JSON.stringify(assist.json)).to.equal(200);
     expect(settled, 'an auto_dialog answered before the assist_dialog sent after it').to.deep.equal([]);
     for (const answer of await Promise.all(autos)) {

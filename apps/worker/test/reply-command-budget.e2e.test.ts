@@ -21,7 +21,11 @@ const PERIODIC_SOURCES = new Set(PERIODIC.map((script) => script.source));
 const isPeriodic = (args: readonly string[]): boolean => {
   const command = args[0]?.toUpperCase();
   const script = args[1] ?? '';
-  return (command === 'EVALSHA' && PERIODIC_SHAS.has(script)) || (command === 'EVAL' && PERIODIC_SOURCES.has(script)) || args.some((arg) => arg.endsWith(':stalled-check'));
+  return (
+    (command === 'EVALSHA' && PERIODIC_SHAS.has(script)) ||
+    (command === 'EVAL' && PERIODIC_SOURCES.has(script)) ||
+    args.some((arg) => arg.endsWith(':stalled-check'))
+  );
 };
 
 /** Index of the worker's first blocking read after BullMQ moved the job to completed (-1: not yet). */
@@ -79,7 +83,10 @@ describe('Redis commands per delivered reply', function () {
       if (addresses.has(source) && !isPeriodic(args)) seen.push(args);
     });
     try {
-      const sent = await system.send({ from_user_id: 'budget-customer', to_user_id: 'bound', content: 'where is my order?' }, { send_url: receiver.url });
+      const sent = await system.send(
+        { from_user_id: 'budget-customer', to_user_id: 'bound', content: 'where is my order?' },
+        { send_url: receiver.url },
+      );
       expect(sent.status).to.equal(202);
       await receiver.waitFor(2);
       // Done once the worker waits for the next job (its first blocking read after the job finished).

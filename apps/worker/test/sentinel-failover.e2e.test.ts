@@ -45,7 +45,11 @@ describe('Redis Sentinel failover under traffic (master killed with -9)', functi
     let sent = 0;
     const sendOne = async (): Promise<void> => {
       const msgId = `fo-${++sent}`;
-      const answer = await system.send({ from_user_id: `fo-customer-${sent % 8}`, to_user_id: 'fo-bound', content: 'is my order on its way?', msg_id: msgId }, { send_url: receiver.url })
+      const answer = await system
+        .send(
+          { from_user_id: `fo-customer-${sent % 8}`, to_user_id: 'fo-bound', content: 'is my order on its way?', msg_id: msgId },
+          { send_url: receiver.url },
+        )
         .catch(() => ({ status: 0, json: { data: undefined } }));
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       if (answer.status === 202) {
@@ -76,7 +80,10 @@ describe('Redis Sentinel failover under traffic (master killed with -9)', functi
     expect(after.length, 'messages acknowledged after the failover').to.be.at.least(20);
     const checkedMaster = await sentinel.currentMasterPort();
     expect(checkedMaster).to.not.equal(firstMaster);
-    expect([...statuses.keys()].filter((status) => status !== 202 && status !== 503), `${JSON.stringify([...statuses])}\n${system.apiErrors().slice(0, 5).join('\n')}`).to.deep.equal([]);
+    expect(
+      [...statuses.keys()].filter((status) => status !== 202 && status !== 503),
+      `${JSON.stringify([...statuses])}\n${system.apiErrors().slice(0, 5).join('\n')}`,
+    ).to.deep.equal([]);
     expect(statuses.get(503) ?? 0).to.be.greaterThan(0); // the API noticed the failover and said so
 
     // Before any worker runs: every acknowledged message is on the new master, in its conversation's
@@ -97,19 +104,32 @@ describe('Redis Sentinel failover under traffic (master killed with -9)', functi
 
     // Then a worker answers every one of them.
     system.startWorker();
-    await waitUntil(() => [...acknowledged.keys()].every((id) => receiver.requests.some((r) => r.body.in_reply_to.includes(id))), 45_000).catch(() => undefined);
+    await waitUntil(
+      () => [...acknowledged.keys()].every((id) => receiver.requests.some((r) => r.body.in_reply_to.includes(id))),
+      45_000,
+    ).catch(() => undefined);
     const answered = new Set(receiver.requests.flatMap((r) => r.body.in_reply_to));
     const lost = [...acknowledged.keys()].filter((id) => !answered.has(id));
     const pauseMs = Math.max(...ackTimes.slice(1).map((t, i) => t - ackTimes[i]!));
     // Sentinel may fail over a second time (to the other replica): then only what that replica had survives.
     const masters = [...new Set([firstMaster, checkedMaster, await sentinel.currentMasterPort()])].join(' -> ');
-    const figures = `sent ${sent}, acknowledged ${acknowledged.size} (${before.length} before the kill, ${after.length} after), ` +
+    const figures =
+      `sent ${sent}, acknowledged ${acknowledged.size} (${before.length} before the kill, ${after.length} after), ` +
       `503 ${statuses.get(503) ?? 0}, missing on the new master ${missing.length}, lost ${lost.length}, longest pause ${pauseMs} ms, masters ${masters}`;
     process.stdout.write(`      failover figures: ${figures}\n`);
     // CI shows the tail of a run, where the runner repeats the failure messages: they carry the figures.
-    const diagnosis = missing.length + lost.length === 0 ? '' : `${figures}\n${await describeServers(sentinel)}\n` +
-      `acknowledged at (ms after the kill): ${after.map((t) => t - killedAt).join(' ')}`;
-    if (lost.length > 0) process.stderr.write(`turns of the lost messages:\n${await describeTurns(system, lost.map((id) => acknowledged.get(id) ?? ''))}\n`);
+    const diagnosis =
+      missing.length + lost.length === 0
+        ? ''
+        : `${figures}\n${await describeServers(sentinel)}\n` +
+          `acknowledged at (ms after the kill): ${after.map((t) => t - killedAt).join(' ')}`;
+    if (lost.length > 0)
+      process.stderr.write(
+        `turns of the lost messages:\n${await describeTurns(
+          system,
+          lost.map((id) => acknowledged.get(id) ?? ''),
+        )}\n`,
+      );
     expect(missing, `acknowledged but not on the new master\n${diagnosis}`).to.deep.equal([]);
     expect(lost, `acknowledged but never answered\n${diagnosis}`).to.deep.equal([]);
   });
@@ -129,16 +149,22 @@ async function describeServers(sentinel: RedisSentinelHandle): Promise<string> {
       probe.disconnect();
     }
   };
-  const servers = await Promise.all([sentinel.master, ...sentinel.replicas].map(async (server) => {
-    const info = await ask(server.port, 'INFO', 'replication');
-    const fields = ['role', 'master_port', 'master_link_status', 'master_replid', 'master_repl_offset', 'connected_slaves']
-      .map((field) => new RegExp(`${field}:([^\\\\]*)`).exec(info)?.[1]).filter(Boolean).join(' ');
-    return `server ${server.port}: ${fields || info}`;
-  }));
-  const views = await Promise.all(sentinel.sentinels.split(',').map(async (address) => {
-    const port = Number(address.split(':')[1]);
-    return `sentinel ${port} names ${await ask(port, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', sentinel.name)}`;
-  }));
+  const servers = await Promise.all(
+    [sentinel.master, ...sentinel.replicas].map(async (server) => {
+      const info = await ask(server.port, 'INFO', 'replication');
+      const fields = ['role', 'master_port', 'master_link_status', 'master_replid', 'master_repl_offset', 'connected_slaves']
+        .map((field) => new RegExp(`${field}:([^\\\\]*)`).exec(info)?.[1])
+        .filter(Boolean)
+        .join(' ');
+      return `server ${server.port}: ${fields || info}`;
+    }),
+  );
+  const views = await Promise.all(
+    sentinel.sentinels.split(',').map(async (address) => {
+      const port = Number(address.split(':')[1]);
+      return `sentinel ${port} names ${await ask(port, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', sentinel.name)}`;
+    }),
+  );
   return [...servers, ...views].join('\n');
 }
 
@@ -146,23 +172,30 @@ async function describeServers(sentinel: RedisSentinelHandle): Promise<string> {
 async function describeTurns(system: System, conversations: string[]): Promise<string> {
   const redis = createRedis(system.config.redis, 'worker', { name: 'failover-diagnose' });
   try {
-    const lines = await Promise.all([...new Set(conversations)].map(async (c) => {
-      const { keys } = system;
-      const [generation, pending, batch, attempt] = await Promise.all([
-        redis.get(keys.replyGeneration(c)), redis.lrange(keys.pendingReplies(c), 0, -1), redis.get(keys.replyBatch(c)), redis.hkeys(keys.attemptsInFlight(c)),
-      ]);
-      const queue = new Queue(QUEUE_NAMES.replies, { connection: redis, prefix: keys.bullPrefix(keys.shardOf(c)) });
-      const job = await queue.getJob(turnJobId(c, Number(generation ?? 0)));
-      const state = job ? await job.getState() : 'no job';
-      await queue.close();
-      const ids = pending.map((json) => (JSON.parse(json) as { message: { msg_id: string } }).message.msg_id);
-      const deliveryIds = await redis.lrange(keys.conversationDeliveries(c), 0, 20);
-      const deliveries = await Promise.all(deliveryIds.map(async (id) => {
-        const [state, inReplyTo, reason] = await redis.hmget(keys.delivery(id), 'state', 'in_reply_to', 'dead_reason');
-        return `${id} ${state} ${inReplyTo} ${reason ?? ''}`;
-      }));
-      return `${c}: generation ${generation}, job ${state}${job?.failedReason ? ` (${job.failedReason})` : ''}, pending [${ids.join(', ')}], batch ${batch ?? '-'}, attempts [${attempt.join(', ')}]\n    ${deliveries.join('\n    ')}`;
-    }));
+    const lines = await Promise.all(
+      [...new Set(conversations)].map(async (c) => {
+        const { keys } = system;
+        const [generation, pending, batch, attempt] = await Promise.all([
+          redis.get(keys.replyGeneration(c)),
+          redis.lrange(keys.pendingReplies(c), 0, -1),
+          redis.get(keys.replyBatch(c)),
+          redis.hkeys(keys.attemptsInFlight(c)),
+        ]);
+        const queue = new Queue(QUEUE_NAMES.replies, { connection: redis, prefix: keys.bullPrefix(keys.shardOf(c)) });
+        const job = await queue.getJob(turnJobId(c, Number(generation ?? 0)));
+        const state = job ? await job.getState() : 'no job';
+        await queue.close();
+        const ids = pending.map((json) => (JSON.parse(json) as { message: { msg_id: string } }).message.msg_id);
+        const deliveryIds = await redis.lrange(keys.conversationDeliveries(c), 0, 20);
+        const deliveries = await Promise.all(
+          deliveryIds.map(async (id) => {
+            const [state, inReplyTo, reason] = await redis.hmget(keys.delivery(id), 'state', 'in_reply_to', 'dead_reason');
+            return `${id} ${state} ${inReplyTo} ${reason ?? ''}`;
+          }),
+        );
+        return `${c}: generation ${generation}, job ${state}${job?.failedReason ? ` (${job.failedReason})` : ''}, pending [${ids.join(', ')}], batch ${batch ?? '-'}, attempts [${attempt.join(', ')}]\n    ${deliveries.join('\n    ')}`;
+      }),
+    );
     return lines.join('\n');
   } finally {
     redis.disconnect();

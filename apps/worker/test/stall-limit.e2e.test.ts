@@ -17,7 +17,10 @@ describe('a turn job BullMQ gives up on for stalling while Redis is away', funct
     if (!redisServerInstalled()) throw new Error('this test stops its own redis-server: install redis-server');
     server = await startRedisServer({ args: ['--appendonly', 'yes', '--appendfsync', 'always'] });
     receiver = await startReceiver();
-    system = await startSystem({ workers: 1, env: { REDIS_URL: server.url, WORKER_MAX_STALLED_COUNT: '0', WORKER_LOCK_MS: '3000', WORKER_STALLED_INTERVAL_MS: '500' } });
+    system = await startSystem({
+      workers: 1,
+      env: { REDIS_URL: server.url, WORKER_MAX_STALLED_COUNT: '0', WORKER_LOCK_MS: '3000', WORKER_STALLED_INTERVAL_MS: '500' },
+    });
   });
   after(async () => {
     await system?.close();
@@ -37,7 +40,10 @@ describe('a turn job BullMQ gives up on for stalling while Redis is away', funct
         res.writeHead(200).end('ok');
       }
     });
-    const sent = await system.send({ from_user_id: 'stall-customer', to_user_id: 'bound', content: 'where is my order?', msg_id: `stall-${Date.now()}` }, { send_url: receiver.url });
+    const sent = await system.send(
+      { from_user_id: 'stall-customer', to_user_id: 'bound', content: 'where is my order?', msg_id: `stall-${Date.now()}` },
+      { send_url: receiver.url },
+    );
     expect(sent.status).to.equal(202);
     const msgId = sent.json.data!['msg_id'] as string;
     await receiver.waitFor(1);

@@ -15,7 +15,9 @@ describe('worker start-up refusals', function () {
 
   it('refuses two Redis modes at once, naming both (exit 78)', () => {
     const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_SENTINELS: '127.0.0.1:26379', REDIS_SENTINEL_NAME: 'relay' }, encoding: 'utf8', timeout: 20_000,
+      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_SENTINELS: '127.0.0.1:26379', REDIS_SENTINEL_NAME: 'relay' },
+      encoding: 'utf8',
+      timeout: 20_000,
     });
     expect(result.status).to.equal(78);
     expect(result.stderr).to.include('REDIS_URL and REDIS_SENTINELS are both set');
@@ -27,7 +29,9 @@ describe('worker start-up refusals', function () {
     await redis.set(createRedisKeys(prefix, 8).shardCount, '8');
     redis.disconnect();
     const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' }, encoding: 'utf8', timeout: 20_000,
+      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' },
+      encoding: 'utf8',
+      timeout: 20_000,
     });
     expect(result.status, result.stderr).to.equal(78);
     expect(result.stderr).to.match(/QUEUE_SHARDS is 16 but the data in Redis was written with 8 shards/);
@@ -37,15 +41,21 @@ describe('worker start-up refusals', function () {
     let dir: string;
     before(() => (dir = mkdtempSync(join(tmpdir(), 'worker-knowledge-'))));
     after(() => rmSync(dir, { recursive: true, force: true }));
-    const start = (knowledgeFile: string) => spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('wknow'), KNOWLEDGE_FILE: knowledgeFile }, encoding: 'utf8', timeout: 20_000,
-    });
+    const start = (knowledgeFile: string) =>
+      spawnSync(process.execPath, [MAIN], {
+        env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('wknow'), KNOWLEDGE_FILE: knowledgeFile },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
 
     it('refuses a knowledge file that does not exist with one line naming KNOWLEDGE_FILE (exit 78, no stack trace)', () => {
       const missing = join(dir, 'absent.yaml');
       const result = start(missing);
       expect(result.status, result.stderr).to.equal(78);
-      expect(result.stderr.startsWith(`dialog-relay worker: bad configuration: KNOWLEDGE_FILE: ${missing}: cannot read: `), result.stderr).to.equal(true);
+      expect(
+        result.stderr.startsWith(`dialog-relay worker: bad configuration: KNOWLEDGE_FILE: ${missing}: cannot read: `),
+        result.stderr,
+      ).to.equal(true);
       expect(result.stderr).to.include('ENOENT');
       expect(result.stderr.trim().split('\n')).to.have.length(1);
     });
@@ -61,9 +71,17 @@ describe('worker start-up refusals', function () {
 
   it('refuses CLIENTS with a webhook_secret that has no key, naming CLIENTS and the client (exit 78)', () => {
     const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', webhook_secret: 'whsec_' } }) }, encoding: 'utf8', timeout: 20_000,
+      env: {
+        ...process.env,
+        REDIS_URL: testRedisUrl(),
+        CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', webhook_secret: 'whsec_' } }),
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
     });
     expect(result.status, result.stderr).to.equal(78);
-    expect(result.stderr).to.equal('dialog-relay worker: bad configuration: CLIENTS: client "shop": webhook_secret has no key after "whsec_"; use "whsec_" followed by the base64 of 24 to 64 random bytes (e.g. whsec_$(openssl rand -base64 32))\n');
+    expect(result.stderr).to.equal(
+      'dialog-relay worker: bad configuration: CLIENTS: client "shop": webhook_secret has no key after "whsec_"; use "whsec_" followed by the base64 of 24 to 64 random bytes (e.g. whsec_$(openssl rand -base64 32))\n',
+    );
   });
 });

@@ -29,7 +29,10 @@ describe('what one replica takes, two replicas and a burst', function () {
 
   it(`never lets a replica hold more than WORKER_CONCURRENCY + QUEUE_SHARDS - 1 (${concurrency + shards - 1}) jobs, and answers every message`, async () => {
     const redis = createRedis(system.config.redis, 'worker', { name: 'take-limit-probe' });
-    const queues = Array.from({ length: shards }, (_, shard) => new Queue(QUEUE_NAMES.replies, { connection: redis, prefix: system.keys.bullPrefix(shard) }));
+    const queues = Array.from(
+      { length: shards },
+      (_, shard) => new Queue(QUEUE_NAMES.replies, { connection: redis, prefix: system.keys.bullPrefix(shard) }),
+    );
     const most = new Map<string, number>();
     let watching = true;
     // Active jobs per replica (a job's processedBy names the replica that took it), sampled throughout.
@@ -44,8 +47,14 @@ describe('what one replica takes, two replicas and a burst', function () {
     })();
     try {
       const total = 48;
-      await Promise.all(Array.from({ length: total }, (_, i) =>
-        system.send({ from_user_id: `burst-customer-${i}`, to_user_id: 'burst-bound', content: 'hello', msg_id: `burst-${i}` }, { send_url: receiver.url })));
+      await Promise.all(
+        Array.from({ length: total }, (_, i) =>
+          system.send(
+            { from_user_id: `burst-customer-${i}`, to_user_id: 'burst-bound', content: 'hello', msg_id: `burst-${i}` },
+            { send_url: receiver.url },
+          ),
+        ),
+      );
       await waitUntil(() => new Set(receiver.requests.flatMap((r) => r.body.in_reply_to)).size === total, 40_000);
     } finally {
       watching = false;

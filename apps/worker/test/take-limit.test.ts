@@ -24,7 +24,7 @@ function simulate(shards: number, total: number) {
   return { limit, concurrency, holding, offer, finish, held };
 }
 
-describe('a replica\'s take limit over its shard workers', () => {
+describe("a replica's take limit over its shard workers", () => {
   it('starts each shard worker at one job and caps the replica at WORKER_CONCURRENCY + shards - 1', () => {
     const { limit, concurrency } = simulate(16, 50);
     expect(limit.cap).to.equal(65);
@@ -45,7 +45,13 @@ describe('a replica\'s take limit over its shard workers', () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
       return seed % n;
     };
-    for (const [shards, total] of [[16, 50], [4, 4], [16, 8], [1, 10], [3, 1]] as const) {
+    for (const [shards, total] of [
+      [16, 50],
+      [4, 4],
+      [16, 8],
+      [1, 10],
+      [3, 1],
+    ] as const) {
       const run = simulate(shards, total);
       let most = 0;
       for (let step = 0; step < 20_000; step++) {
@@ -61,7 +67,7 @@ describe('a replica\'s take limit over its shard workers', () => {
 
   it('hands places freed by finished jobs round robin, so a shard that waits gets one', () => {
     const run = simulate(2, 4); // cap 5
-    while (run.offer(0)) ; // shard 0 takes 4, shard 1 keeps its one place
+    while (run.offer(0)); // shard 0 takes 4, shard 1 keeps its one place
     expect(run.holding).to.deep.equal([4, 0]);
     expect(run.offer(1)).to.equal(true);
     expect(run.offer(1)).to.equal(false); // the replica holds 5: full

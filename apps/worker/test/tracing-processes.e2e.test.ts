@@ -16,8 +16,19 @@ const API_MAIN = join(HERE, '..', '..', '..', 'api', 'dist', 'src', 'main.js');
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 /** OTLP/HTTP JSON as the exporter sends it, reduced to what the test reads. */
-interface ExportedSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; service: string }
-interface OtlpBody { resourceSpans?: { resource?: { attributes?: { key: string; value: { stringValue?: string } }[] }; scopeSpans?: { spans?: Omit<ExportedSpan, 'service'>[] }[] }[] }
+interface ExportedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  service: string;
+}
+interface OtlpBody {
+  resourceSpans?: {
+    resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
+    scopeSpans?: { spans?: Omit<ExportedSpan, 'service'>[] }[];
+  }[];
+}
 
 /** A local OTLP/HTTP collector on loopback: keeps every span POSTed to /v1/traces. */
 async function startTraceSink(): Promise<{ url: string; spans: ExportedSpan[]; close(): Promise<void> }> {
@@ -44,7 +55,10 @@ async function startTraceSink(): Promise<{ url: string; spans: ExportedSpan[]; c
   };
 }
 
-interface Run { apiModules: string[]; workerModules: string[] }
+interface Run {
+  apiModules: string[];
+  workerModules: string[];
+}
 
 describe('tracing of the real API and worker processes', function () {
   this.timeout(90_000);
@@ -66,12 +80,23 @@ describe('tracing of the real API and worker processes', function () {
     const port = await freePort();
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
     const env = {
-      ...inherited, ...otel, HOST: '127.0.0.1', PORT: String(port), REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('otel-processes'), LOG_LEVEL: 'info',
-      CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', webhook_secret: WEBHOOK_SECRET } }), ALLOW_PRIVATE_SEND_URLS: 'true', AUTO_REPLY_DEBOUNCE_MS: '0',
+      ...inherited,
+      ...otel,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      REDIS_URL: testRedisUrl(),
+      REDIS_PREFIX: uniquePrefix('otel-processes'),
+      LOG_LEVEL: 'info',
+      CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', webhook_secret: WEBHOOK_SECRET } }),
+      ALLOW_PRIVATE_SEND_URLS: 'true',
+      AUTO_REPLY_DEBOUNCE_MS: '0',
     };
     const logs = { api: join(folder, `api-${run}.modules`), worker: join(folder, `worker-${run}.modules`) };
     const start = (main: string, log: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } => {
-      const child = spawn(process.execPath, ['--import', MODULE_RECORDER, main], { env: { ...env, MODULE_LOG: log }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', MODULE_RECORDER, main], {
+        env: { ...env, MODULE_LOG: log },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
       child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -81,16 +106,38 @@ describe('tracing of the real API and worker processes', function () {
     const worker = start(WORKER_MAIN, logs.worker);
     try {
       const base = `http://127.0.0.1:${port}`;
-      await waitUntil(async () => (await fetch(`${base}/readyz`).then((r) => r.status, () => 0)) === 200, 20_000);
+      await waitUntil(
+        async () =>
+          (await fetch(`${base}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          )) === 200,
+        20_000,
+      );
       await waitUntil(() => Promise.resolve(worker.output().includes('worker started')), 20_000);
       const now = Math.floor(Date.now() / 1000);
       const body: Record<string, unknown> = {
-        client: 'shop', timestamp: now, send_url: receiver.url,
-        message_info: { msg_id: `otel-${run}-${now}`, from_user_id: `otel-customer-${run}`, to_user_id: 'bound', content: 'When are you open?', message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: now },
+        client: 'shop',
+        timestamp: now,
+        send_url: receiver.url,
+        message_info: {
+          msg_id: `otel-${run}-${now}`,
+          from_user_id: `otel-customer-${run}`,
+          to_user_id: 'bound',
+          content: 'When are you open?',
+          message_type: 1,
+          event_type: 'auto_dialog',
+          from_user_type: 2,
+          create_timestamp: now,
+        },
       };
       body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
       const before = receiver.requests.length;
-      const accepted = await fetch(`${base}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const accepted = await fetch(`${base}/custom-im/chat-messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(accepted.status).to.equal(202);
       await receiver.waitFor(before + 1, 20_000);
     } finally {
@@ -99,34 +146,54 @@ describe('tracing of the real API and worker processes', function () {
     }
     expect(await api.exited, api.output()).to.equal(0);
     expect(await worker.exited, worker.output()).to.equal(0);
-    const modules = (file: string): string[] => readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+    const modules = (file: string): string[] =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
     return { apiModules: modules(logs.api), workerModules: modules(logs.worker) };
   }
 
   /** The module a recorded line names (without its importer). */
   const loaded = (line: string): string => line.split(' ')[1] ?? '';
-  const opentelemetry = (modules: string[]): string[] => modules.filter((m) => /@opentelemetry|bullmq-otel|packages\/tracing\//.test(loaded(m)));
+  const opentelemetry = (modules: string[]): string[] =>
+    modules.filter((m) => /@opentelemetry|bullmq-otel|packages\/tracing\//.test(loaded(m)));
   /** @opentelemetry/api is prom-client's own dependency (its exemplars): a no-op API while no provider is registered. */
-  const beyondPromClientsApi = (modules: string[]): string[] => opentelemetry(modules).filter((m) => !loaded(m).includes('/node_modules/@opentelemetry/api/'));
+  const beyondPromClientsApi = (modules: string[]): string[] =>
+    opentelemetry(modules).filter((m) => !loaded(m).includes('/node_modules/@opentelemetry/api/'));
 
   it('loads no OpenTelemetry SDK, exporter or BullMQ telemetry in the API or the worker without OTEL_EXPORTER_OTLP_ENDPOINT, while delivering a message', async () => {
     const { apiModules, workerModules } = await deliverOneMessage({});
 
-    for (const [name, modules] of [['API', apiModules], ['worker', workerModules]] as const) {
+    for (const [name, modules] of [
+      ['API', apiModules],
+      ['worker', workerModules],
+    ] as const) {
       // The recorder sees both kinds of loads: ES modules (bullmq) and require() (ioredis' own dependencies).
-      expect(modules.some((m) => m.startsWith('import ') && loaded(m).includes('/node_modules/bullmq/')), name).to.equal(true);
-      expect(modules.some((m) => m.startsWith('require ') && loaded(m).includes('/node_modules/denque/')), name).to.equal(true);
+      expect(
+        modules.some((m) => m.startsWith('import ') && loaded(m).includes('/node_modules/bullmq/')),
+        name,
+      ).to.equal(true);
+      expect(
+        modules.some((m) => m.startsWith('require ') && loaded(m).includes('/node_modules/denque/')),
+        name,
+      ).to.equal(true);
       expect(beyondPromClientsApi(modules), name).to.deep.equal([]);
       // The only OpenTelemetry code in the process is the API package prom-client requires for itself.
-      const entries = modules.filter((m) => / from /.test(m) && !m.split(' from ')[1]!.includes('/@opentelemetry/') && /@opentelemetry/.test(loaded(m)));
-      for (const entry of entries) expect(entry.split(' from ')[1], `${name}: who loads ${loaded(entry)}`).to.match(/\/node_modules\/prom-client\//);
+      const entries = modules.filter(
+        (m) => / from /.test(m) && !m.split(' from ')[1]!.includes('/@opentelemetry/') && /@opentelemetry/.test(loaded(m)),
+      );
+      for (const entry of entries)
+        expect(entry.split(' from ')[1], `${name}: who loads ${loaded(entry)}`).to.match(/\/node_modules\/prom-client\//);
     }
   });
 
   it('exports the spans of one message, from the API request through the queue and the worker to the delivery POST, in one trace to OTLP/HTTP', async () => {
     const sink = await startTraceSink();
     try {
-      const { apiModules, workerModules } = await deliverOneMessage({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_BSP_SCHEDULE_DELAY: '100' });
+      const { apiModules, workerModules } = await deliverOneMessage({
+        OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      });
       // The same recorder sees the SDK and the exporter when tracing is on.
       for (const modules of [apiModules, workerModules]) {
         expect(beyondPromClientsApi(modules).some((m) => loaded(m).includes('/@opentelemetry/sdk-trace-base/'))).to.equal(true);
@@ -139,7 +206,7 @@ describe('tracing of the real API and worker processes', function () {
       expect(delivery, sink.spans.map((s) => `${s.service}: ${s.name}`).join(', ')).not.to.equal(undefined);
       expect(request!.service).to.equal('dialog-relay-api');
       expect(delivery!.service).to.equal('dialog-relay-worker');
-      expect(delivery!.traceId, 'the delivery POST is in the request\'s trace').to.equal(request!.traceId);
+      expect(delivery!.traceId, "the delivery POST is in the request's trace").to.equal(request!.traceId);
 
       // Walk up from the delivery: the worker's job span, the queue's add span (in the API), the request span.
       const byId = new Map(sink.spans.map((s) => [s.spanId, s]));
@@ -147,8 +214,14 @@ describe('tracing of the real API and worker processes', function () {
       for (let span: ExportedSpan | undefined = delivery; span !== undefined; span = byId.get(span.parentSpanId ?? '')) chain.push(span);
       expect(chain.map((s) => s.name)).to.include('POST send_url');
       expect(chain.at(-1)?.name).to.equal('POST /custom-im/chat-messages');
-      expect(chain.some((s) => s.name.startsWith('process') && s.service === 'dialog-relay-worker'), chain.map((s) => s.name).join(' < ')).to.equal(true);
-      expect(chain.some((s) => s.name.startsWith('add') && s.service === 'dialog-relay-api'), chain.map((s) => s.name).join(' < ')).to.equal(true);
+      expect(
+        chain.some((s) => s.name.startsWith('process') && s.service === 'dialog-relay-worker'),
+        chain.map((s) => s.name).join(' < '),
+      ).to.equal(true);
+      expect(
+        chain.some((s) => s.name.startsWith('add') && s.service === 'dialog-relay-api'),
+        chain.map((s) => s.name).join(' < '),
+      ).to.equal(true);
       expect(new Set(chain.map((s) => s.traceId))).to.deep.equal(new Set([request!.traceId]));
     } finally {
       await sink.close();

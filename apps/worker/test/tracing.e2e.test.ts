@@ -18,8 +18,16 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), with an in-memory exporter', () 
 
   before(async () => {
     exporter = new InMemorySpanExporter();
-    const { otelResource } = loadConfig({ OTEL_SERVICE_NAME: 'relay-under-test', OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test,service.version=ignored' });
-    tracing = startTracing({ serviceName: otelResource.serviceName ?? 'unnamed', attributes: otelResource.attributes, version: SERVICE_VERSION, exporter })!;
+    const { otelResource } = loadConfig({
+      OTEL_SERVICE_NAME: 'relay-under-test',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test,service.version=ignored',
+    });
+    tracing = startTracing({
+      serviceName: otelResource.serviceName ?? 'unnamed',
+      attributes: otelResource.attributes,
+      version: SERVICE_VERSION,
+      exporter,
+    })!;
     system = await startInProcess('traces', {}, tracing);
     ({ apiUrl } = system);
     receiver = await startReceiver();
@@ -33,15 +41,33 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), with an in-memory exporter', () 
   it('follows one message from the HTTP request through the queue and the worker to the delivery POST in one trace', async () => {
     const now = Math.floor(Date.now() / 1000);
     const body: Record<string, unknown> = {
-      client: 'shop', timestamp: now, send_url: receiver.url,
-      message_info: { msg_id: `trace-${now}`, from_user_id: 'trace-customer', to_user_id: 'bound', content: 'When are you open?', message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: now },
+      client: 'shop',
+      timestamp: now,
+      send_url: receiver.url,
+      message_info: {
+        msg_id: `trace-${now}`,
+        from_user_id: 'trace-customer',
+        to_user_id: 'bound',
+        content: 'When are you open?',
+        message_type: 1,
+        event_type: 'auto_dialog',
+        from_user_type: 2,
+        create_timestamp: now,
+      },
     };
     body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
-    const response = await fetch(`${apiUrl}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${apiUrl}/custom-im/chat-messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(response.status).to.equal(202);
     await receiver.waitFor(1);
     // The worker's job span ends after the delivery POST's, once the job is completed: wait for both.
-    await waitUntil(() => Promise.resolve(['POST send_url', 'process'].every((name) => exporter.getFinishedSpans().some((s) => s.name.startsWith(name)))), 10_000);
+    await waitUntil(
+      () => Promise.resolve(['POST send_url', 'process'].every((name) => exporter.getFinishedSpans().some((s) => s.name.startsWith(name)))),
+      10_000,
+    );
 
     const spans = exporter.getFinishedSpans();
     const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
@@ -49,7 +75,7 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), with an in-memory exporter', () 
     const delivery = spans.find((s) => s.name === 'POST send_url');
     expect(request, spans.map((s) => s.name).join(', ')).to.not.equal(undefined);
     expect(delivery!.attributes['http.response.status_code']).to.equal(200);
-    expect(delivery!.spanContext().traceId, 'the delivery is in the request\'s trace').to.equal(request!.spanContext().traceId);
+    expect(delivery!.spanContext().traceId, "the delivery is in the request's trace").to.equal(request!.spanContext().traceId);
 
     // Walk up from the delivery POST: the worker's job span, the queue's add span, the request span.
     const chain: string[] = [];
@@ -61,10 +87,12 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), with an in-memory exporter', () 
     expect(spans.some((s) => s.name === 'reply engine' && s.spanContext().traceId === request!.spanContext().traceId)).to.equal(true);
   });
 
-  it('continues the trace of an incoming traceparent header: the request span is the caller\'s span\'s child', async () => {
+  it("continues the trace of an incoming traceparent header: the request span is the caller's span's child", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const callerSpanId = '00f067aa0ba902b7';
-    const response = await fetch(`${apiUrl}/healthz`, { headers: { traceparent: `00-${traceId}-${callerSpanId}-01`, tracestate: 'vendor=x' } });
+    const response = await fetch(`${apiUrl}/healthz`, {
+      headers: { traceparent: `00-${traceId}-${callerSpanId}-01`, tracestate: 'vendor=x' },
+    });
     expect(response.status).to.equal(200);
     await waitUntil(() => Promise.resolve(exporter.getFinishedSpans().some((s) => s.name === 'GET /healthz')), 10_000);
     const span = exporter.getFinishedSpans().find((s) => s.name === 'GET /healthz')!;
@@ -79,9 +107,13 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), with an in-memory exporter', () 
     expect(parentOf(own)).to.equal(undefined);
   });
 
-  it('names the service and its resource from OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, with the release\'s version', () => {
+  it("names the service and its resource from OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, with the release's version", () => {
     const span = exporter.getFinishedSpans()[0]!;
-    expect(span.resource.attributes).to.deep.include({ 'service.name': 'relay-under-test', 'deployment.environment.name': 'test', 'service.version': SERVICE_VERSION });
+    expect(span.resource.attributes).to.deep.include({
+      'service.name': 'relay-under-test',
+      'deployment.environment.name': 'test',
+      'service.version': SERVICE_VERSION,
+    });
   });
 
   it('is off when no endpoint is set: startTracing makes nothing, and the config reads the variable', () => {

@@ -37,7 +37,7 @@ describe('worker health check', () => {
     expect(check({ ...heartbeat, REDIS_CLUSTER_NODES: `127.0.0.1:${closed}` })).to.equal(0);
   });
 
-  it('readiness (--ready) is healthy when the heartbeat is fresh and Redis answers over the worker\'s own connection (this pass\'s topology)', () => {
+  it("readiness (--ready) is healthy when the heartbeat is fresh and Redis answers over the worker's own connection (this pass's topology)", () => {
     expect(check({ WORKER_HEARTBEAT_FILE: freshHeartbeat(), ...testRedisEnv() }, ['--ready'])).to.equal(0);
   });
 
@@ -45,11 +45,16 @@ describe('worker health check', () => {
     const closed = await freePort();
     const heartbeat = { WORKER_HEARTBEAT_FILE: freshHeartbeat() };
     expect(check({ ...heartbeat, REDIS_URL: `redis://127.0.0.1:${closed}` }, ['--ready'])).to.equal(1);
-    expect(check({ ...heartbeat, REDIS_URL: '', REDIS_SENTINELS: `127.0.0.1:${closed}`, REDIS_SENTINEL_NAME: 'relay' }, ['--ready'])).to.equal(1);
+    expect(
+      check({ ...heartbeat, REDIS_URL: '', REDIS_SENTINELS: `127.0.0.1:${closed}`, REDIS_SENTINEL_NAME: 'relay' }, ['--ready']),
+    ).to.equal(1);
   });
 
   it('readiness (--ready) is unhealthy in one line, without quoting it, when REDIS_URL is not a valid URL (it may hold a password)', () => {
-    const result = spawnSync(process.execPath, [SCRIPT, '--ready'], { env: { PATH: process.env['PATH'] ?? '', WORKER_HEARTBEAT_FILE: freshHeartbeat(), REDIS_URL: 'redis://:hunter2@127.0.0.1:notaport' }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [SCRIPT, '--ready'], {
+      env: { PATH: process.env['PATH'] ?? '', WORKER_HEARTBEAT_FILE: freshHeartbeat(), REDIS_URL: 'redis://:hunter2@127.0.0.1:notaport' },
+      encoding: 'utf8',
+    });
     expect(result.status).to.equal(1);
     const output = `${result.stdout}${result.stderr}`;
     expect(output.trim().split('\n'), output).to.have.length(1);
@@ -65,12 +70,63 @@ describe('worker health check', () => {
       this.timeout(30_000);
       dir = mkdtempSync(join(tmpdir(), 'worker-health-tls-'));
       // A self-signed certificate for 127.0.0.1; the checks trust it through NODE_EXTRA_CA_CERTS.
-      const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
+      const made = spawnSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { encoding: 'utf8' },
+      );
       expect(made.status, made.stderr).to.equal(0);
       port = await freePort();
-      server = spawn('redis-server', ['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no',
-        '--tls-cert-file', join(dir, 'cert.pem'), '--tls-key-file', join(dir, 'key.pem'), '--tls-ca-cert-file', join(dir, 'cert.pem'), '--tls-auth-clients', 'no', '--requirepass', PASSWORD], { stdio: 'ignore' });
-      const tlsEnv = { WORKER_HEARTBEAT_FILE: freshHeartbeat(), NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'), REDIS_URL: `rediss://127.0.0.1:${port}`, REDIS_PASSWORD: PASSWORD };
+      server = spawn(
+        'redis-server',
+        [
+          '--port',
+          '0',
+          '--tls-port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          dir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--tls-cert-file',
+          join(dir, 'cert.pem'),
+          '--tls-key-file',
+          join(dir, 'key.pem'),
+          '--tls-ca-cert-file',
+          join(dir, 'cert.pem'),
+          '--tls-auth-clients',
+          'no',
+          '--requirepass',
+          PASSWORD,
+        ],
+        { stdio: 'ignore' },
+      );
+      const tlsEnv = {
+        WORKER_HEARTBEAT_FILE: freshHeartbeat(),
+        NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'),
+        REDIS_URL: `rediss://127.0.0.1:${port}`,
+        REDIS_PASSWORD: PASSWORD,
+      };
       await waitUntil(() => check(tlsEnv, ['--ready']) === 0, 20_000);
     });
     after(async () => {
@@ -79,9 +135,13 @@ describe('worker health check', () => {
       await exited;
       rmSync(dir, { recursive: true, force: true });
     });
-    const env = (more: Record<string, string>): Record<string, string> => ({ WORKER_HEARTBEAT_FILE: freshHeartbeat(), NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'), ...more });
+    const env = (more: Record<string, string>): Record<string, string> => ({
+      WORKER_HEARTBEAT_FILE: freshHeartbeat(),
+      NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'),
+      ...more,
+    });
 
-    it('passes with the worker\'s options: rediss:// or REDIS_TLS=true, and REDIS_PASSWORD', () => {
+    it("passes with the worker's options: rediss:// or REDIS_TLS=true, and REDIS_PASSWORD", () => {
       expect(check(env({ REDIS_URL: `rediss://127.0.0.1:${port}`, REDIS_PASSWORD: PASSWORD }), ['--ready'])).to.equal(0);
       expect(check(env({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_TLS: 'true', REDIS_PASSWORD: PASSWORD }), ['--ready'])).to.equal(0);
     });
@@ -108,7 +168,13 @@ describe('worker health check', () => {
     this.timeout(90_000);
     const redis = await startRedisServer();
     const file = join(mkdtempSync(join(tmpdir(), 'worker-heartbeat-')), 'heartbeat');
-    const env = { REDIS_URL: redis.url, REDIS_PREFIX: uniquePrefix('outage'), LOG_LEVEL: 'error', WORKER_HEARTBEAT_FILE: file, WORKER_HEARTBEAT_INTERVAL_MS: '200' };
+    const env = {
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: uniquePrefix('outage'),
+      LOG_LEVEL: 'error',
+      WORKER_HEARTBEAT_FILE: file,
+      WORKER_HEARTBEAT_INTERVAL_MS: '200',
+    };
     const worker = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: 'ignore' });
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     const modified = (): number => {
@@ -139,7 +205,13 @@ describe('worker health check', () => {
   it('follows a real worker: healthy while it runs, unhealthy once its process stops turning', async function () {
     this.timeout(60_000);
     const file = join(mkdtempSync(join(tmpdir(), 'worker-heartbeat-')), 'heartbeat');
-    const env = { ...testRedisEnv(), REDIS_PREFIX: uniquePrefix('health'), LOG_LEVEL: 'error', WORKER_HEARTBEAT_FILE: file, WORKER_HEARTBEAT_INTERVAL_MS: '200' };
+    const env = {
+      ...testRedisEnv(),
+      REDIS_PREFIX: uniquePrefix('health'),
+      LOG_LEVEL: 'error',
+      WORKER_HEARTBEAT_FILE: file,
+      WORKER_HEARTBEAT_INTERVAL_MS: '200',
+    };
     const worker = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: 'ignore' });
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     const modified = (): number => {

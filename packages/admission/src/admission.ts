@@ -72,7 +72,6 @@ export interface AdmissionOptions {
 
 type AdmitReply = [string, string?];
 
-
 export function createAdmission(options: AdmissionOptions): Admission {
   const { redis, keys, replayTtlMs, idempotencyTtlMs, pendingTtlMs } = options;
   const idemKey = (k: IdempotencyKey): string => keys.idempotency(k.client, k.eventType, k.msgId);
@@ -80,22 +79,25 @@ export function createAdmission(options: AdmissionOptions): Admission {
     const rateWindow = keys.rateWindow(input.client, Math.floor(input.nowMs / 1000));
     return input.idempotency
       ? { keys: { rateWindow, guard: idemKey(input.idempotency) }, args: { limit: input.ratePerS, mode: 'idem', ttlMs: pendingTtlMs } }
-      : { keys: { rateWindow, guard: keys.replay(input.client, input.replayDigest) }, args: { limit: input.ratePerS, mode: 'replay', ttlMs: replayTtlMs } };
+      : {
+          keys: { rateWindow, guard: keys.replay(input.client, input.replayDigest) },
+          args: { limit: input.ratePerS, mode: 'replay', ttlMs: replayTtlMs },
+        };
   };
   const admitted = (raw: unknown): AdmissionResult => {
-      const reply = raw as AdmitReply;
-      switch (reply[0]) {
-        case 'admitted':
-          return { kind: 'admitted' };
-        case 'rate_limited':
-          return { kind: 'rate_limited', retryAfterS: 1 };
-        case 'replayed':
-          return { kind: 'replayed' };
-        default: {
-          const value = reply[1] ?? 'pending';
-          return value === 'pending' ? { kind: 'in_progress' } : { kind: 'idempotent', answer: JSON.parse(value) as StoredAnswer };
-        }
+    const reply = raw as AdmitReply;
+    switch (reply[0]) {
+      case 'admitted':
+        return { kind: 'admitted' };
+      case 'rate_limited':
+        return { kind: 'rate_limited', retryAfterS: 1 };
+      case 'replayed':
+        return { kind: 'replayed' };
+      default: {
+        const value = reply[1] ?? 'pending';
+        return value === 'pending' ? { kind: 'in_progress' } : { kind: 'idempotent', answer: JSON.parse(value) as StoredAnswer };
       }
+    }
   };
   return {
     async admit(input) {
@@ -112,15 +114,31 @@ export function createAdmission(options: AdmissionOptions): Admission {
     },
     completeStep(client, key, answer, outcome) {
       // Without a msg_id the part stores nothing, but its key is in the client's slot all the same (a cluster runs it there).
-      if (!key) return stepCall(COMPLETE_PART, { idempotency: keys.idempotency(client, '', '') }, { answerHead: '', answerTail: '', outcomeWords: '', ttlMs: idempotencyTtlMs });
+      if (!key)
+        return stepCall(
+          COMPLETE_PART,
+          { idempotency: keys.idempotency(client, '', '') },
+          { answerHead: '', answerTail: '', outcomeWords: '', ttlMs: idempotencyTtlMs },
+        );
       const json = JSON.stringify(answer);
       const quoted = outcome === undefined ? '' : JSON.stringify(outcome.slot);
       const at = outcome === undefined ? -1 : json.indexOf(quoted);
       // A word keeps the slot's quotes; a bare value replaces them too.
       const inner = outcome?.words === '*' ? 0 : 1;
       const [head, tail] = at < 0 ? [json, ''] : [json.slice(0, at + inner), json.slice(at + quoted.length - inner)];
-      const words = outcome === undefined ? '' : outcome.words === '*' ? '*' : Object.entries(outcome.words).map(([from, to]) => `${from}=${to}`).join(',');
-      return stepCall(COMPLETE_PART, { idempotency: idemKey(key) }, { answerHead: head, answerTail: tail, outcomeWords: words, ttlMs: idempotencyTtlMs });
+      const words =
+        outcome === undefined
+          ? ''
+          : outcome.words === '*'
+            ? '*'
+            : Object.entries(outcome.words)
+                .map(([from, to]) => `${from}=${to}`)
+                .join(',');
+      return stepCall(
+        COMPLETE_PART,
+        { idempotency: idemKey(key) },
+        { answerHead: head, answerTail: tail, outcomeWords: words, ttlMs: idempotencyTtlMs },
+      );
     },
     async release(key, answer) {
       await runScript(redis, RELEASE, { idempotency: idemKey(key) }, { answerPrefix: answer ? answerPrefix(answer) : '' });

@@ -13,9 +13,19 @@ describe('admission', () => {
 
   const setup = (overrides: Partial<{ pendingTtlMs: number }> = {}) => {
     const keys = createRedisKeys(uniquePrefix('adm'));
-    return { keys, admission: createAdmission({ redis, keys, replayTtlMs: 600_000, idempotencyTtlMs: 86_400_000, pendingTtlMs: 30_000, ...overrides }) };
+    return {
+      keys,
+      admission: createAdmission({ redis, keys, replayTtlMs: 600_000, idempotencyTtlMs: 86_400_000, pendingTtlMs: 30_000, ...overrides }),
+    };
   };
-  const input = (over: Partial<AdmitInput> = {}): AdmitInput => ({ client: 'c', ratePerS: 100, nowMs: 1_700_000_000_123, replayDigest: 'd1', idempotency: undefined, ...over });
+  const input = (over: Partial<AdmitInput> = {}): AdmitInput => ({
+    client: 'c',
+    ratePerS: 100,
+    nowMs: 1_700_000_000_123,
+    replayDigest: 'd1',
+    idempotency: undefined,
+    ...over,
+  });
 
   it('refuses the exact same signed request the second time', async () => {
     const { admission } = setup();
@@ -29,8 +39,13 @@ describe('admission', () => {
     const { admission } = setup();
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => admission.admit(input({ ratePerS: 3, replayDigest: `r${i}` }))));
     expect(results.filter((r) => r.kind === 'admitted')).to.have.length(3);
-    expect(results.filter((r) => r.kind === 'rate_limited')).to.deep.equal([{ kind: 'rate_limited', retryAfterS: 1 }, { kind: 'rate_limited', retryAfterS: 1 }]);
-    expect(await admission.admit(input({ ratePerS: 3, replayDigest: 'next', nowMs: 1_700_000_001_000 }))).to.deep.equal({ kind: 'admitted' });
+    expect(results.filter((r) => r.kind === 'rate_limited')).to.deep.equal([
+      { kind: 'rate_limited', retryAfterS: 1 },
+      { kind: 'rate_limited', retryAfterS: 1 },
+    ]);
+    expect(await admission.admit(input({ ratePerS: 3, replayDigest: 'next', nowMs: 1_700_000_001_000 }))).to.deep.equal({
+      kind: 'admitted',
+    });
   });
 
   it('answers in_progress while a msg_id is being processed, then returns the stored answer', async () => {
@@ -46,7 +61,9 @@ describe('admission', () => {
   it('keys idempotency by event type, so an assist_dialog may reuse an auto_dialog msg_id', async () => {
     const { admission } = setup();
     await admission.admit(input({ idempotency: { client: 'c', eventType: 'auto_dialog', msgId: 'm' } }));
-    expect(await admission.admit(input({ idempotency: { client: 'c', eventType: 'assist_dialog', msgId: 'm' } }))).to.deep.equal({ kind: 'admitted' });
+    expect(await admission.admit(input({ idempotency: { client: 'c', eventType: 'assist_dialog', msgId: 'm' } }))).to.deep.equal({
+      kind: 'admitted',
+    });
   });
 
   it('frees a released claim so a retry is processed, and never overwrites an answer on release', async () => {

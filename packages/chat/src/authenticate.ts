@@ -33,9 +33,10 @@ export function authenticate(input: {
     const clientSecrets = client?.secrets ?? [];
     // Each part redacted and cut on its own: the work is bounded by what is shown, not by the body.
     // The canonical form of an object is never empty: '' means RFC 8785 refused the body.
-    const hmac = strings['hmac-sha256'] === ''
-      ? 'nothing, RFC 8785 cannot canonicalize this body (a lone surrogate or a number out of range)'
-      : redactDetail(strings['hmac-sha256'], { clientSecrets, maxChars: DETAIL_MAX_CHARS, json: true });
+    const hmac =
+      strings['hmac-sha256'] === ''
+        ? 'nothing, RFC 8785 cannot canonicalize this body (a lone surrogate or a number out of range)'
+        : redactDetail(strings['hmac-sha256'], { clientSecrets, maxChars: DETAIL_MAX_CHARS, json: true });
     const md5 = redactDetail(strings.md5, { clientSecrets, maxChars: DETAIL_MAX_CHARS, json: false });
     throw new AppError('invalid_signature', 'The signature does not match this client and body.', {
       detail: `Under hmac-sha256 the server signs: ${hmac} — under md5 it signs: ${md5}`,

@@ -44,7 +44,10 @@ export interface ChatOutcome {
 export interface ChatService {
   /** Runs the whole pipeline for one parsed body; throws AppError for every refusal. */
   /** `shapeChecked`: the raw bytes were held to the body-shape limits before parsing (the validator does not walk the body again). */
-  handle(body: Readonly<Record<string, unknown>>, context: { requestId: string; logger: Logger; sourceAddress?: string; shapeChecked?: boolean }): Promise<ChatOutcome>;
+  handle(
+    body: Readonly<Record<string, unknown>>,
+    context: { requestId: string; logger: Logger; sourceAddress?: string; shapeChecked?: boolean },
+  ): Promise<ChatOutcome>;
 }
 
 const SCENARIOS: Record<EventType, Scenario> = {
@@ -58,7 +61,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   const refuse = (client: ClientSettings, result: Exclude<AdmissionResult, { kind: 'admitted' | 'idempotent' }>): never => {
     switch (result.kind) {
       case 'rate_limited':
-        throw new AppError('rate_limited', `Too many requests for client ${client.id} (limit ${client.rateLimitPerS}/s).`, { retryAfterS: result.retryAfterS });
+        throw new AppError('rate_limited', `Too many requests for client ${client.id} (limit ${client.rateLimitPerS}/s).`, {
+          retryAfterS: result.retryAfterS,
+        });
       case 'replayed':
         throw new AppError('replayed_request', 'This exact signed request was already received.', {
           detail: 'Sign every request afresh (new timestamp); a request with a msg_id is answered idempotently instead.',
@@ -81,12 +86,15 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const attempt = { client: request.client, sourceAddress: context.sourceAddress };
       const waitS = await deps.authThrottle?.addressWait(attempt.sourceAddress);
       if (waitS !== undefined) {
-        throw new AppError('rate_limited', 'Too many failed authentications from this address; wait before retrying.', { retryAfterS: waitS });
+        throw new AppError('rate_limited', 'Too many failed authentications from this address; wait before retrying.', {
+          retryAfterS: waitS,
+        });
       }
       const client = await deps.findClient(request.client);
       const hasMsgId = info.msg_id !== undefined && info.msg_id !== '';
       const replayDigest = await authenticateCounted(deps.authThrottle, attempt, () =>
-        authenticate({ body, request, client, nowMs: deps.nowMs(), toleranceS: deps.timestampToleranceS, replayDigest: !hasMsgId }));
+        authenticate({ body, request, client, nowMs: deps.nowMs(), toleranceS: deps.timestampToleranceS, replayDigest: !hasMsgId }),
+      );
       if (!client) throw new AppError('invalid_signature', 'The signature does not match this client and body.');
       enforceMd5Reach(client, info.event_type, validation.sendUrl);
       const sendUrl = info.event_type === 'auto_dialog' ? await resolveSendUrl(validation.sendUrl, client, deps.checkSendUrl) : undefined;
@@ -106,7 +114,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       if (admitted.kind === 'idempotent') {
         const stored = admitted.answer;
         const data = stored.data as { conversation_id?: string } | undefined;
-        return { ...base, status: stored.status, requestId: stored.request_id, data: stored.data, idempotentReplay: true, conversationId: data?.conversation_id };
+        return {
+          ...base,
+          status: stored.status,
+          requestId: stored.request_id,
+          data: stored.data,
+          idempotentReplay: true,
+          conversationId: data?.conversation_id,
+        };
       }
       if (admitted.kind !== 'admitted') refuse(client, admitted);
 
@@ -117,12 +132,21 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         let data = result.data;
         if (result.writes.length > 0 || idempotency) {
           const replicated = result.replicated ? deps.replication?.begin() : undefined;
-          const calls = idempotency ? [...result.writes, deps.admission.completeStep(client.id, idempotency, answer, result.outcome)] : result.writes;
+          const calls = idempotency
+            ? [...result.writes, deps.admission.completeStep(client.id, idempotency, answer, result.outcome)]
+            : result.writes;
           const replies = await deps.runParts(calls);
           data = await result.settle(replies);
           await replicated?.confirm();
         }
-        return { ...base, status: result.status, requestId: context.requestId, data, idempotentReplay: false, conversationId: result.conversationId };
+        return {
+          ...base,
+          status: result.status,
+          requestId: context.requestId,
+          data,
+          idempotentReplay: false,
+          conversationId: result.conversationId,
+        };
       } catch (error) {
         if (idempotency) await deps.admission.release(idempotency, answer).catch(() => undefined);
         throw error;
@@ -143,6 +167,8 @@ async function authenticateCounted(throttle: AuthThrottle | undefined, attempt: 
     if (!throttle || !(error instanceof AppError) || error.code !== 'invalid_signature') throw error;
     const waitS = await throttle.failed(attempt);
     if (waitS === undefined) throw error;
-    throw new AppError('rate_limited', 'Too many failed authentications for this client or from this address; wait before retrying.', { retryAfterS: waitS });
+    throw new AppError('rate_limited', 'Too many failed authentications for this client or from this address; wait before retrying.', {
+      retryAfterS: waitS,
+    });
   }
 }

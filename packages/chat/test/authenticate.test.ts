@@ -22,7 +22,10 @@ describe('authenticate', () => {
 
   it('canonicalizes the body once for a wrong signature, its 401 detail included', () => {
     const { body, calls } = countingBody('shop', 'bad');
-    expect(() => run(body)).to.throw(AppError).with.property('detail').that.includes('"probe":"probe"');
+    expect(() => run(body))
+      .to.throw(AppError)
+      .with.property('detail')
+      .that.includes('"probe":"probe"');
     expect(calls()).to.equal(1);
   });
 
@@ -35,9 +38,12 @@ describe('authenticate', () => {
   it('says in the 401 detail why nothing can be signed under hmac-sha256 for a body RFC 8785 refuses, instead of showing an empty string', () => {
     for (const odd of ['a\ud800b', Number.POSITIVE_INFINITY]) {
       const body = { client: 'shop', timestamp: NOW_S, signature: 'bad', message_info: { event_type: 'website_dialog', content: odd } };
-      expect(() => run(body)).to.throw(AppError).with.property('detail').that.matches(
-        /^Under hmac-sha256 the server signs: nothing, RFC 8785 cannot canonicalize this body \(a lone surrogate or a number out of range\) — under md5 it signs: \{secret\}1700000000shop$/,
-      );
+      expect(() => run(body))
+        .to.throw(AppError)
+        .with.property('detail')
+        .that.matches(
+          /^Under hmac-sha256 the server signs: nothing, RFC 8785 cannot canonicalize this body \(a lone surrogate or a number out of range\) — under md5 it signs: \{secret\}1700000000shop$/,
+        );
     }
   });
 

@@ -12,20 +12,48 @@ import { expect } from 'chai';
 describe('auto_dialog accept script', () => {
   const client = parseClientRecord('shop', { secret: 'shop-secret-0001' }, 50);
   const request = {
-    client: 'shop', timestamp: 1_700_000_000, signature: 'x', send_url: 'http://127.0.0.1:9/hook',
-    message_info: { msg_id: 'm-1', from_user_id: 'customer', to_user_id: 'bound', content: 'hello', message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: 1_700_000_000 },
+    client: 'shop',
+    timestamp: 1_700_000_000,
+    signature: 'x',
+    send_url: 'http://127.0.0.1:9/hook',
+    message_info: {
+      msg_id: 'm-1',
+      from_user_id: 'customer',
+      to_user_id: 'bound',
+      content: 'hello',
+      message_type: 1,
+      event_type: 'auto_dialog',
+      from_user_type: 2,
+      create_timestamp: 1_700_000_000,
+    },
   } as unknown as ChatMessageRequest;
 
   const run = async (scheduled: string) => {
-    const step = (name: string, value: unknown = 1) => () => ({ call: name, settle: () => Promise.resolve(value) });
+    const step =
+      (name: string, value: unknown = 1) =>
+      () => ({ call: name, settle: () => Promise.resolve(value) });
     const deps = {
       contexts: { recordStep: () => 'context.record' },
       messageIndex: { rememberStep: () => 'index.remember' },
       autoReplies: { scheduleStep: step('schedule', scheduled), humanReplied: () => Promise.resolve() },
-      newId: () => 'id', nowMs: () => 1_700_000_000_000,
+      newId: () => 'id',
+      nowMs: () => 1_700_000_000_000,
     } as unknown as ScenarioDeps;
-    const result = await autoDialog(deps, { request, client, msgId: 'm-1', sendUrl: 'http://127.0.0.1:9/hook', command: undefined, logger: undefined as never }).finish([]);
-    return { result, data: await result.settle(['queued']).then((d) => d, (e: unknown) => `error ${String(e)}`) };
+    const result = await autoDialog(deps, {
+      request,
+      client,
+      msgId: 'm-1',
+      sendUrl: 'http://127.0.0.1:9/hook',
+      command: undefined,
+      logger: undefined as never,
+    }).finish([]);
+    return {
+      result,
+      data: await result.settle(['queued']).then(
+        (d) => d,
+        (e: unknown) => `error ${String(e)}`,
+      ),
+    };
   };
 
   it('queues first, then records and indexes, in one script confirmed on the replicas, and answers queued', async () => {

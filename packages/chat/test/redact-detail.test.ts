@@ -3,12 +3,27 @@ import { expect } from 'chai';
 import { redactDetail } from '../src/redact-detail.js';
 
 const jcs = (value: Record<string, unknown>): string => hmacSigningString(value);
-const redact = (text: string, clientSecrets: string[] = [], maxChars = 8192): string => redactDetail(text, { clientSecrets, maxChars, json: true });
+const redact = (text: string, clientSecrets: string[] = [], maxChars = 8192): string =>
+  redactDetail(text, { clientSecrets, maxChars, json: true });
 
 describe('redactDetail', () => {
   it('writes {secret} for a secret member of every JSON type, at any depth', () => {
-    const text = jcs({ a: { secret: 'x' }, b: [{ secret: 7 }, { secret: { k: ['v'] } }], c: { secret: [1, { d: '}' }] }, e: { secret: true }, f: { secret: null } });
-    expect(redact(text)).to.equal(jcs({ a: { secret: '{secret}' }, b: [{ secret: '{secret}' }, { secret: '{secret}' }], c: { secret: '{secret}' }, e: { secret: '{secret}' }, f: { secret: '{secret}' } }));
+    const text = jcs({
+      a: { secret: 'x' },
+      b: [{ secret: 7 }, { secret: { k: ['v'] } }],
+      c: { secret: [1, { d: '}' }] },
+      e: { secret: true },
+      f: { secret: null },
+    });
+    expect(redact(text)).to.equal(
+      jcs({
+        a: { secret: '{secret}' },
+        b: [{ secret: '{secret}' }, { secret: '{secret}' }],
+        c: { secret: '{secret}' },
+        e: { secret: '{secret}' },
+        f: { secret: '{secret}' },
+      }),
+    );
   });
 
   it('writes {secret} for a member named secret in any letter case', () => {
@@ -52,6 +67,8 @@ describe('redactDetail', () => {
   });
 
   it('only replaces client secrets in text that is not JSON', () => {
-    expect(redactDetail('{secret}1700000000shop-secret-0001', { clientSecrets: ['shop-secret-0001'], maxChars: 100, json: false })).to.equal('{secret}1700000000{secret}');
+    expect(
+      redactDetail('{secret}1700000000shop-secret-0001', { clientSecrets: ['shop-secret-0001'], maxChars: 100, json: false }),
+    ).to.equal('{secret}1700000000{secret}');
   });
 });

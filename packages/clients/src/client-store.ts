@@ -28,7 +28,9 @@ export function createClientStore(deps: { redis: Redis; keys: RedisKeys; default
     },
     async list() {
       const all = await redis.hgetall(keys.clients);
-      return Object.entries(all).map(([id, json]) => parse(id, json)).sort((a, b) => a.id.localeCompare(b.id));
+      return Object.entries(all)
+        .map(([id, json]) => parse(id, json))
+        .sort((a, b) => a.id.localeCompare(b.id));
     },
   };
 }

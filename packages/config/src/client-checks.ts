@@ -17,7 +17,9 @@ export interface ClientCheckOptions {
 function assertStrongSecrets(settings: ClientSettings): void {
   const short = settings.secrets.filter((secret) => [...secret].length < MIN_SECRET_CHARS).length;
   if (short > 0) {
-    throw new Error(`client "${settings.id}": ${short === 1 ? 'a secret is' : `${short} secrets are`} shorter than ${MIN_SECRET_CHARS} characters; use a long random secret (e.g. openssl rand -hex 24)`);
+    throw new Error(
+      `client "${settings.id}": ${short === 1 ? 'a secret is' : `${short} secrets are`} shorter than ${MIN_SECRET_CHARS} characters; use a long random secret (e.g. openssl rand -hex 24)`,
+    );
   }
 }
 
@@ -36,7 +38,9 @@ function defaultSendUrlProblem(url: string, settings: ClientSettings, options: C
   if (verdict.ok) return undefined;
   const problem = verdict.reason.replace(/^send_url /, 'default_send_url ');
   const openable = !allowPrivate && checkSendUrlStatically(url, { allowPrivate: true }).ok;
-  return openable ? `${problem}; ALLOW_PRIVATE_SEND_URLS=true, or "allow_private_send_urls": true for this client, allows loopback and private addresses` : problem;
+  return openable
+    ? `${problem}; ALLOW_PRIVATE_SEND_URLS=true, or "allow_private_send_urls": true for this client, allows loopback and private addresses`
+    : problem;
 }
 
 /**

@@ -97,7 +97,10 @@ export function toClientRecord(settings: ClientSettings): ClientRecord {
 }
 
 /** Parses the CLIENTS variable: a JSON object of client id -> record, each checked with assertUsableClient. */
-export function parseClientsJson(text: string, options: ClientCheckOptions & { defaultRateLimitPerS: number }): ReadonlyMap<string, ClientSettings> {
+export function parseClientsJson(
+  text: string,
+  options: ClientCheckOptions & { defaultRateLimitPerS: number },
+): ReadonlyMap<string, ClientSettings> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -2,7 +2,17 @@ import { readRedisConfig, type RedisConfig } from './redis-config.js';
 import { MAX_RATE_LIMIT_PER_S, MIN_SECRET_CHARS } from './client-checks.js';
 import { parseClientsJson, type ClientSettings } from './client-settings.js';
 import { readIngressConfig, type IngressConfig } from './ingress-config.js';
-import { ConfigError, readBool, readEnum, readInt, readOptionalString, readOptionalToken, readString, readUrl, type Env } from './env-readers.js';
+import {
+  ConfigError,
+  readBool,
+  readEnum,
+  readInt,
+  readOptionalString,
+  readOptionalToken,
+  readString,
+  readUrl,
+  type Env,
+} from './env-readers.js';
 import { readOtelResource, type OtelResource } from './otel-config.js';
 import { withSecretFiles } from './secret-files.js';
 
@@ -20,13 +30,19 @@ export interface EmbeddingsConfig {
 export type ReplyEngineConfig =
   | { kind: 'knowledge'; knowledgeFile: string | undefined; embeddings?: EmbeddingsConfig }
   | {
-    kind: 'openai'; baseUrl: string; apiKey: string; model: string; timeoutMs: number; maxRetries: number; systemPrompt: string;
-    /** The knowledge the model answers from (docs/service-rules.md §17): KNOWLEDGE_FILE, else the bundled example. */
-    knowledgeFile: string | undefined;
-    /** KNOWLEDGE_CONTEXT_ENTRIES and KNOWLEDGE_CONTEXT_MAX_CHARS: how much of it one prompt shows. */
-    contextEntries: number;
-    contextMaxChars: number;
-  };
+      kind: 'openai';
+      baseUrl: string;
+      apiKey: string;
+      model: string;
+      timeoutMs: number;
+      maxRetries: number;
+      systemPrompt: string;
+      /** The knowledge the model answers from (docs/service-rules.md §17): KNOWLEDGE_FILE, else the bundled example. */
+      knowledgeFile: string | undefined;
+      /** KNOWLEDGE_CONTEXT_ENTRIES and KNOWLEDGE_CONTEXT_MAX_CHARS: how much of it one prompt shows. */
+      contextEntries: number;
+      contextMaxChars: number;
+    };
 
 /** Everything dialog-relay reads from the environment (docs/service-rules.md §10), validated once and frozen. */
 export interface Config {
@@ -65,7 +81,12 @@ export interface Config {
   /** PENDING_MESSAGES_MAX: unanswered auto_dialog messages a conversation may hold waiting; past it the API answers 429 pending_limit. */
   readonly pendingMessagesMax: number;
   readonly replyMaxAgeMs: number;
-  readonly delivery: { readonly maxAttempts: number; readonly backoffMs: number; readonly maxBackoffMs: number; readonly timeoutMs: number };
+  readonly delivery: {
+    readonly maxAttempts: number;
+    readonly backoffMs: number;
+    readonly maxBackoffMs: number;
+    readonly timeoutMs: number;
+  };
   readonly allowPrivateSendUrls: boolean;
   readonly workerConcurrency: number;
   /** BullMQ job lock; longer than a delivery attempt so a slow receiver never gets a second concurrent delivery. */
@@ -152,15 +173,21 @@ function readReplyEngine(env: Env): ReplyEngineConfig {
     model: readString(env, 'OPENAI_MODEL', 'gpt-4o-mini'),
     timeoutMs: readInt(env, 'OPENAI_TIMEOUT_MS', 20_000, 100, 300_000),
     maxRetries: readInt(env, 'OPENAI_MAX_RETRIES', 2, 0, 10),
-    systemPrompt: readString(env, 'OPENAI_SYSTEM_PROMPT',
-      'You are a friendly, concise customer-service agent. Answer in the language of the customer.'),
+    systemPrompt: readString(
+      env,
+      'OPENAI_SYSTEM_PROMPT',
+      'You are a friendly, concise customer-service agent. Answer in the language of the customer.',
+    ),
     knowledgeFile: readOptionalString(env, 'KNOWLEDGE_FILE'),
     contextEntries: readInt(env, 'KNOWLEDGE_CONTEXT_ENTRIES', 6, 1, 50),
     contextMaxChars: readInt(env, 'KNOWLEDGE_CONTEXT_MAX_CHARS', 8000, 500, 100_000),
   };
 }
 
-function readClients(env: Env, defaults: { defaultRateLimitPerS: number; allowPrivateSendUrls: boolean }): ReadonlyMap<string, ClientSettings> {
+function readClients(
+  env: Env,
+  defaults: { defaultRateLimitPerS: number; allowPrivateSendUrls: boolean },
+): ReadonlyMap<string, ClientSettings> {
   const raw = readOptionalString(env, 'CLIENTS');
   if (raw === undefined) return new Map();
   try {
@@ -185,11 +212,13 @@ export function loadConfig(environment: Env): Config {
   if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(redisPrefix)) throw new ConfigError('REDIS_PREFIX', 'use 1-64 characters of A-Z a-z 0-9 : _ . -');
   const timeoutMs = readInt(env, 'DELIVERY_TIMEOUT_MS', 10_000, 100, 300_000);
   const workerLockMs = readInt(env, 'WORKER_LOCK_MS', Math.max(30_000, 2 * timeoutMs + 5000), 1000, 3_600_000);
-  if (workerLockMs <= timeoutMs + 1000) throw new ConfigError('WORKER_LOCK_MS', `must exceed DELIVERY_TIMEOUT_MS + 1000 (${timeoutMs + 1000})`);
+  if (workerLockMs <= timeoutMs + 1000)
+    throw new ConfigError('WORKER_LOCK_MS', `must exceed DELIVERY_TIMEOUT_MS + 1000 (${timeoutMs + 1000})`);
   const autoReplyDebounceMs = readInt(env, 'AUTO_REPLY_DEBOUNCE_MS', 1000, 0, 600_000);
   const autoReplyMaxWaitMs = readInt(env, 'AUTO_REPLY_MAX_WAIT_MS', Math.max(5000, autoReplyDebounceMs), 0, 3_600_000);
   const humanPauseMs = readInt(env, 'HUMAN_PAUSE_S', 0, 0, 30 * 86_400) * 1000;
-  if (autoReplyMaxWaitMs < autoReplyDebounceMs) throw new ConfigError('AUTO_REPLY_MAX_WAIT_MS', `must be at least AUTO_REPLY_DEBOUNCE_MS (${autoReplyDebounceMs})`);
+  if (autoReplyMaxWaitMs < autoReplyDebounceMs)
+    throw new ConfigError('AUTO_REPLY_MAX_WAIT_MS', `must be at least AUTO_REPLY_DEBOUNCE_MS (${autoReplyDebounceMs})`);
   const replyMaxAgeMs = readInt(env, 'REPLY_MAX_AGE_MS', 15 * 60_000, 1000, 7 * 86_400_000);
   const rescueAfterMs = 3 * Math.max(autoReplyMaxWaitMs, 1000);
   const pendingTtlMs = replyMaxAgeMs + autoReplyMaxWaitMs + 3_600_000;
@@ -198,7 +227,10 @@ export function loadConfig(environment: Env): Config {
   const deadLetterMinS = Math.max(contextTtlS, Math.ceil(pendingTtlMs / 1000));
   const deadLetterTtlS = readInt(env, 'DEAD_LETTER_TTL_S', Math.max(30 * 86_400, deadLetterMinS), 60, 365 * 86_400);
   if (deadLetterTtlS < deadLetterMinS) {
-    throw new ConfigError('DEAD_LETTER_TTL_S', `must be at least CONTEXT_TTL_S (${contextTtlS}) and REPLY_MAX_AGE_MS + AUTO_REPLY_MAX_WAIT_MS + 1 h in seconds (${Math.ceil(pendingTtlMs / 1000)})`);
+    throw new ConfigError(
+      'DEAD_LETTER_TTL_S',
+      `must be at least CONTEXT_TTL_S (${contextTtlS}) and REPLY_MAX_AGE_MS + AUTO_REPLY_MAX_WAIT_MS + 1 h in seconds (${Math.ceil(pendingTtlMs / 1000)})`,
+    );
   }
   const config: Config = {
     port: readInt(env, 'PORT', 8080, 0, 65535),
@@ -251,7 +283,10 @@ export function loadConfig(environment: Env): Config {
     replyFallback: env['REPLY_FALLBACK'] ?? DEFAULT_FALLBACK,
     adminToken: readOptionalToken(env, 'ADMIN_TOKEN', MIN_SECRET_CHARS),
     otelResource: readOtelResource(env),
-    otelEndpoint: env['OTEL_EXPORTER_OTLP_ENDPOINT'] === undefined || env['OTEL_EXPORTER_OTLP_ENDPOINT'] === '' ? undefined : readUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '', ['http:', 'https:']),
+    otelEndpoint:
+      env['OTEL_EXPORTER_OTLP_ENDPOINT'] === undefined || env['OTEL_EXPORTER_OTLP_ENDPOINT'] === ''
+        ? undefined
+        : readUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '', ['http:', 'https:']),
     metricsPort: env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === '' ? undefined : readInt(env, 'METRICS_PORT', 0, 0, 65535),
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -1,6 +1,9 @@
 /** Small readers for environment values; each throws ConfigError naming the variable. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`${variable}: ${problem}`);
     this.name = 'ConfigError';
   }
@@ -24,7 +27,8 @@ export function readOptionalString(env: Env, name: string): string | undefined {
 /** A credential (ADMIN_TOKEN …): at least `minChars` characters when set, so it cannot be guessed; never quoted in the error. */
 export function readOptionalToken(env: Env, name: string, minChars: number): string | undefined {
   const value = present(env, name);
-  if (value !== undefined && [...value].length < minChars) throw new ConfigError(name, `must be at least ${minChars} characters (it has ${[...value].length})`);
+  if (value !== undefined && [...value].length < minChars)
+    throw new ConfigError(name, `must be at least ${minChars} characters (it has ${[...value].length})`);
   return value;
 }
 

@@ -59,7 +59,8 @@ function readTrustProxy(env: Env): IngressConfig['trustProxy'] {
   if (/^\d+$/.test(raw)) return Number(raw);
   for (const entry of raw.split(',').map((part) => part.trim())) {
     const problem = entry === '' ? 'an empty entry in the list' : trustedEntryProblem(entry);
-    if (problem !== undefined) throw new ConfigError('TRUST_PROXY', `${problem}; use true, a hop count, or addresses/subnets separated by commas`);
+    if (problem !== undefined)
+      throw new ConfigError('TRUST_PROXY', `${problem}; use true, a hop count, or addresses/subnets separated by commas`);
   }
   return raw;
 }
@@ -67,7 +68,8 @@ function readTrustProxy(env: Env): IngressConfig['trustProxy'] {
 export function readIngressConfig(env: Env): IngressConfig {
   const headersTimeoutMs = readInt(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
   const requestTimeoutMs = readInt(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
-  if (requestTimeoutMs < headersTimeoutMs) throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must not be shorter than HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
+  if (requestTimeoutMs < headersTimeoutMs)
+    throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS', `must not be shorter than HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
   const adminWriteToken = readOptionalToken(env, 'ADMIN_WRITE_TOKEN', MIN_SECRET_CHARS);
   if (adminWriteToken !== undefined && adminWriteToken === readOptionalString(env, 'ADMIN_TOKEN')) {
     throw new ConfigError('ADMIN_WRITE_TOKEN', 'must differ from ADMIN_TOKEN (the read-only token)');

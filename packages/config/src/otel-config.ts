@@ -24,7 +24,10 @@ function readResourceAttributes(env: Env): Record<string, string> {
     try {
       attributes[key] = decodeURIComponent(entry.slice(equals + 1).trim());
     } catch {
-      throw new ConfigError(VARIABLE, `the value of "${key}" is not percent-encoded correctly (a comma or a % in a value is written %2C, %25)`);
+      throw new ConfigError(
+        VARIABLE,
+        `the value of "${key}" is not percent-encoded correctly (a comma or a % in a value is written %2C, %25)`,
+      );
     }
   }
   return attributes;

@@ -24,25 +24,37 @@ export interface RedisConfig {
 
 function readHostPorts(env: Env, name: string): readonly HostPort[] {
   const raw = readOptionalString(env, name) ?? '';
-  const nodes = raw.split(',').map((part) => part.trim()).filter((part) => part !== '').map((part) => {
-    const match = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(part);
-    const port = Number(match?.[2]);
-    if (!match || port < 1 || port > 65535) {
-      // An entry written as a URL may hold a password before its "@": only what follows is quoted.
-      const shown = part.includes('@') ? `***@${part.slice(part.lastIndexOf('@') + 1)}` : part;
-      throw new ConfigError(name, `expected host:port[,host:port…], got "${shown}"${part.includes('@') ? ' (a password goes in REDIS_PASSWORD)' : ''}`);
-    }
-    return Object.freeze({ host: match[1]!.replace(/^\[|\]$/g, ''), port });
-  });
+  const nodes = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const match = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(part);
+      const port = Number(match?.[2]);
+      if (!match || port < 1 || port > 65535) {
+        // An entry written as a URL may hold a password before its "@": only what follows is quoted.
+        const shown = part.includes('@') ? `***@${part.slice(part.lastIndexOf('@') + 1)}` : part;
+        throw new ConfigError(
+          name,
+          `expected host:port[,host:port…], got "${shown}"${part.includes('@') ? ' (a password goes in REDIS_PASSWORD)' : ''}`,
+        );
+      }
+      return Object.freeze({ host: match[1]!.replace(/^\[|\]$/g, ''), port });
+    });
   if (nodes.length === 0) throw new ConfigError(name, 'expected at least one host:port');
   return Object.freeze(nodes);
 }
 
 /** Parses the Redis variables; two modes at once stop start-up naming both. */
 export function readRedisConfig(env: Env): RedisConfig {
-  const given = (['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const).filter((name) => readOptionalString(env, name) !== undefined);
+  const given = (['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const).filter(
+    (name) => readOptionalString(env, name) !== undefined,
+  );
   if (given.length > 1) {
-    const named = given.length === 2 ? `${given[0]} and ${given[1]} are both set` : `${given.slice(0, -1).join(', ')} and ${given[given.length - 1]} are all set`;
+    const named =
+      given.length === 2
+        ? `${given[0]} and ${given[1]} are both set`
+        : `${given.slice(0, -1).join(', ')} and ${given[given.length - 1]} are all set`;
     throw new ConfigError(given.join(', '), `choose one Redis mode: ${named}`);
   }
   let target: RedisTarget;
@@ -59,12 +71,18 @@ export function readRedisConfig(env: Env): RedisConfig {
   // WAIT confirms what one master has replicated; an accepted message is written on two masters of a
   // cluster (client keys and conversation keys carry different tags), so it would confirm half of it.
   if (target.mode === 'cluster' && waitReplicas > 0) {
-    throw new ConfigError('REDIS_WAIT_REPLICAS', 'must be 0 with REDIS_CLUSTER_NODES: a cluster spreads one message\'s writes over several masters, and WAIT confirms only one (docs/design/scaling.md)');
+    throw new ConfigError(
+      'REDIS_WAIT_REPLICAS',
+      "must be 0 with REDIS_CLUSTER_NODES: a cluster spreads one message's writes over several masters, and WAIT confirms only one (docs/design/scaling.md)",
+    );
   }
   const password = readOptionalString(env, 'REDIS_PASSWORD');
   // ioredis takes a password in REDIS_URL over its password option: the other would be ignored.
   if (password !== undefined && target.mode === 'single' && new URL(target.url).password !== '') {
-    throw new ConfigError('REDIS_PASSWORD', 'REDIS_URL holds a password too, which Redis would be sent instead; give the password in one place');
+    throw new ConfigError(
+      'REDIS_PASSWORD',
+      'REDIS_URL holds a password too, which Redis would be sent instead; give the password in one place',
+    );
   }
   return Object.freeze({
     target: Object.freeze(target),

@@ -6,7 +6,14 @@ import { ConfigError, type Env } from './env-readers.js';
  * Kubernetes mount secrets). Both forms at once stop start-up (exit 78); a file that group or
  * others may read is accepted with a warning; the content is never quoted.
  */
-export const SECRET_FILE_VARIABLES = ['CLIENTS', 'ADMIN_TOKEN', 'ADMIN_WRITE_TOKEN', 'OPENAI_API_KEY', 'EMBEDDINGS_API_KEY', 'REDIS_PASSWORD'] as const;
+export const SECRET_FILE_VARIABLES = [
+  'CLIENTS',
+  'ADMIN_TOKEN',
+  'ADMIN_WRITE_TOKEN',
+  'OPENAI_API_KEY',
+  'EMBEDDINGS_API_KEY',
+  'REDIS_PASSWORD',
+] as const;
 
 const given = (env: Env, name: string): boolean => (env[name]?.trim() ?? '') !== '';
 
@@ -16,7 +23,9 @@ function readSecretFile(variable: string, path: string, warnings: string[]): str
   try {
     const mode = statSync(path).mode;
     if ((mode & 0o077) !== 0) {
-      warnings.push(`${variable}: ${path} may be read by group or others (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); chmod 600 it, or mount it with mode 0400 (Kubernetes: defaultMode)`);
+      warnings.push(
+        `${variable}: ${path} may be read by group or others (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); chmod 600 it, or mount it with mode 0400 (Kubernetes: defaultMode)`,
+      );
     }
     text = readFileSync(path, 'utf8');
   } catch (error) {
@@ -38,7 +47,8 @@ export function withSecretFiles(env: Env): { env: Env; warnings: readonly string
   for (const name of SECRET_FILE_VARIABLES) {
     const fileVariable = `${name}_FILE`;
     if (!given(env, fileVariable)) continue;
-    if (given(env, name)) throw new ConfigError(fileVariable, `${name} is set too; give the secret one way, in ${name} or in the file ${fileVariable} names`);
+    if (given(env, name))
+      throw new ConfigError(fileVariable, `${name} is set too; give the secret one way, in ${name} or in the file ${fileVariable} names`);
     fromFiles[name] = readSecretFile(fileVariable, (env[fileVariable] ?? '').trim(), warnings);
   }
   // The files' values are own properties; any other name is read from env (its prototype), so a

@@ -4,7 +4,10 @@ import { ConfigError, loadConfig, type Env } from '../src/index.js';
 const SECRET = 'shop-secret-0001';
 /** Standard Webhooks form: whsec_ + base64 of `bytes` key bytes. */
 const whsec = (bytes: number): string => `whsec_${Buffer.alloc(bytes, 7).toString('base64')}`;
-const withShop = (settings: Record<string, unknown>, env: Env = {}): Env => ({ ...env, CLIENTS: JSON.stringify({ shop: { secret: SECRET, ...settings } }) });
+const withShop = (settings: Record<string, unknown>, env: Env = {}): Env => ({
+  ...env,
+  CLIENTS: JSON.stringify({ shop: { secret: SECRET, ...settings } }),
+});
 const refusal = (env: Env): string => {
   try {
     loadConfig(env);
@@ -25,21 +28,31 @@ describe('CLIENTS checks at start-up', () => {
     }
 
     it('refuses one longer than a request send_url may be', () => {
-      expect(refusal(withShop({ default_send_url: `https://hooks.example/${'a'.repeat(2048)}` }))).to.match(/^CLIENTS: client "shop": default_send_url .*2048/);
+      expect(refusal(withShop({ default_send_url: `https://hooks.example/${'a'.repeat(2048)}` }))).to.match(
+        /^CLIENTS: client "shop": default_send_url .*2048/,
+      );
     });
 
     it('refuses a loopback or private address unless ALLOW_PRIVATE_SEND_URLS or the client allows it', () => {
       for (const url of ['http://127.0.0.1:9/reply', 'http://10.0.0.8/reply', 'http://[::1]/reply']) {
-        expect(refusal(withShop({ default_send_url: url })), url).to.match(/^CLIENTS: client "shop": default_send_url .*(loopback|private) address.*allow_private_send_urls/);
-        expect(loadConfig(withShop({ default_send_url: url }, { ALLOW_PRIVATE_SEND_URLS: 'true' })).clients.get('shop')?.defaultSendUrl).to.equal(url);
-        expect(loadConfig(withShop({ default_send_url: url, allow_private_send_urls: true })).clients.get('shop')?.defaultSendUrl).to.equal(url);
+        expect(refusal(withShop({ default_send_url: url })), url).to.match(
+          /^CLIENTS: client "shop": default_send_url .*(loopback|private) address.*allow_private_send_urls/,
+        );
+        expect(
+          loadConfig(withShop({ default_send_url: url }, { ALLOW_PRIVATE_SEND_URLS: 'true' })).clients.get('shop')?.defaultSendUrl,
+        ).to.equal(url);
+        expect(loadConfig(withShop({ default_send_url: url, allow_private_send_urls: true })).clients.get('shop')?.defaultSendUrl).to.equal(
+          url,
+        );
       }
     });
 
     it('refuses link-local and metadata addresses even when private addresses are allowed', () => {
       for (const url of ['http://169.254.169.254/latest', 'http://[fd00:ec2::254]/x', 'http://0.0.0.0:8080/x', 'http://224.0.0.1/x']) {
-        expect(refusal(withShop({ default_send_url: url, allow_private_send_urls: true }, { ALLOW_PRIVATE_SEND_URLS: 'true' })), url)
-          .to.match(/^CLIENTS: client "shop": default_send_url /);
+        expect(
+          refusal(withShop({ default_send_url: url, allow_private_send_urls: true }, { ALLOW_PRIVATE_SEND_URLS: 'true' })),
+          url,
+        ).to.match(/^CLIENTS: client "shop": default_send_url /);
       }
     });
 

@@ -9,7 +9,14 @@ describe('config', () => {
   it('uses the documented defaults when the environment is empty', () => {
     const config = loadConfig({});
     expect(config.port).to.equal(8080);
-    expect(config.redis).to.deep.equal({ target: { mode: 'single', url: 'redis://127.0.0.1:6379' }, password: undefined, tls: false, shards: 16, waitReplicas: 0, waitTimeoutMs: 500 });
+    expect(config.redis).to.deep.equal({
+      target: { mode: 'single', url: 'redis://127.0.0.1:6379' },
+      password: undefined,
+      tls: false,
+      shards: 16,
+      waitReplicas: 0,
+      waitTimeoutMs: 500,
+    });
     expect(config.timestampToleranceS).to.equal(300);
     expect(config.autoReplyDebounceMs).to.equal(1000);
     expect(config.replyMaxAgeMs).to.equal(900_000);
@@ -34,10 +41,20 @@ describe('config', () => {
   });
 
   for (const [variable, value] of [
-    ['PORT', 'eighty'], ['PORT', '70000'], ['REDIS_URL', 'http://x'], ['ALLOW_PRIVATE_SEND_URLS', 'maybe'],
-    ['LOG_LEVEL', 'loud'], ['REPLY_ENGINE', 'magic'], ['CLIENTS', '{not json'], ['CLIENTS', '[]'],
-    ['CLIENTS', '{"a":{"signature_scheme":"md5"}}'], ['CLIENTS', '{"a":{"secret":"s","signature_scheme":"sha1"}}'],
-    ['REDIS_PREFIX', 'has space'], ['DELIVERY_TIMEOUT_MS', '5'], ['METRICS_PORT', 'ninety'], ['METRICS_PORT', '65536'],
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['REDIS_URL', 'http://x'],
+    ['ALLOW_PRIVATE_SEND_URLS', 'maybe'],
+    ['LOG_LEVEL', 'loud'],
+    ['REPLY_ENGINE', 'magic'],
+    ['CLIENTS', '{not json'],
+    ['CLIENTS', '[]'],
+    ['CLIENTS', '{"a":{"signature_scheme":"md5"}}'],
+    ['CLIENTS', '{"a":{"secret":"s","signature_scheme":"sha1"}}'],
+    ['REDIS_PREFIX', 'has space'],
+    ['DELIVERY_TIMEOUT_MS', '5'],
+    ['METRICS_PORT', 'ninety'],
+    ['METRICS_PORT', '65536'],
   ] as const) {
     it(`stops start-up naming ${variable} when it is ${value}`, () => {
       expect(() => loadConfig({ [variable]: value })).to.throw(ConfigError, new RegExp(`^${variable}:`));
@@ -47,31 +64,58 @@ describe('config', () => {
   it('reads the reply protocol settings and derives its timings once', () => {
     const defaults = loadConfig({});
     expect(defaults).to.deep.include({ autoReplyMaxWaitMs: 5000, humanPauseMs: 0, jobFailureAttempts: 5 });
-    expect(defaults.replies).to.deep.equal({ pendingTtlMs: 900_000 + 5000 + 3_600_000, attemptMarkerTtlMs: 15_000, abortWaitMs: 800, rescueAfterMs: 15_000, sweepIntervalMs: 5000 });
-    const set = loadConfig({ AUTO_REPLY_DEBOUNCE_MS: '2000', AUTO_REPLY_MAX_WAIT_MS: '8000', HUMAN_PAUSE_S: '30', JOB_FAILURE_ATTEMPTS: '2', DELIVERY_TIMEOUT_MS: '3000' });
+    expect(defaults.replies).to.deep.equal({
+      pendingTtlMs: 900_000 + 5000 + 3_600_000,
+      attemptMarkerTtlMs: 15_000,
+      abortWaitMs: 800,
+      rescueAfterMs: 15_000,
+      sweepIntervalMs: 5000,
+    });
+    const set = loadConfig({
+      AUTO_REPLY_DEBOUNCE_MS: '2000',
+      AUTO_REPLY_MAX_WAIT_MS: '8000',
+      HUMAN_PAUSE_S: '30',
+      JOB_FAILURE_ATTEMPTS: '2',
+      DELIVERY_TIMEOUT_MS: '3000',
+    });
     expect(set).to.deep.include({ autoReplyMaxWaitMs: 8000, humanPauseMs: 30_000, jobFailureAttempts: 2 });
     expect(set.replies).to.deep.include({ attemptMarkerTtlMs: 8000, rescueAfterMs: 24_000, sweepIntervalMs: 5000 });
     // A short debounce ceiling: lost turns are looked for after 3 s, every second.
-    expect(loadConfig({ AUTO_REPLY_DEBOUNCE_MS: '0', AUTO_REPLY_MAX_WAIT_MS: '300' }).replies).to.deep.include({ rescueAfterMs: 3000, sweepIntervalMs: 1000 });
+    expect(loadConfig({ AUTO_REPLY_DEBOUNCE_MS: '0', AUTO_REPLY_MAX_WAIT_MS: '300' }).replies).to.deep.include({
+      rescueAfterMs: 3000,
+      sweepIntervalMs: 1000,
+    });
     expect(loadConfig({ AUTO_REPLY_DEBOUNCE_MS: '9000' }).autoReplyMaxWaitMs).to.equal(9000);
   });
 
-  it('keeps a replay key for the whole timestamp window, and a msg_id\'s answer at least as long', () => {
+  it("keeps a replay key for the whole timestamp window, and a msg_id's answer at least as long", () => {
     expect(loadConfig({}).admission).to.deep.equal({ replayTtlMs: 601_000, idempotencyTtlMs: 86_400_000 });
-    expect(loadConfig({ TIMESTAMP_TOLERANCE_S: '3600', IDEMPOTENCY_TTL_S: '60' }).admission).to.deep.equal({ replayTtlMs: 7_201_000, idempotencyTtlMs: 7_201_000 });
+    expect(loadConfig({ TIMESTAMP_TOLERANCE_S: '3600', IDEMPOTENCY_TTL_S: '60' }).admission).to.deep.equal({
+      replayTtlMs: 7_201_000,
+      idempotencyTtlMs: 7_201_000,
+    });
   });
 
   it('refuses a debounce ceiling below the debounce window, naming AUTO_REPLY_MAX_WAIT_MS', () => {
-    expect(() => loadConfig({ AUTO_REPLY_DEBOUNCE_MS: '3000', AUTO_REPLY_MAX_WAIT_MS: '2000' })).to.throw(ConfigError, /^AUTO_REPLY_MAX_WAIT_MS: must be at least AUTO_REPLY_DEBOUNCE_MS/);
+    expect(() => loadConfig({ AUTO_REPLY_DEBOUNCE_MS: '3000', AUTO_REPLY_MAX_WAIT_MS: '2000' })).to.throw(
+      ConfigError,
+      /^AUTO_REPLY_MAX_WAIT_MS: must be at least AUTO_REPLY_DEBOUNCE_MS/,
+    );
   });
 
   it('keeps dead letters 30 days by default, never shorter than CONTEXT_TTL_S, and refuses a retention a reply could outlive', () => {
     expect(loadConfig({}).deadLetterTtlS).to.equal(2_592_000);
     expect(loadConfig({ DEAD_LETTER_TTL_S: '1209600' }).deadLetterTtlS).to.equal(1_209_600);
     expect(loadConfig({ CONTEXT_TTL_S: '5184000' }).deadLetterTtlS).to.equal(5_184_000);
-    expect(() => loadConfig({ CONTEXT_TTL_S: '86400', DEAD_LETTER_TTL_S: '3600' })).to.throw(ConfigError, /^DEAD_LETTER_TTL_S: must be at least CONTEXT_TTL_S \(86400\)/);
+    expect(() => loadConfig({ CONTEXT_TTL_S: '86400', DEAD_LETTER_TTL_S: '3600' })).to.throw(
+      ConfigError,
+      /^DEAD_LETTER_TTL_S: must be at least CONTEXT_TTL_S \(86400\)/,
+    );
     // REPLY_MAX_AGE_MS 2 h + AUTO_REPLY_MAX_WAIT_MS 5 s + 1 h: a replayed letter must outlive its redelivery.
-    expect(() => loadConfig({ CONTEXT_TTL_S: '60', REPLY_MAX_AGE_MS: '7200000', DEAD_LETTER_TTL_S: '7200' })).to.throw(ConfigError, /^DEAD_LETTER_TTL_S: .*\(10805\)/);
+    expect(() => loadConfig({ CONTEXT_TTL_S: '60', REPLY_MAX_AGE_MS: '7200000', DEAD_LETTER_TTL_S: '7200' })).to.throw(
+      ConfigError,
+      /^DEAD_LETTER_TTL_S: .*\(10805\)/,
+    );
     expect(loadConfig({ CONTEXT_TTL_S: '60', REPLY_MAX_AGE_MS: '7200000', DEAD_LETTER_TTL_S: '10805' }).deadLetterTtlS).to.equal(10_805);
   });
 
@@ -99,16 +143,39 @@ describe('config', () => {
   it('parses CLIENTS with one secret or several, and applies defaults', () => {
     const config = loadConfig({
       RATE_LIMIT_PER_S: '7',
-      CLIENTS: JSON.stringify({ shop: { secret: S1 }, widget: { secrets: [SA, SB], signature_scheme: 'md5', group_policy: 'always', rate_limit_per_s: 3 } }),
+      CLIENTS: JSON.stringify({
+        shop: { secret: S1 },
+        widget: { secrets: [SA, SB], signature_scheme: 'md5', group_policy: 'always', rate_limit_per_s: 3 },
+      }),
     });
-    expect(config.clients.get('shop')).to.deep.include({ secrets: [S1], signatureScheme: 'hmac-sha256', groupPolicy: 'mention', rateLimitPerS: 7 });
-    expect(config.clients.get('widget')).to.deep.include({ secrets: [SA, SB], signatureScheme: 'md5', groupPolicy: 'always', rateLimitPerS: 3, allowCommands: false, allowPrivateSendUrls: false });
+    expect(config.clients.get('shop')).to.deep.include({
+      secrets: [S1],
+      signatureScheme: 'hmac-sha256',
+      groupPolicy: 'mention',
+      rateLimitPerS: 7,
+    });
+    expect(config.clients.get('widget')).to.deep.include({
+      secrets: [SA, SB],
+      signatureScheme: 'md5',
+      groupPolicy: 'always',
+      rateLimitPerS: 3,
+      allowCommands: false,
+      allowPrivateSendUrls: false,
+    });
   });
 
   it('refuses CLIENTS with a secret shorter than 16 characters, naming the client', () => {
-    expect(() => loadConfig({ CLIENTS: JSON.stringify({ shop: { secret: 'fifteen-chars-x' } }) })).to.throw(ConfigError, /^CLIENTS: client "shop".*16 characters/);
-    expect(() => loadConfig({ CLIENTS: JSON.stringify({ shop: { secrets: [S1, 'short'] } }) })).to.throw(ConfigError, /^CLIENTS: client "shop".*16 characters/);
-    expect(loadConfig({ CLIENTS: JSON.stringify({ shop: { secret: 'sixteen-chars-xx' } }) }).clients.get('shop')?.secrets).to.deep.equal(['sixteen-chars-xx']);
+    expect(() => loadConfig({ CLIENTS: JSON.stringify({ shop: { secret: 'fifteen-chars-x' } }) })).to.throw(
+      ConfigError,
+      /^CLIENTS: client "shop".*16 characters/,
+    );
+    expect(() => loadConfig({ CLIENTS: JSON.stringify({ shop: { secrets: [S1, 'short'] } }) })).to.throw(
+      ConfigError,
+      /^CLIENTS: client "shop".*16 characters/,
+    );
+    expect(loadConfig({ CLIENTS: JSON.stringify({ shop: { secret: 'sixteen-chars-xx' } }) }).clients.get('shop')?.secrets).to.deep.equal([
+      'sixteen-chars-xx',
+    ]);
   });
 
   it('refuses CLIENTS that is not JSON without quoting any of it (a secret typed without quotes stays out of the message)', () => {
@@ -128,11 +195,15 @@ describe('config', () => {
   it('refuses an ADMIN_TOKEN or ADMIN_WRITE_TOKEN shorter than 16 characters, naming the variable', () => {
     expect(() => loadConfig({ ADMIN_TOKEN: 'admin' })).to.throw(ConfigError, /^ADMIN_TOKEN:.*16 characters/);
     expect(() => loadConfig({ ADMIN_WRITE_TOKEN: 'fifteen-chars-x' })).to.throw(ConfigError, /^ADMIN_WRITE_TOKEN:.*16 characters/);
-    expect(loadConfig({ ADMIN_TOKEN: 'sixteen-chars-xx', ADMIN_WRITE_TOKEN: 'sixteen-chars-yy' })).to.deep.include({ adminToken: 'sixteen-chars-xx' });
+    expect(loadConfig({ ADMIN_TOKEN: 'sixteen-chars-xx', ADMIN_WRITE_TOKEN: 'sixteen-chars-yy' })).to.deep.include({
+      adminToken: 'sixteen-chars-xx',
+    });
   });
 
   it('reads the per-client switches allow_commands and allow_private_send_urls', () => {
-    const config = loadConfig({ CLIENTS: JSON.stringify({ w: { secret: S1, signature_scheme: 'md5', allow_commands: true, allow_private_send_urls: true } }) });
+    const config = loadConfig({
+      CLIENTS: JSON.stringify({ w: { secret: S1, signature_scheme: 'md5', allow_commands: true, allow_private_send_urls: true } }),
+    });
     expect(config.clients.get('w')).to.deep.include({ allowCommands: true, allowPrivateSendUrls: true });
   });
 
@@ -143,19 +214,31 @@ describe('config', () => {
       adminWriteToken: undefined,
       trustProxy: undefined,
     });
-    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '4000' })).to.throw(ConfigError, /^HTTP_REQUEST_TIMEOUT_MS:/);
-    expect(() => loadConfig({ ADMIN_TOKEN: 'the-same-token-01', ADMIN_WRITE_TOKEN: 'the-same-token-01' })).to.throw(ConfigError, /^ADMIN_WRITE_TOKEN:/);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '4000' })).to.throw(
+      ConfigError,
+      /^HTTP_REQUEST_TIMEOUT_MS:/,
+    );
+    expect(() => loadConfig({ ADMIN_TOKEN: 'the-same-token-01', ADMIN_WRITE_TOKEN: 'the-same-token-01' })).to.throw(
+      ConfigError,
+      /^ADMIN_WRITE_TOKEN:/,
+    );
   });
 
-  it('reads a client\'s own knowledge_file, undefined when it names none', () => {
-    const config = loadConfig({ CLIENTS: JSON.stringify({ shop: { secret: S1, knowledge_file: 'faq/shop.yaml' }, other: { secret: SA } }) });
+  it("reads a client's own knowledge_file, undefined when it names none", () => {
+    const config = loadConfig({
+      CLIENTS: JSON.stringify({ shop: { secret: S1, knowledge_file: 'faq/shop.yaml' }, other: { secret: SA } }),
+    });
     expect(config.clients.get('shop')?.knowledgeFile).to.equal('faq/shop.yaml');
     expect(config.clients.get('other')?.knowledgeFile).to.equal(undefined);
     expect(() => loadConfig({ CLIENTS: JSON.stringify({ shop: { secret: S1, knowledge_file: '' } }) })).to.throw(/CLIENTS.*knowledge_file/);
   });
 
   it('round-trips a client through its stored record form', () => {
-    const settings = parseClientRecord('c1', { secrets: ['x'], webhook_secret: 'whsec_abc', default_send_url: 'https://h/x', knowledge_file: 'faq.yaml' }, 50);
+    const settings = parseClientRecord(
+      'c1',
+      { secrets: ['x'], webhook_secret: 'whsec_abc', default_send_url: 'https://h/x', knowledge_file: 'faq.yaml' },
+      50,
+    );
     expect(parseClientRecord('c1', toClientRecord(settings), 1)).to.deep.equal(settings);
   });
 

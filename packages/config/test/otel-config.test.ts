@@ -8,9 +8,16 @@ describe('OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES', () => {
   });
 
   it('reads key=value pairs, percent-decoded and trimmed, and OTEL_SERVICE_NAME over their service.name', () => {
-    const resource = loadConfig({ OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=prod, service.name=from-attrs,team=a%2Cb%20c,empty=' }).otelResource;
-    expect(resource).to.deep.equal({ serviceName: 'from-attrs', attributes: { 'deployment.environment.name': 'prod', 'service.name': 'from-attrs', team: 'a,b c', empty: '' } });
-    expect(loadConfig({ OTEL_SERVICE_NAME: 'relay-eu', OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attrs' }).otelResource.serviceName).to.equal('relay-eu');
+    const resource = loadConfig({
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=prod, service.name=from-attrs,team=a%2Cb%20c,empty=',
+    }).otelResource;
+    expect(resource).to.deep.equal({
+      serviceName: 'from-attrs',
+      attributes: { 'deployment.environment.name': 'prod', 'service.name': 'from-attrs', team: 'a,b c', empty: '' },
+    });
+    expect(
+      loadConfig({ OTEL_SERVICE_NAME: 'relay-eu', OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attrs' }).otelResource.serviceName,
+    ).to.equal('relay-eu');
   });
 
   for (const bad of ['novalue', '=value', 'a=1,,b=2', 'a=%E0%A4%A']) {

@@ -18,12 +18,14 @@ const BASES: Env[] = [
 function variablesRead(): Map<string, Env> {
   const read = new Map<string, Env>();
   for (const base of BASES) {
-    loadConfig(new Proxy(base, {
-      get(target, name) {
-        if (typeof name === 'string' && !read.has(name)) read.set(name, base);
-        return typeof name === 'string' ? target[name] : undefined;
-      },
-    }));
+    loadConfig(
+      new Proxy(base, {
+        get(target, name) {
+          if (typeof name === 'string' && !read.has(name)) read.set(name, base);
+          return typeof name === 'string' ? target[name] : undefined;
+        },
+      }),
+    );
   }
   return read;
 }
@@ -41,14 +43,25 @@ describe('configuration table (docs/operating.md)', () => {
   const read = variablesRead();
 
   it('documents every variable the configuration reads, and none it does not read', () => {
-    const documented = new Set([...CONFIGURATION.matchAll(/^\| (`[A-Z][A-Z0-9_]+`(?: \/ `[A-Z][A-Z0-9_]+`)*) \|/gm)]
-      .flatMap((row) => [...(row[1] ?? '').matchAll(/`([A-Z0-9_]+)`/g)].map((name) => name[1] ?? '')));
-    expect([...read.keys()].filter((name) => !documented.has(name)), 'read but not in the table').to.deep.equal([]);
-    expect([...documented].filter((name) => !read.has(name)), 'in the table but never read').to.deep.equal([]);
+    const documented = new Set(
+      [...CONFIGURATION.matchAll(/^\| (`[A-Z][A-Z0-9_]+`(?: \/ `[A-Z][A-Z0-9_]+`)*) \|/gm)].flatMap((row) =>
+        [...(row[1] ?? '').matchAll(/`([A-Z0-9_]+)`/g)].map((name) => name[1] ?? ''),
+      ),
+    );
+    expect(
+      [...read.keys()].filter((name) => !documented.has(name)),
+      'read but not in the table',
+    ).to.deep.equal([]);
+    expect(
+      [...documented].filter((name) => !read.has(name)),
+      'in the table but never read',
+    ).to.deep.equal([]);
   });
 
   it('states the bounds of every whole-number variable as the configuration enforces them', () => {
-    const stated = new Map([...CONFIGURATION.matchAll(/`([A-Z][A-Z0-9_]+)`\s+(\d+)–(\d+)/g)].map((m) => [m[1] ?? '', `${m[2] ?? ''}–${m[3] ?? ''}`]));
+    const stated = new Map(
+      [...CONFIGURATION.matchAll(/`([A-Z][A-Z0-9_]+)`\s+(\d+)–(\d+)/g)].map((m) => [m[1] ?? '', `${m[2] ?? ''}–${m[3] ?? ''}`]),
+    );
     const enforced = new Map<string, string>();
     for (const [name, base] of read) {
       if (!/expected an integer/.test(refusal({ ...base, [name]: 'x' }))) continue;

@@ -53,7 +53,9 @@ describe('secrets from files (<NAME>_FILE)', () => {
 
   it('gives the password of REDIS_PASSWORD_FILE to Sentinel and Cluster connections too', () => {
     const REDIS_PASSWORD_FILE = secretFile('redis', 'pw-from-file\n');
-    expect(loadConfig({ REDIS_SENTINELS: '127.0.0.1:26379', REDIS_SENTINEL_NAME: 'relay', REDIS_PASSWORD_FILE }).redis.password).to.equal('pw-from-file');
+    expect(loadConfig({ REDIS_SENTINELS: '127.0.0.1:26379', REDIS_SENTINEL_NAME: 'relay', REDIS_PASSWORD_FILE }).redis.password).to.equal(
+      'pw-from-file',
+    );
     expect(loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7001', REDIS_PASSWORD_FILE }).redis.password).to.equal('pw-from-file');
   });
 
@@ -89,7 +91,7 @@ describe('secrets from files (<NAME>_FILE)', () => {
     expect(loadConfig({ ADMIN_TOKEN_FILE: secretFile('owner', 'admin-token-readable', 0o400) }).warnings).to.deep.equal([]);
   });
 
-  it('never quotes a file\'s content when it is not valid JSON (CLIENTS_FILE)', () => {
+  it("never quotes a file's content when it is not valid JSON (CLIENTS_FILE)", () => {
     const message = refusal({ CLIENTS_FILE: secretFile('clients', '{"shop":{"secret":qzxw-9876-vbnm}}') });
     expect(message).to.match(/^CLIENTS: not valid JSON/);
     expect(message).not.to.include('qzxw');
@@ -97,8 +99,11 @@ describe('secrets from files (<NAME>_FILE)', () => {
 });
 
 describe('REDIS_PASSWORD with a REDIS_URL that holds a password', () => {
-  it('stops start-up: ioredis would send the URL\'s password and ignore REDIS_PASSWORD', () => {
-    expect(() => loadConfig({ REDIS_URL: 'redis://:in-the-url@127.0.0.1:6379', REDIS_PASSWORD: 'other-pw' })).to.throw(ConfigError, /^REDIS_PASSWORD: REDIS_URL holds a password too/);
+  it("stops start-up: ioredis would send the URL's password and ignore REDIS_PASSWORD", () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://:in-the-url@127.0.0.1:6379', REDIS_PASSWORD: 'other-pw' })).to.throw(
+      ConfigError,
+      /^REDIS_PASSWORD: REDIS_URL holds a password too/,
+    );
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PASSWORD: 'other-pw' }).redis.password).to.equal('other-pw');
   });
 });

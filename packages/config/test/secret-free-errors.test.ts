@@ -24,7 +24,11 @@ describe('config refusals never quote a secret', () => {
     ['REDIS_URL', 'an invalid port', { REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:notaport` }],
     ['REDIS_URL', 'an unclosed IPv6 bracket', { REDIS_URL: `redis://user:${PASSWORD}@[::1` }],
     ['REDIS_URL', 'the wrong scheme', { REDIS_URL: `http://:${PASSWORD}@127.0.0.1:6379` }],
-    ['OPENAI_BASE_URL', 'an invalid port', { REPLY_ENGINE: 'openai', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `https://user:${PASSWORD}@api.example:bad/v1` }],
+    [
+      'OPENAI_BASE_URL',
+      'an invalid port',
+      { REPLY_ENGINE: 'openai', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `https://user:${PASSWORD}@api.example:bad/v1` },
+    ],
     ['EMBEDDINGS_BASE_URL', 'a port over 65535', { EMBEDDINGS_BASE_URL: `http://user:${PASSWORD}@127.0.0.1:99999/v1` }],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'a port over 65535', { OTEL_EXPORTER_OTLP_ENDPOINT: `http://user:${PASSWORD}@127.0.0.1:99999` }],
     ['REDIS_CLUSTER_NODES', 'a redis:// URL as a seed', { REDIS_CLUSTER_NODES: `127.0.0.1:7001,redis://:${PASSWORD}@127.0.0.1:7002` }],
@@ -42,8 +46,12 @@ describe('config refusals never quote a secret', () => {
   it('still names what is wrong: the scheme, or the entry that is not host:port', () => {
     expect(refusal({ REDIS_URL: 'http://127.0.0.1:6379' })).to.equal('REDIS_URL: must use redis: or rediss:, got "http:"');
     expect(refusal({ REDIS_URL: 'not a url' })).to.match(/^REDIS_URL: not a valid URL/);
-    expect(refusal({ REDIS_CLUSTER_NODES: '127.0.0.1:7001,a b:1' })).to.equal('REDIS_CLUSTER_NODES: expected host:port[,host:port…], got "a b:1"');
-    expect(refusal({ REDIS_CLUSTER_NODES: `:${PASSWORD}@127.0.0.1:7001` })).to.match(/^REDIS_CLUSTER_NODES: expected host:port\[,host:port…\], got "\*\*\*@127\.0\.0\.1:7001".*REDIS_PASSWORD/);
+    expect(refusal({ REDIS_CLUSTER_NODES: '127.0.0.1:7001,a b:1' })).to.equal(
+      'REDIS_CLUSTER_NODES: expected host:port[,host:port…], got "a b:1"',
+    );
+    expect(refusal({ REDIS_CLUSTER_NODES: `:${PASSWORD}@127.0.0.1:7001` })).to.match(
+      /^REDIS_CLUSTER_NODES: expected host:port\[,host:port…\], got "\*\*\*@127\.0\.0\.1:7001".*REDIS_PASSWORD/,
+    );
   });
 
   it('describes where Redis is without any password of REDIS_URL, one with "@" or one given as a query option', () => {

@@ -10,7 +10,9 @@ describe('TRUST_PROXY', () => {
     expect(trust('false')).to.equal(undefined);
     expect(trust('False')).to.equal(undefined);
     expect(trust('2')).to.equal(2);
-    expect(trust('loopback, 10.0.0.0/8, 192.168.1.7, fc00::/7, 172.16.0.0/255.240.0.0')).to.equal('loopback, 10.0.0.0/8, 192.168.1.7, fc00::/7, 172.16.0.0/255.240.0.0');
+    expect(trust('loopback, 10.0.0.0/8, 192.168.1.7, fc00::/7, 172.16.0.0/255.240.0.0')).to.equal(
+      'loopback, 10.0.0.0/8, 192.168.1.7, fc00::/7, 172.16.0.0/255.240.0.0',
+    );
   });
 
   for (const value of ['garbage', '10.0.0.0/33', '::1/129', '-1', 'loopback,,10.0.0.1', '10.0.0.0/255.0.255.0', '10.0.0.1/8/8']) {

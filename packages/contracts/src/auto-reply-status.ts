@@ -30,4 +30,9 @@ export interface AutoReplyStatusView {
   deliveries: DeliveryView[];
 }
 
-export const AUTO_REPLY_STATUS_FIELDS = fieldList<AutoReplyStatusView>({ auto_reply: true, paused_until: true, pending: true, deliveries: true });
+export const AUTO_REPLY_STATUS_FIELDS = fieldList<AutoReplyStatusView>({
+  auto_reply: true,
+  paused_until: true,
+  pending: true,
+  deliveries: true,
+});

@@ -26,8 +26,18 @@ export interface DeliveryMessageInfo {
 }
 
 export const DELIVERY_MESSAGE_INFO_FIELDS = fieldList<DeliveryMessageInfo>({
-  msg_id: true, group_id: false, group_name: false, from_user_id: true, to_user_id: true, at_list: false, content: false,
-  files_info: false, message_type: true, event_type: true, from_user_type: true, create_timestamp: true,
+  msg_id: true,
+  group_id: false,
+  group_name: false,
+  from_user_id: true,
+  to_user_id: true,
+  at_list: false,
+  content: false,
+  files_info: false,
+  message_type: true,
+  event_type: true,
+  from_user_type: true,
+  create_timestamp: true,
 });
 
 /** The JSON body POSTed to send_url (docs/service-rules.md §7, §17): handoff and sources beside in_reply_to. */
@@ -47,5 +57,12 @@ export interface DeliveryPayload {
 }
 
 export const DELIVERY_PAYLOAD_FIELDS = fieldList<DeliveryPayload>({
-  type: true, delivery_id: true, client: true, conversation_id: true, in_reply_to: true, handoff: true, sources: true, message_info: true,
+  type: true,
+  delivery_id: true,
+  client: true,
+  conversation_id: true,
+  in_reply_to: true,
+  handoff: true,
+  sources: true,
+  message_info: true,
 });

@@ -22,7 +22,13 @@ export interface DeliveryAttemptView {
   error: string | null;
 }
 
-export const DELIVERY_ATTEMPT_FIELDS = fieldList<DeliveryAttemptView>({ attempt: true, at: true, status: true, latency_ms: true, error: true });
+export const DELIVERY_ATTEMPT_FIELDS = fieldList<DeliveryAttemptView>({
+  attempt: true,
+  at: true,
+  status: true,
+  latency_ms: true,
+  error: true,
+});
 
 /** A delivery as auto_reply_status shows it. */
 export interface DeliveryView {
@@ -33,4 +39,10 @@ export interface DeliveryView {
   attempts: DeliveryAttemptView[];
 }
 
-export const DELIVERY_VIEW_FIELDS = fieldList<DeliveryView>({ delivery_id: true, state: true, in_reply_to: true, dead_reason: false, attempts: true });
+export const DELIVERY_VIEW_FIELDS = fieldList<DeliveryView>({
+  delivery_id: true,
+  state: true,
+  in_reply_to: true,
+  dead_reason: false,
+  attempts: true,
+});

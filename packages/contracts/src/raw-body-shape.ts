@@ -81,5 +81,8 @@ function endOfString(raw: Uint8Array, start: number): number {
   return raw.length;
 }
 
-const tooManyValues = (limits: BodyShapeLimits): FieldError =>
-  ({ path: '', code: 'maxValues', message: `The request body holds more than ${limits.maxValues} JSON values.` });
+const tooManyValues = (limits: BodyShapeLimits): FieldError => ({
+  path: '',
+  code: 'maxValues',
+  message: `The request body holds more than ${limits.maxValues} JSON values.`,
+});

@@ -7,8 +7,7 @@ import type { ChatMessageRequest } from './message.types.js';
 import { applyRequestRules } from './request-rules.js';
 
 export type ValidationResult =
-  | { ok: true; value: ChatMessageRequest; sendUrl: string | undefined; command: Command | undefined }
-  | { ok: false; errors: FieldError[] };
+  { ok: true; value: ChatMessageRequest; sendUrl: string | undefined; command: Command | undefined } | { ok: false; errors: FieldError[] };
 
 /**
  * `shapeChecked`: the caller has already held the raw bytes to the body-shape limits
@@ -57,10 +56,17 @@ function overlongArrays(body: unknown, limits: ValidationLimits): FieldError[] {
   const info = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['message_info'] : undefined;
   if (typeof info !== 'object' || info === null) return [];
   const errors: FieldError[] = [];
-  for (const [member, limit] of [['at_list', limits.atListMax], ['files_info', limits.filesMax]] as const) {
+  for (const [member, limit] of [
+    ['at_list', limits.atListMax],
+    ['files_info', limits.filesMax],
+  ] as const) {
     const value = (info as Record<string, unknown>)[member];
     if (Array.isArray(value) && value.length > limit) {
-      errors.push({ path: `/message_info/${member}`, code: 'maxItems', message: `message_info.${member} must have at most ${limit} items.` });
+      errors.push({
+        path: `/message_info/${member}`,
+        code: 'maxItems',
+        message: `message_info.${member} must have at most ${limit} items.`,
+      });
     }
   }
   return errors;
@@ -77,9 +83,7 @@ function checkLimits(limits: ValidationLimits): void {
 /** AJV errors as FieldErrors; an enum error is dropped where the same member already has a type error. */
 function toFieldErrors(ajvErrors: readonly ErrorObject[]): FieldError[] {
   const typeErrorAt = new Set(ajvErrors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
-  return ajvErrors
-    .filter((e) => !(e.keyword === 'enum' && typeErrorAt.has(e.instancePath)))
-    .map(toFieldError);
+  return ajvErrors.filter((e) => !(e.keyword === 'enum' && typeErrorAt.has(e.instancePath))).map(toFieldError);
 }
 
 function toFieldError(error: ErrorObject): FieldError {
@@ -103,9 +107,7 @@ function describe(error: ErrorObject, field: string): string {
     case 'maxLength':
       return `${field} must be at most ${String(p['limit'])} characters long.`;
     case 'minLength':
-      return p['limit'] === 1
-        ? `${field} must not be empty.`
-        : `${field} must be at least ${String(p['limit'])} characters long.`;
+      return p['limit'] === 1 ? `${field} must not be empty.` : `${field} must be at least ${String(p['limit'])} characters long.`;
     case 'maxItems':
       return `${field} must have at most ${String(p['limit'])} items.`;
     case 'minimum':

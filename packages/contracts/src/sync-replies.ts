@@ -18,7 +18,14 @@ export interface SyncReplyData {
   sources: string[];
 }
 
-const SYNC_REPLY_PRESENCE: FieldPresence<SyncReplyData> = { conversation_id: true, msg_id: true, in_reply_to: true, content: true, handoff: true, sources: true };
+const SYNC_REPLY_PRESENCE: FieldPresence<SyncReplyData> = {
+  conversation_id: true,
+  msg_id: true,
+  in_reply_to: true,
+  content: true,
+  handoff: true,
+  sources: true,
+};
 export const SYNC_REPLY_FIELDS = fieldList<SyncReplyData>(SYNC_REPLY_PRESENCE);
 
 export interface AssistReplyData extends SyncReplyData {

@@ -54,7 +54,10 @@ describe('checkRawBodyShape', () => {
 
   it('stops at the first value over the limit, before the text turns into anything invalid', () => {
     const members = Array.from({ length: 20_000 }, (_, i) => `"k${i}":0`).join(',');
-    expect(checkRawBodyShape(raw(`{${members},!!! not JSON`))).to.include({ code: 'maxValues', message: 'The request body holds more than 10000 JSON values.' });
+    expect(checkRawBodyShape(raw(`{${members},!!! not JSON`))).to.include({
+      code: 'maxValues',
+      message: 'The request body holds more than 10000 JSON values.',
+    });
   });
 
   it('reads multi-byte UTF-8 and a byte order mark without miscounting', () => {

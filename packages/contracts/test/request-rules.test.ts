@@ -7,9 +7,7 @@ describe('request rules', () => {
 
   describe('rule 2: content or files', () => {
     it('answers content_or_files_required when neither content nor files_info is given', () => {
-      expect(problems(validate(request({ content: undefined })))).to.deep.equal([
-        'content_or_files_required /message_info/content',
-      ]);
+      expect(problems(validate(request({ content: undefined })))).to.deep.equal(['content_or_files_required /message_info/content']);
     });
 
     it('counts whitespace-only content and an empty files_info as empty', () => {
@@ -73,12 +71,8 @@ describe('request rules', () => {
 
   describe('rule 7: at_list', () => {
     it('answers at_list_not_allowed for a non-empty at_list outside auto_dialog', () => {
-      expect(problems(validate(website({ at_list: ['bot-1'] })))).to.deep.equal([
-        'at_list_not_allowed /message_info/at_list',
-      ]);
-      expect(problems(validate(assist({ at_list: ['bot-1'] })))).to.deep.equal([
-        'at_list_not_allowed /message_info/at_list',
-      ]);
+      expect(problems(validate(website({ at_list: ['bot-1'] })))).to.deep.equal(['at_list_not_allowed /message_info/at_list']);
+      expect(problems(validate(assist({ at_list: ['bot-1'] })))).to.deep.equal(['at_list_not_allowed /message_info/at_list']);
     });
 
     it('tolerates an empty at_list everywhere and a filled one in auto_dialog', () => {
@@ -89,9 +83,7 @@ describe('request rules', () => {
 
   describe('one kind of content in auto_dialog', () => {
     it('answers mixed_content_types for text together with files', () => {
-      expect(problems(validate(request({ files_info: files('image') })))).to.deep.equal([
-        'mixed_content_types /message_info/files_info',
-      ]);
+      expect(problems(validate(request({ files_info: files('image') })))).to.deep.equal(['mixed_content_types /message_info/files_info']);
     });
 
     it('answers mixed_content_types for images together with documents or voice', () => {
@@ -108,9 +100,7 @@ describe('request rules', () => {
 
   describe('send_url', () => {
     it('answers send_url_not_supported for website_dialog with a send_url, wherever it is', () => {
-      expect(problems(validate(website({}, { send_url: 'https://x.example/' })))).to.deep.equal([
-        'send_url_not_supported /send_url',
-      ]);
+      expect(problems(validate(website({}, { send_url: 'https://x.example/' })))).to.deep.equal(['send_url_not_supported /send_url']);
       expect(problems(validate(website({ send_url: 'https://x.example/' })))).to.deep.equal([
         'send_url_not_supported /message_info/send_url',
       ]);
@@ -180,9 +170,7 @@ describe('request rules', () => {
       expect(problems(validate(request({ content: 42 })))).to.deep.equal(['type /message_info/content']);
       expect(problems(validate(request({ message_type: 2, quote: 'm-0' })))).to.deep.equal(['type /message_info/quote']);
       expect(problems(validate(request({ from_user_id: 7 })))).to.deep.equal(['type /message_info/from_user_id']);
-      expect(problems(validate(request({ event_type: 'foo', at_list: ['u'] })))).to.deep.equal([
-        'enum /message_info/event_type',
-      ]);
+      expect(problems(validate(request({ event_type: 'foo', at_list: ['u'] })))).to.deep.equal(['enum /message_info/event_type']);
     });
   });
 });

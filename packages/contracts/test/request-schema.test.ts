@@ -74,7 +74,17 @@ describe('request schema', () => {
     });
 
     it('refuses a client id or message id holding a lone surrogate (not Unicode text), naming each', () => {
-      const body = request({ msg_id: 'm\ud800', from_user_id: 'u\udc00', group_id: '\ud83d', at_list: ['bot-1', 'x\udfff'], message_type: 2, quote: { msg_id: 'q\ud800', message_type: 1 } }, { client: 'acme\ud800' });
+      const body = request(
+        {
+          msg_id: 'm\ud800',
+          from_user_id: 'u\udc00',
+          group_id: '\ud83d',
+          at_list: ['bot-1', 'x\udfff'],
+          message_type: 2,
+          quote: { msg_id: 'q\ud800', message_type: 1 },
+        },
+        { client: 'acme\ud800' },
+      );
       const result = validate(body);
       expect(problems(result)).to.deep.equal([
         'pattern /client',
@@ -84,7 +94,9 @@ describe('request schema', () => {
         'pattern /message_info/at_list/1',
         'pattern /message_info/quote/msg_id',
       ]);
-      expect(errorsOf(result)[1]!.message).to.equal('message_info.msg_id must be Unicode text: it holds a lone surrogate (such as \\ud800).');
+      expect(errorsOf(result)[1]!.message).to.equal(
+        'message_info.msg_id must be Unicode text: it holds a lone surrogate (such as \\ud800).',
+      );
       expect(leadingErrorCode(errorsOf(result))).to.equal('invalid_request');
     });
 

@@ -52,10 +52,7 @@ describe('request validator', () => {
         [
           () => request({ message_type: 2, content: '' }),
           (r) =>
-            expect(problems(r)).to.deep.equal([
-              'content_or_files_required /message_info/content',
-              'quote_required /message_info/quote',
-            ]),
+            expect(problems(r)).to.deep.equal(['content_or_files_required /message_info/content', 'quote_required /message_info/quote']),
         ],
         [() => request({}, { timestamp: 'now' }), (r) => expect(problems(r)).to.deep.equal(['type /timestamp'])],
         [() => command('halt'), (r) => expect(problems(r)).to.deep.equal(['unknown_command /message_info/content'])],
@@ -81,16 +78,20 @@ describe('request validator', () => {
 
 describe('leadingErrorCode', () => {
   it('puts a schema problem (invalid_request) before a rule violation', () => {
-    expect(leadingErrorCode([
-      { path: '/message_info/content', code: 'content_or_files_required', message: 'x' },
-      { path: '/timestamp', code: 'type', message: 'y' },
-    ])).to.equal('invalid_request');
+    expect(
+      leadingErrorCode([
+        { path: '/message_info/content', code: 'content_or_files_required', message: 'x' },
+        { path: '/timestamp', code: 'type', message: 'y' },
+      ]),
+    ).to.equal('invalid_request');
   });
 
   it('orders rule violations as the table of docs/service-rules.md §3 does', () => {
-    expect(leadingErrorCode([
-      { path: '/message_info/quote', code: 'quote_required', message: 'x' },
-      { path: '/message_info/content', code: 'content_or_files_required', message: 'y' },
-    ])).to.equal('content_or_files_required');
+    expect(
+      leadingErrorCode([
+        { path: '/message_info/quote', code: 'quote_required', message: 'x' },
+        { path: '/message_info/content', code: 'content_or_files_required', message: 'y' },
+      ]),
+    ).to.equal('content_or_files_required');
   });
 });

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { AUTO_REPLY_STATUS_FIELDS, DEAD_LETTER_REASONS, DELIVERY_PAYLOAD_FIELDS, DELIVERY_STATES, DELIVERY_VIEW_FIELDS } from '../src/index.js';
+import {
+  AUTO_REPLY_STATUS_FIELDS,
+  DEAD_LETTER_REASONS,
+  DELIVERY_PAYLOAD_FIELDS,
+  DELIVERY_STATES,
+  DELIVERY_VIEW_FIELDS,
+} from '../src/index.js';
 
 const doc = (path: string): string => readFileSync(new URL(`../../../../docs/${path}`, import.meta.url), 'utf8');
 

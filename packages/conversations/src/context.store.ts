@@ -39,7 +39,10 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
     }
     return pairs;
   };
-  const contextKeys = (conversationId: string) => ({ order: keys.contextOrder(conversationId), messages: keys.contextMessages(conversationId) });
+  const contextKeys = (conversationId: string) => ({
+    order: keys.contextOrder(conversationId),
+    messages: keys.contextMessages(conversationId),
+  });
   const readReply = (reply: unknown): ContextMessage[] => {
     if (!Array.isArray(reply)) throw new Error('unexpected reply from the context read script');
     const messages: ContextMessage[] = [];

@@ -6,7 +6,13 @@ const base: MessageInfo = { message_type: 1, event_type: 'auto_dialog', create_t
 
 describe('contextMessageFrom', () => {
   it('maps from_user_type to a role', () => {
-    const roles: [FromUserType | undefined, string][] = [[2, 'customer'], [1, 'agent'], [3, 'agent'], [4, 'bot'], [undefined, 'customer']];
+    const roles: [FromUserType | undefined, string][] = [
+      [2, 'customer'],
+      [1, 'agent'],
+      [3, 'agent'],
+      [4, 'bot'],
+      [undefined, 'customer'],
+    ];
     for (const [fromUserType, role] of roles) {
       const info: MessageInfo = fromUserType === undefined ? { ...base } : { ...base, from_user_type: fromUserType };
       expect(contextMessageFrom(info, 'm1').role, `from_user_type ${fromUserType}`).to.equal(role);
@@ -49,7 +55,9 @@ describe('contextMessageFrom', () => {
 
   it('leaves out empty or missing text', () => {
     const files = [{ file_type: 'image' as const, content: 'https://x/a.png' }];
-    expect(contextMessageFrom({ ...base, content: '', files_info: files }, 'm').content).to.deep.equal([{ type: 'image', content: 'https://x/a.png' }]);
+    expect(contextMessageFrom({ ...base, content: '', files_info: files }, 'm').content).to.deep.equal([
+      { type: 'image', content: 'https://x/a.png' },
+    ]);
     expect(contextMessageFrom({ ...base }, 'm').content).to.deep.equal([]);
   });
 

@@ -67,21 +67,34 @@ describe('context store', () => {
   });
 
   it('keeps only the last maxMessages of one large batch', async () => {
-    expect(await store.record(conv, range(0, 60).map((id) => msg(id)))).to.equal(60);
+    expect(
+      await store.record(
+        conv,
+        range(0, 60).map((id) => msg(id)),
+      ),
+    ).to.equal(60);
     expect(ids(await store.read(conv))).to.deep.equal(range(10, 60));
     expect(await redis.hlen(keys.contextMessages(conv))).to.equal(50);
   });
 
   it('trims correctly with a cap above the scripts chunk size', async () => {
     const big = createContextStore({ redis, keys, maxMessages: 1200, ttlSeconds: 600 });
-    expect(await big.record(conv, range(0, 1300).map((id) => msg(id)))).to.equal(1300);
+    expect(
+      await big.record(
+        conv,
+        range(0, 1300).map((id) => msg(id)),
+      ),
+    ).to.equal(1300);
     expect(ids(await big.read(conv))).to.deep.equal(range(100, 1300));
     expect(ids(await big.read(conv, 700))).to.deep.equal(range(600, 1300));
     expect(await redis.hlen(keys.contextMessages(conv))).to.equal(1200);
   });
 
   it('reads the last limit messages, oldest first', async () => {
-    await store.record(conv, range(0, 5).map((id) => msg(id)));
+    await store.record(
+      conv,
+      range(0, 5).map((id) => msg(id)),
+    );
     expect(ids(await store.read(conv, 2))).to.deep.equal(['m3', 'm4']);
     expect(ids(await store.read(conv, 1))).to.deep.equal(['m4']);
     expect(ids(await store.read(conv, 5))).to.deep.equal(range(0, 5));

@@ -93,7 +93,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         timeout: { request: request.timeoutMs },
         ...(request.signal ? { signal: request.signal } : {}),
       });
-      if (gate && request.beforeSend) sendWhenConnected(stream, { gate, body: request.body, beforeSend: request.beforeSend, heldBack: () => (heldBack = true) });
+      if (gate && request.beforeSend)
+        sendWhenConnected(stream, { gate, body: request.body, beforeSend: request.beforeSend, heldBack: () => (heldBack = true) });
       const answer = await readCappedAnswer(stream, MAX_RESPONSE_BODY_BYTES);
       return answerOutcome(answer, elapsed());
     } catch (err: unknown) {

@@ -1,4 +1,11 @@
-import { DELIVERY_PAYLOAD_TYPE, type DeliveryMessageInfo, type DeliveryPayload, type FileInfo, type FileType, type ReplyPart } from '@dialog-relay/contracts';
+import {
+  DELIVERY_PAYLOAD_TYPE,
+  type DeliveryMessageInfo,
+  type DeliveryPayload,
+  type FileInfo,
+  type FileType,
+  type ReplyPart,
+} from '@dialog-relay/contracts';
 
 export interface ReplyPayloadInput {
   deliveryId: string;

@@ -5,9 +5,7 @@ const base = { baseMs: 1000, maxDelayMs: 10_000, retryAfterMs: null, maxRetryAft
 
 describe('retryDelayMs', () => {
   it('doubles the window per failed attempt up to maxDelayMs (random = 1)', () => {
-    const delays = [1, 2, 3, 4, 5, 6, 60].map((failedAttempts) =>
-      retryDelayMs({ ...base, failedAttempts, random: () => 1 }),
-    );
+    const delays = [1, 2, 3, 4, 5, 6, 60].map((failedAttempts) => retryDelayMs({ ...base, failedAttempts, random: () => 1 }));
     expect(delays).to.deep.equal([1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
   });
 

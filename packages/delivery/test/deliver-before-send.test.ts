@@ -47,13 +47,15 @@ describe('deliver: beforeSend holds the request until the connection is open', (
     const listener = await startListener();
     try {
       let connectionsWhenAsked = -1;
-      const outcome = await deliverer.deliver(deliveryRequest(`http://receiver.test:${listener.port}/hook`, {
-        beforeSend: async () => {
-          await waitUntil(() => listener.connections() === 1, 5000);
-          connectionsWhenAsked = listener.connections();
-          return false;
-        },
-      }));
+      const outcome = await deliverer.deliver(
+        deliveryRequest(`http://receiver.test:${listener.port}/hook`, {
+          beforeSend: async () => {
+            await waitUntil(() => listener.connections() === 1, 5000);
+            connectionsWhenAsked = listener.connections();
+            return false;
+          },
+        }),
+      );
       expect(connectionsWhenAsked).to.equal(1);
       expect(outcome).to.include({ kind: 'permanent', status: null, error: NOT_SENT, responseBody: null });
       expect(listener.bytes()).to.equal(0);
@@ -91,9 +93,11 @@ describe('deliver: beforeSend holds the request until the connection is open', (
 
   it('sends nothing and retries when beforeSend fails', async () => {
     const before = receiver.requests.length;
-    const outcome = await deliverer.deliver(deliveryRequest(`http://receiver.test:${receiver.port}/hook`, {
-      beforeSend: () => Promise.reject(Object.assign(new Error('Connection is closed.'), { code: 'ECONNCLOSED' })),
-    }));
+    const outcome = await deliverer.deliver(
+      deliveryRequest(`http://receiver.test:${receiver.port}/hook`, {
+        beforeSend: () => Promise.reject(Object.assign(new Error('Connection is closed.'), { code: 'ECONNCLOSED' })),
+      }),
+    );
     expect(outcome).to.include({ kind: 'retry', status: null, error: 'ECONNCLOSED' });
     expect(receiver.requests.length).to.equal(before);
   });

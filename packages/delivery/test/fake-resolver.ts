@@ -7,8 +7,6 @@ export function fakeResolver(table: Record<string, string[]>): Resolver {
     if (!addresses) {
       return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
     }
-    return Promise.resolve(
-      addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
-    );
+    return Promise.resolve(addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })));
   };
 }

@@ -26,7 +26,7 @@ export function installLoopbackTripwire(): { attempts: string[]; uninstall: () =
       else if (typeof options.lookup === 'function') {
         const lookup = options.lookup;
         options.lookup = ((hostname: string, lookupOptions: object, callback: (...results: unknown[]) => void) =>
-          lookup(hostname, lookupOptions, ((error: Error | null, address: unknown, family?: number) => {
+          lookup(hostname, lookupOptions, (error: Error | null, address: unknown, family?: number) => {
             if (error) return callback(error);
             const list = Array.isArray(address) ? (address as { address: string }[]).map((a) => a.address) : [String(address)];
             const outside = list.find((a) => !LOOPBACK.test(a));
@@ -35,7 +35,7 @@ export function installLoopbackTripwire(): { attempts: string[]; uninstall: () =
               return callback(new Error(`loopback tripwire: a connection to ${outside} was stopped`));
             }
             return callback(null, address, family);
-          }))) as typeof options.lookup;
+          })) as typeof options.lookup;
       }
     } else if (typeof first === 'number' && typeof args[1] === 'string') checked(args[1]);
     return (original as (...a: unknown[]) => net.Socket).apply(this, args);

@@ -1,4 +1,10 @@
-import { confidenceFeatures, isConfident, type ConfidenceFeatures, type ConfidenceThresholds, type KnowledgeResponder } from '@dialog-relay/reply-engine';
+import {
+  confidenceFeatures,
+  isConfident,
+  type ConfidenceFeatures,
+  type ConfidenceThresholds,
+  type KnowledgeResponder,
+} from '@dialog-relay/reply-engine';
 import type { EvalCase } from './eval-cases.js';
 
 export interface Calibration {

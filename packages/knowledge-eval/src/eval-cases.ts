@@ -23,24 +23,24 @@ function firstString(record: Record<string, unknown>, keys: readonly string[]): 
 }
 
 function readCase(parsed: unknown, line: number): EvalCase {
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`cases line ${line}: must be a JSON object`);
-    const record = parsed as Record<string, unknown>;
-    const textField = firstString(record, TEXT_KEYS);
-    if (!textField || typeof textField.value !== 'string' || textField.value.trim() === '') {
-      throw new Error(`cases line ${line}: needs a non-empty "text"`);
-    }
-    const expectedField = firstString(record, EXPECTED_KEYS);
-    const expectedValue = expectedField?.value ?? null;
-    const values = Array.isArray(expectedValue) ? (expectedValue as unknown[]) : [expectedValue];
-    if (values.some((value) => value !== null && typeof value !== 'string')) {
-      throw new Error(`cases line ${line}: "${expectedField?.key ?? 'expected'}" must be an entry id, a list of ids, or null`);
-    }
-    const accepted = (values as (string | null)[])
-      .filter((value): value is string => value !== null && !OUT_OF_SCOPE.has(value.trim().toLowerCase()))
-      .map((value) => value.trim());
-    const languageField = firstString(record, LANGUAGE_KEYS);
-    const language = typeof languageField?.value === 'string' && languageField.value !== '' ? languageField.value.toLowerCase() : undefined;
-    return { text: textField.value, expected: accepted[0], accepted, language, line };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`cases line ${line}: must be a JSON object`);
+  const record = parsed as Record<string, unknown>;
+  const textField = firstString(record, TEXT_KEYS);
+  if (!textField || typeof textField.value !== 'string' || textField.value.trim() === '') {
+    throw new Error(`cases line ${line}: needs a non-empty "text"`);
+  }
+  const expectedField = firstString(record, EXPECTED_KEYS);
+  const expectedValue = expectedField?.value ?? null;
+  const values = Array.isArray(expectedValue) ? (expectedValue as unknown[]) : [expectedValue];
+  if (values.some((value) => value !== null && typeof value !== 'string')) {
+    throw new Error(`cases line ${line}: "${expectedField?.key ?? 'expected'}" must be an entry id, a list of ids, or null`);
+  }
+  const accepted = (values as (string | null)[])
+    .filter((value): value is string => value !== null && !OUT_OF_SCOPE.has(value.trim().toLowerCase()))
+    .map((value) => value.trim());
+  const languageField = firstString(record, LANGUAGE_KEYS);
+  const language = typeof languageField?.value === 'string' && languageField.value !== '' ? languageField.value.toLowerCase() : undefined;
+  return { text: textField.value, expected: accepted[0], accepted, language, line };
 }
 
 /**

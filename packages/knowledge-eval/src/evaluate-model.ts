@@ -37,14 +37,24 @@ export interface ModelEvalReport {
 const emptyCounts = (): ModelCounts => ({ answerable: 0, right: 0, handoff: 0, wrong: 0, outOfScope: 0, outOfScopeHandoff: 0, errors: 0 });
 
 const messageOf = (text: string, index: number): ContextMessage => ({
-  msg_id: `eval-${index}`, role: 'customer', from_user_id: 'eval-customer', content: [{ type: 'text', content: text }], event_type: 'assist_dialog', create_timestamp: 0,
+  msg_id: `eval-${index}`,
+  role: 'customer',
+  from_user_id: 'eval-customer',
+  content: [{ type: 'text', content: text }],
+  event_type: 'assist_dialog',
+  create_timestamp: 0,
 });
 
 /**
  * Asks `engine` every case (each on its own, no history), `concurrency` at a time, and counts the
  * outcomes. `ids`: the entry ids of the knowledge file the engine answers from.
  */
-export async function evaluateModel(engine: ReplyEngine, ids: ReadonlySet<string>, cases: readonly EvalCase[], concurrency = 4): Promise<ModelEvalReport> {
+export async function evaluateModel(
+  engine: ReplyEngine,
+  ids: ReadonlySet<string>,
+  cases: readonly EvalCase[],
+  concurrency = 4,
+): Promise<ModelEvalReport> {
   const unknownIds = new Set<string>();
   const known = cases.filter((testCase) => {
     const unknown = testCase.accepted.filter((id) => !ids.has(id));
@@ -86,10 +96,14 @@ export async function evaluateModel(engine: ReplyEngine, ids: ReadonlySet<string
 
 /** The model evaluation as a plain-text table for a terminal. */
 export function formatModelReport(report: ModelEvalReport, model: string): string {
-  const lines = [`${report.cases} messages through model ${model}`, 'language  answerable  answered right  handoff  wrong  out-of-scope  handoff on out-of-scope  errors'];
+  const lines = [
+    `${report.cases} messages through model ${model}`,
+    'language  answerable  answered right  handoff  wrong  out-of-scope  handoff on out-of-scope  errors',
+  ];
   const row = (name: string, c: ModelCounts): string =>
     `${name.padEnd(9)} ${String(c.answerable).padStart(10)}  ${percent(rate(c.right, c.answerable)).padStart(14)}  ${String(c.handoff).padStart(7)}  ${String(c.wrong).padStart(5)}  ${String(c.outOfScope).padStart(12)}  ${percent(rate(c.outOfScopeHandoff, c.outOfScope)).padStart(23)}  ${String(c.errors).padStart(6)}`;
-  for (const [language, counts] of Object.entries(report.byLanguage).sort(([a], [b]) => a.localeCompare(b))) lines.push(row(language, counts));
+  for (const [language, counts] of Object.entries(report.byLanguage).sort(([a], [b]) => a.localeCompare(b)))
+    lines.push(row(language, counts));
   lines.push(row('all', report.total), '');
   lines.push(`answered right (by sources[0]):       ${percent(report.accuracy)}`);
   lines.push(`wrong answers (of all messages):      ${percent(report.wrongRate)}`);

@@ -8,7 +8,8 @@ export function formatEvalReport(report: EvalReport, options: { microsPerReply?:
   lines.push('language  answerable  top-1 accuracy  wrong  fallback  out-of-scope  fallback on out-of-scope');
   const row = (name: string, c: EvalReport['total']): string =>
     `${name.padEnd(9)} ${String(c.answerable).padStart(10)}  ${percent(rate(c.correct, c.answerable)).padStart(14)}  ${String(c.wrong).padStart(5)}  ${String(c.fallback).padStart(8)}  ${String(c.outOfScope).padStart(12)}  ${percent(rate(c.outOfScopeFallback, c.outOfScope)).padStart(24)}`;
-  for (const [language, counts] of Object.entries(report.byLanguage).sort(([a], [b]) => a.localeCompare(b))) lines.push(row(language, counts));
+  for (const [language, counts] of Object.entries(report.byLanguage).sort(([a], [b]) => a.localeCompare(b)))
+    lines.push(row(language, counts));
   lines.push(row('all', report.total));
   lines.push('');
   lines.push(`top-1 accuracy (answerable):          ${percent(report.accuracy)}`);
@@ -21,7 +22,9 @@ export function formatEvalReport(report: EvalReport, options: { microsPerReply?:
     lines.push('');
     lines.push('worst confusions (expected → answered; "fallback" = no answer):');
     for (const confusion of shown) {
-      lines.push(`  ${String(confusion.count).padStart(3)} × ${confusion.expected} → ${confusion.got ?? 'fallback'}   e.g. ${JSON.stringify(confusion.example)}`);
+      lines.push(
+        `  ${String(confusion.count).padStart(3)} × ${confusion.expected} → ${confusion.got ?? 'fallback'}   e.g. ${JSON.stringify(confusion.example)}`,
+      );
     }
   }
   return lines.join('\n');

@@ -1,5 +1,12 @@
 export { parseEvalCases, type EvalCase } from './eval-cases.js';
-export { ratio, evaluateKnowledge, measureMicrosPerReply, type LanguageCounts, type Confusion, type EvalReport } from './evaluate-knowledge.js';
+export {
+  ratio,
+  evaluateKnowledge,
+  measureMicrosPerReply,
+  type LanguageCounts,
+  type Confusion,
+  type EvalReport,
+} from './evaluate-knowledge.js';
 export { calibrateThresholds, type Calibration } from './calibrate-thresholds.js';
 export { measureRecall, formatRecallReport, type RecallCounts, type RecallReport } from './measure-recall.js';
 export { formatEvalReport, formatCalibration } from './format-eval-report.js';

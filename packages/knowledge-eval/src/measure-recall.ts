@@ -46,7 +46,8 @@ export function formatRecallReport(report: RecallReport): string {
   const lines = [`right entry among the first ${report.k} retrieved (answerable messages):`, 'language  answerable  found  recall'];
   const row = (name: string, counts: RecallCounts): string =>
     `${name.padEnd(9)} ${String(counts.answerable).padStart(10)}  ${String(counts.found).padStart(5)}  ${percent(rate(counts.found, counts.answerable)).padStart(7)}`;
-  for (const [language, counts] of Object.entries(report.byLanguage).sort(([a], [b]) => a.localeCompare(b))) lines.push(row(language, counts));
+  for (const [language, counts] of Object.entries(report.byLanguage).sort(([a], [b]) => a.localeCompare(b)))
+    lines.push(row(language, counts));
   lines.push(row('all', report.total));
   return lines.join('\n');
 }

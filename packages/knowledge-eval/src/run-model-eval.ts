@@ -16,7 +16,12 @@ export interface ModelEvalOptions {
  * (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL, KNOWLEDGE_CONTEXT_*, …; REPLY_ENGINE is implied),
  * runs the cases through it and prints the report. Engine warnings (a failing endpoint) go to stderr.
  */
-export async function runModelEval(options: ModelEvalOptions, env: Env, print: (text: string) => void, printError: (text: string) => void): Promise<number> {
+export async function runModelEval(
+  options: ModelEvalOptions,
+  env: Env,
+  print: (text: string) => void,
+  printError: (text: string) => void,
+): Promise<number> {
   const config = loadConfig({ ...env, REPLY_ENGINE: 'openai', ...(options.file === undefined ? {} : { KNOWLEDGE_FILE: options.file }) });
   const engineConfig = config.replyEngine;
   if (engineConfig.kind !== 'openai') return 64;
@@ -28,7 +33,11 @@ export async function runModelEval(options: ModelEvalOptions, env: Env, print: (
   });
   try {
     const report = await evaluateModel(engine, new Set(kb.entries.map((entry) => entry.id)), options.cases, options.concurrency);
-    print(options.json ? JSON.stringify({ ...report, model: engineConfig.model, entries: kb.entries.length }, null, 2) : formatModelReport(report, engineConfig.model));
+    print(
+      options.json
+        ? JSON.stringify({ ...report, model: engineConfig.model, entries: kb.entries.length }, null, 2)
+        : formatModelReport(report, engineConfig.model),
+    );
     return 0;
   } finally {
     engine.close();

@@ -51,7 +51,9 @@ describe('knowledge evaluation', () => {
 
     it('names the line of a bad case', () => {
       expect(() => parseEvalCases('{"text": "a", "expected": "x"}\n{"text": ""}')).to.throw('cases line 2: needs a non-empty "text"');
-      expect(() => parseEvalCases('{"text": "a", "expected": 3}')).to.throw('cases line 1: "expected" must be an entry id, a list of ids, or null');
+      expect(() => parseEvalCases('{"text": "a", "expected": 3}')).to.throw(
+        'cases line 1: "expected" must be an entry id, a list of ids, or null',
+      );
       expect(() => parseEvalCases('not json')).to.throw(/^cases line 1: not JSON/);
       expect(() => parseEvalCases('\n')).to.throw('the cases file has no cases');
     });
@@ -59,7 +61,13 @@ describe('knowledge evaluation', () => {
 
   describe('report', () => {
     const responder = createKnowledgeResponder(SMALL_FAQ);
-    const caseOf = (text: string, accepted: string[], line: number): EvalCase => ({ text, expected: accepted[0], accepted, language: undefined, line });
+    const caseOf = (text: string, accepted: string[], line: number): EvalCase => ({
+      text,
+      expected: accepted[0],
+      accepted,
+      language: undefined,
+      line,
+    });
     const cases: EvalCase[] = [
       caseOf('do you do gift wrapping', ['wrap'], 1),
       caseOf('礼品包装可以吗', ['wrap'], 2),
@@ -73,19 +81,39 @@ describe('knowledge evaluation', () => {
     it('counts accuracy per language, wrong answers, fallbacks on out-of-scope messages and confusions', () => {
       const report = evaluateKnowledge(responder, cases);
       expect(report.cases).to.equal(6);
-      expect(report.byLanguage['en']).to.deep.equal({ answerable: 3, correct: 2, wrong: 1, fallback: 0, outOfScope: 2, outOfScopeFallback: 1 });
-      expect(report.byLanguage['zh']).to.deep.equal({ answerable: 1, correct: 1, wrong: 0, fallback: 0, outOfScope: 0, outOfScopeFallback: 0 });
+      expect(report.byLanguage['en']).to.deep.equal({
+        answerable: 3,
+        correct: 2,
+        wrong: 1,
+        fallback: 0,
+        outOfScope: 2,
+        outOfScopeFallback: 1,
+      });
+      expect(report.byLanguage['zh']).to.deep.equal({
+        answerable: 1,
+        correct: 1,
+        wrong: 0,
+        fallback: 0,
+        outOfScope: 0,
+        outOfScopeFallback: 0,
+      });
       expect(report.accuracy).to.equal(3 / 4);
       expect(report.wrongRate).to.equal(2 / 6);
       expect(report.outOfScopeFallbackRate).to.equal(1 / 2);
       expect(report.unknownIds).to.deep.equal(['no-such-entry']);
-      expect(report.confusions.map((c) => `${c.expected}→${c.got ?? 'fallback'}`).sort()).to.deep.equal(['(out of scope)→wrap', 'wrap→voucher']);
+      expect(report.confusions.map((c) => `${c.expected}→${c.got ?? 'fallback'}`).sort()).to.deep.equal([
+        '(out of scope)→wrap',
+        'wrap→voucher',
+      ]);
       const text = formatEvalReport(report, { microsPerReply: 12.3 });
       expect(text).to.include('top-1 accuracy (answerable):          75.0 %').and.include('12.3 µs').and.include('no-such-entry');
     });
 
     it('prints "n/a" (null in the report) for a rate whose cases are absent, e.g. a set with no out-of-scope cases', () => {
-      const report = evaluateKnowledge(responder, cases.filter((c) => c.expected !== undefined));
+      const report = evaluateKnowledge(
+        responder,
+        cases.filter((c) => c.expected !== undefined),
+      );
       expect(report.total.outOfScope).to.equal(0);
       expect(report.outOfScopeFallbackRate).to.equal(null);
       expect(JSON.parse(JSON.stringify(report))).to.have.property('outOfScopeFallbackRate', null);
@@ -93,7 +121,10 @@ describe('knowledge evaluation', () => {
       expect(text).to.include('fallback on out-of-scope messages:    n/a');
       const allRow = text.split('\n').find((line) => line.startsWith('all '))!;
       expect(allRow.trimEnd().endsWith('n/a')).to.equal(true);
-      const noAnswerable = evaluateKnowledge(responder, cases.filter((c) => c.expected === undefined));
+      const noAnswerable = evaluateKnowledge(
+        responder,
+        cases.filter((c) => c.expected === undefined),
+      );
       expect(noAnswerable.accuracy).to.equal(null);
       expect(formatEvalReport(noAnswerable)).to.include('top-1 accuracy (answerable):          n/a');
     });
@@ -115,7 +146,9 @@ describe('knowledge evaluation', () => {
       const atTwo = measureRecall(responder, cases, 2);
       // the wrap entry has no word of "can I buy a voucher": no K finds it
       expect(atTwo.total).to.deep.equal({ answerable: 4, found: 3 });
-      expect(formatRecallReport(atOne)).to.include('among the first 1 retrieved').and.match(/en\s+3\s+2\s+66\.7 %/);
+      expect(formatRecallReport(atOne))
+        .to.include('among the first 1 retrieved')
+        .and.match(/en\s+3\s+2\s+66\.7 %/);
     });
 
     it('calibrates thresholds that answer the answerable cases and fall back on the out-of-scope one', () => {
@@ -166,7 +199,8 @@ describe('knowledge evaluation', () => {
           if (testCase.expected !== undefined) expect(ids.has(testCase.expected), testCase.expected).to.equal(true);
           expect(questions.has(testCase.text.toLowerCase()), testCase.text).to.equal(false);
         }
-        for (const language of ['en', 'zh', 'ja']) expect(cases.filter((c) => c.language === language && c.expected === undefined).length, language).to.be.at.least(15);
+        for (const language of ['en', 'zh', 'ja'])
+          expect(cases.filter((c) => c.language === language && c.expected === undefined).length, language).to.be.at.least(15);
         const report = evaluateKnowledge(createKnowledgeResponder(kb), cases);
         expect(report.unknownIds).to.deep.equal([]);
       });

@@ -29,11 +29,16 @@ const CASES = [
   { text: 'handoff: weather', expected: null, lang: 'en' },
   { text: 'answer anyway: weather', expected: null, lang: 'en' },
   { text: 'x', expected: 'no-such-entry', lang: 'en' },
-].map((c) => JSON.stringify(c)).join('\n');
+]
+  .map((c) => JSON.stringify(c))
+  .join('\n');
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -53,7 +58,8 @@ describe('npm run eval:knowledge -- --engine openai (fake model on loopback)', (
     server = await startFakeChatServer((request) => {
       const { messages } = JSON.parse(request.body) as { messages: { content: string }[] };
       const text = messages[messages.length - 1]!.content;
-      if (text.startsWith('handoff')) return { status: 200, body: completionBody(JSON.stringify({ answer: '', handoff: true, sources: [] })) };
+      if (text.startsWith('handoff'))
+        return { status: 200, body: completionBody(JSON.stringify({ answer: '', handoff: true, sources: [] })) };
       const source = text.includes('voucher') ? 'voucher' : 'wrap';
       return { status: 200, body: completionBody(JSON.stringify({ answer: 'Sure.', handoff: false, sources: [source] })) };
     });
@@ -65,12 +71,39 @@ describe('npm run eval:knowledge -- --engine openai (fake model on loopback)', (
   const env = () => ({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-eval', OPENAI_MODEL: 'eval-model', OPENAI_MAX_RETRIES: '0' });
 
   it('reports answered right by sources[0], handoffs and wrong answers, per language', async () => {
-    const { code, stdout, stderr } = await run(['--engine', 'openai', '--file', join(dir, 'faq.yaml'), '--cases', join(dir, 'cases.jsonl'), '--json'], env());
+    const { code, stdout, stderr } = await run(
+      ['--engine', 'openai', '--file', join(dir, 'faq.yaml'), '--cases', join(dir, 'cases.jsonl'), '--json'],
+      env(),
+    );
     expect(code, stderr).to.equal(0);
-    const report = JSON.parse(stdout) as { cases: number; byLanguage: Record<string, Record<string, number>>; accuracy: number; wrongRate: number; outOfScopeHandoffRate: number; unknownIds: string[]; model: string };
+    const report = JSON.parse(stdout) as {
+      cases: number;
+      byLanguage: Record<string, Record<string, number>>;
+      accuracy: number;
+      wrongRate: number;
+      outOfScopeHandoffRate: number;
+      unknownIds: string[];
+      model: string;
+    };
     expect(report).to.include({ cases: 6, model: 'eval-model', accuracy: 2 / 4, wrongRate: 2 / 6, outOfScopeHandoffRate: 1 / 2 });
-    expect(report.byLanguage['en']).to.deep.equal({ answerable: 3, right: 2, handoff: 0, wrong: 1, outOfScope: 2, outOfScopeHandoff: 1, errors: 0 });
-    expect(report.byLanguage['zh']).to.deep.equal({ answerable: 1, right: 0, handoff: 1, wrong: 0, outOfScope: 0, outOfScopeHandoff: 0, errors: 0 });
+    expect(report.byLanguage['en']).to.deep.equal({
+      answerable: 3,
+      right: 2,
+      handoff: 0,
+      wrong: 1,
+      outOfScope: 2,
+      outOfScopeHandoff: 1,
+      errors: 0,
+    });
+    expect(report.byLanguage['zh']).to.deep.equal({
+      answerable: 1,
+      right: 0,
+      handoff: 1,
+      wrong: 0,
+      outOfScope: 0,
+      outOfScopeHandoff: 0,
+      errors: 0,
+    });
     expect(report.unknownIds).to.deep.equal(['no-such-entry']);
     // Each case was one grounded request: the prompt showed the file's entries.
     const systems = server.requests.map((r) => (JSON.parse(r.body) as { messages: { content: string }[] }).messages[0]!.content);
@@ -81,16 +114,29 @@ describe('npm run eval:knowledge -- --engine openai (fake model on loopback)', (
     const table = await run(['--engine', 'openai', '--file', join(dir, 'faq.yaml'), '--cases', join(dir, 'cases.jsonl')], env());
     expect(table.code, table.stderr).to.equal(0);
     expect(table.stdout).to.include('6 messages through model eval-model').and.include('answered right (by sources[0]):       50.0 %');
-    const down = await run(['--engine', 'openai', '--file', join(dir, 'faq.yaml'), '--cases', join(dir, 'cases.jsonl'), '--json'], { ...env(), OPENAI_BASE_URL: `http://127.0.0.1:${await freePort()}/v1` });
+    const down = await run(['--engine', 'openai', '--file', join(dir, 'faq.yaml'), '--cases', join(dir, 'cases.jsonl'), '--json'], {
+      ...env(),
+      OPENAI_BASE_URL: `http://127.0.0.1:${await freePort()}/v1`,
+    });
     expect(down.code, down.stderr).to.equal(0);
-    expect((JSON.parse(down.stdout) as { total: Record<string, number> }).total).to.include({ errors: 6, right: 0, wrong: 0, outOfScopeHandoff: 2 });
+    expect((JSON.parse(down.stdout) as { total: Record<string, number> }).total).to.include({
+      errors: 6,
+      right: 0,
+      wrong: 0,
+      outOfScopeHandoff: 2,
+    });
     expect(down.stderr).to.include('no usable answer');
   });
 
   it('prints "n/a" (null in the report) for the out-of-scope handoff rate of a set with no out-of-scope cases', async () => {
-    const answerable = CASES.split('\n').filter((line) => !line.includes('"expected":null')).join('\n');
+    const answerable = CASES.split('\n')
+      .filter((line) => !line.includes('"expected":null'))
+      .join('\n');
     await writeFile(join(dir, 'answerable.jsonl'), answerable);
-    const json = await run(['--engine', 'openai', '--file', join(dir, 'faq.yaml'), '--cases', join(dir, 'answerable.jsonl'), '--json'], env());
+    const json = await run(
+      ['--engine', 'openai', '--file', join(dir, 'faq.yaml'), '--cases', join(dir, 'answerable.jsonl'), '--json'],
+      env(),
+    );
     expect(json.code, json.stderr).to.equal(0);
     const report = JSON.parse(json.stdout) as ModelEvalReport;
     expect(report.total.outOfScope).to.equal(0);

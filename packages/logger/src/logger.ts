@@ -80,14 +80,15 @@ class GuardedLogger implements Logger {
 
 /** One JSON object per line: timestamp, level, message, service and the caller's fields, secrets redacted. */
 export function createLogger(options: LoggerOptions): Logger {
-  const transport = options.stream
-    ? new winston.transports.Stream({ stream: options.stream })
-    : new winston.transports.Console();
-  return new GuardedLogger(winston.createLogger({
-    level: options.level,
-    silent: options.silent ?? false,
-    defaultMeta: { service: options.service },
-    format: winston.format.combine(winston.format.timestamp(), redactFormat(), winston.format.json()),
-    transports: [transport],
-  }), {});
+  const transport = options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console();
+  return new GuardedLogger(
+    winston.createLogger({
+      level: options.level,
+      silent: options.silent ?? false,
+      defaultMeta: { service: options.service },
+      format: winston.format.combine(winston.format.timestamp(), redactFormat(), winston.format.json()),
+      transports: [transport],
+    }),
+    {},
+  );
 }

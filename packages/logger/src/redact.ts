@@ -3,8 +3,19 @@
  * (docs/service-rules.md §2: a `secret` member is never logged). Written in lower case.
  */
 export const REDACTED_KEYS: ReadonlySet<string> = new Set([
-  'secret', 'secrets', 'signature', 'webhook_secret', 'webhooksecret', 'api_key', 'apikey', 'authorization',
-  'password', 'token', 'admintoken', 'admin_token', 'webhook-signature',
+  'secret',
+  'secrets',
+  'signature',
+  'webhook_secret',
+  'webhooksecret',
+  'api_key',
+  'apikey',
+  'authorization',
+  'password',
+  'token',
+  'admintoken',
+  'admin_token',
+  'webhook-signature',
 ]);
 
 const MAX_DEPTH = 6;

@@ -6,7 +6,15 @@ function capture(): { lines: () => Record<string, unknown>[]; stream: PassThroug
   const stream = new PassThrough();
   const chunks: string[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
-  return { stream, lines: () => chunks.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 describe('logger', () => {
@@ -23,7 +31,10 @@ describe('logger', () => {
   it('never writes a secret or a signature, however deep', async () => {
     const out = capture();
     const logger = createLogger({ level: 'info', service: 'api', stream: out.stream });
-    logger.info('body', { body: { client: 'demo', secret: 'hunter2', signature: 'abcd', message_info: { nested: { apiKey: 'k-123' } } }, signature: 'top' });
+    logger.info('body', {
+      body: { client: 'demo', secret: 'hunter2', signature: 'abcd', message_info: { nested: { apiKey: 'k-123' } } },
+      signature: 'top',
+    });
     await new Promise((resolve) => setImmediate(resolve));
     const text = JSON.stringify(out.lines());
     expect(text).to.not.include('hunter2');
@@ -36,7 +47,10 @@ describe('logger', () => {
   it('never writes a secret member whatever its letter case', async () => {
     const out = capture();
     const logger = createLogger({ level: 'info', service: 'api', stream: out.stream });
-    logger.info('body', { body: { Secret: 'hunter3', SIGNATURE: 'efgh', headers: { Authorization: 'Bearer tok-456' }, WEBHOOK_SECRET: 'whsec_x' }, client: 'demo' });
+    logger.info('body', {
+      body: { Secret: 'hunter3', SIGNATURE: 'efgh', headers: { Authorization: 'Bearer tok-456' }, WEBHOOK_SECRET: 'whsec_x' },
+      client: 'demo',
+    });
     await new Promise((resolve) => setImmediate(resolve));
     const text = JSON.stringify(out.lines());
     for (const value of ['hunter3', 'efgh', 'tok-456', 'whsec_x']) expect(text).to.not.include(value);

@@ -39,7 +39,13 @@ export function forbiddenAddressReason(address: string, policy: AddressPolicy): 
     return opened ? null : range;
   }
   // Deprecated IPv4-compatible ::a.b.c.d (::/96); ipaddr.js calls e.g. ::7f00:1 'unicast'.
-  if (parsed.kind() === 'ipv6' && parsed.toByteArray().slice(0, 12).every((byte) => byte === 0)) {
+  if (
+    parsed.kind() === 'ipv6' &&
+    parsed
+      .toByteArray()
+      .slice(0, 12)
+      .every((byte) => byte === 0)
+  ) {
     return 'ipv4Compatible';
   }
   return null;

@@ -38,16 +38,13 @@ export function checkSendUrlStatically(raw: string, policy: AddressPolicy): Stat
   if (url.hostname === '') return invalid('send_url must have a host');
   const literal = literalAddress(url.hostname);
   const range = literal ? forbiddenAddressReason(literal.address, policy) : null;
-  if (literal && range !== null) return { ok: false, problem: 'forbidden', range, reason: describeForbiddenAddress(literal.address, range) };
+  if (literal && range !== null)
+    return { ok: false, problem: 'forbidden', range, reason: describeForbiddenAddress(literal.address, range) };
   return { ok: true, url, literal };
 }
 
 /** Accept-time check of a caller-supplied send_url; every resolved address must pass the policy. */
-export async function checkSendUrl(
-  raw: string,
-  policy: AddressPolicy,
-  options: CheckSendUrlOptions = {},
-): Promise<SendUrlVerdict> {
+export async function checkSendUrl(raw: string, policy: AddressPolicy, options: CheckSendUrlOptions = {}): Promise<SendUrlVerdict> {
   const checked = checkSendUrlStatically(raw, policy);
   if (!checked.ok) return refuse(checked.reason);
   const { url, literal } = checked;
@@ -71,10 +68,12 @@ async function resolveWithin(
   const timeout = new Promise<string>((done) => {
     timer = setTimeout(() => done(`send_url host ${hostname} did not resolve within ${timeoutMs} ms`), timeoutMs);
   });
-  const lookup = Promise.resolve(hostname).then(resolve).then(
-    (found) => (found.length > 0 ? found : `send_url host ${hostname} does not resolve`),
-    () => `send_url host ${hostname} does not resolve`,
-  );
+  const lookup = Promise.resolve(hostname)
+    .then(resolve)
+    .then(
+      (found) => (found.length > 0 ? found : `send_url host ${hostname} does not resolve`),
+      () => `send_url host ${hostname} does not resolve`,
+    );
   try {
     return await Promise.race([lookup, timeout]);
   } finally {

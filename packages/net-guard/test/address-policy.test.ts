@@ -49,9 +49,18 @@ describe('forbiddenAddressReason', () => {
 
   it('keeps link-local, metadata, multicast, broadcast and unspecified addresses closed when private targets are allowed', () => {
     const closed: [string, string][] = [
-      ['169.254.169.254', 'linkLocal'], ['169.254.1.1', 'linkLocal'], ['fe80::1', 'linkLocal'], ['100.100.100.200', 'carrierGradeNat'],
-      ['fd00:ec2::254', 'uniqueLocal'], ['224.0.0.1', 'multicast'], ['ff02::1', 'multicast'], ['255.255.255.255', 'broadcast'],
-      ['0.0.0.0', 'unspecified'], ['::', 'unspecified'], ['::ffff:169.254.169.254', 'linkLocal'], ['100.64.0.1', 'carrierGradeNat'],
+      ['169.254.169.254', 'linkLocal'],
+      ['169.254.1.1', 'linkLocal'],
+      ['fe80::1', 'linkLocal'],
+      ['100.100.100.200', 'carrierGradeNat'],
+      ['fd00:ec2::254', 'uniqueLocal'],
+      ['224.0.0.1', 'multicast'],
+      ['ff02::1', 'multicast'],
+      ['255.255.255.255', 'broadcast'],
+      ['0.0.0.0', 'unspecified'],
+      ['::', 'unspecified'],
+      ['::ffff:169.254.169.254', 'linkLocal'],
+      ['100.64.0.1', 'carrierGradeNat'],
     ];
     for (const [address, reason] of closed) expect(forbiddenAddressReason(address, lenient), address).to.equal(reason);
   });

@@ -17,7 +17,11 @@ function get(url: string, lookup: LookupFunction): Promise<GetResult> {
   });
 }
 
-function lookupOnce(lookup: LookupFunction, host: string, options: object): Promise<{ err: NodeJS.ErrnoException | null; args: unknown[] }> {
+function lookupOnce(
+  lookup: LookupFunction,
+  host: string,
+  options: object,
+): Promise<{ err: NodeJS.ErrnoException | null; args: unknown[] }> {
   return new Promise((done) => lookup(host, options, (err, ...args) => done({ err, args })));
 }
 
@@ -76,12 +80,15 @@ describe('createGuardedLookup', () => {
   });
 
   describe('as a dns.lookup drop-in', () => {
-    const lookup = createGuardedLookup({ allowPrivate: false }, {
-      resolve: fakeResolver({
-        'public.test': ['2606:2800:220:1:248:1893:25c8:1946', '93.184.216.34'],
-        'mixed.test': ['93.184.216.34', '169.254.169.254'],
-      }),
-    });
+    const lookup = createGuardedLookup(
+      { allowPrivate: false },
+      {
+        resolve: fakeResolver({
+          'public.test': ['2606:2800:220:1:248:1893:25c8:1946', '93.184.216.34'],
+          'mixed.test': ['93.184.216.34', '169.254.169.254'],
+        }),
+      },
+    );
 
     it('answers every checked address when options.all is set', async () => {
       const { err, args } = await lookupOnce(lookup, 'public.test', { all: true });

@@ -21,8 +21,13 @@ describe('send_url guard against hostile spellings and answers', () => {
   it('refuses octal, hex, dotted-decimal shorthand and trailing-dot spellings of a forbidden IPv4 address without asking DNS', async () => {
     // [spelling, opened by allowPrivate]: loopback is, metadata and unspecified never are.
     const spellings: [string, boolean][] = [
-      ['http://0177.0.0.1/', true], ['http://0x7f000001/', true], ['http://127.1/', true], ['http://127.0.0.1./', true],
-      ['http://0.0.0.0./', false], ['http://0251.0376.0251.0376/', false], ['http://[0:0:0:0:0:ffff:a9fe:a9fe]/', false],
+      ['http://0177.0.0.1/', true],
+      ['http://0x7f000001/', true],
+      ['http://127.1/', true],
+      ['http://127.0.0.1./', true],
+      ['http://0.0.0.0./', false],
+      ['http://0251.0376.0251.0376/', false],
+      ['http://[0:0:0:0:0:ffff:a9fe:a9fe]/', false],
     ];
     for (const [raw, opened] of spellings) {
       expect((await checkSendUrl(raw, strict, { resolve: noDns })).ok, raw).to.equal(false);
@@ -32,7 +37,10 @@ describe('send_url guard against hostile spellings and answers', () => {
 
   it('asks the resolver about a name with a trailing dot, and refuses what it answers', async () => {
     const resolve = fakeResolver({ 'localhost.': ['127.0.0.1'], 'hooks.test.': ['169.254.169.254'] });
-    expect(await checkSendUrl('http://localhost./hook', strict, { resolve })).to.deep.include({ ok: false, reason: 'send_url resolves to a loopback address (127.0.0.1)' });
+    expect(await checkSendUrl('http://localhost./hook', strict, { resolve })).to.deep.include({
+      ok: false,
+      reason: 'send_url resolves to a loopback address (127.0.0.1)',
+    });
     expect((await checkSendUrl('http://hooks.test./hook', lenient, { resolve })).ok).to.equal(false);
     expect((await lookupOnce(createGuardedLookup(strict, { resolve }), 'localhost.', { all: true }))?.code).to.equal('ESENDURLFORBIDDEN');
   });
@@ -49,7 +57,9 @@ describe('send_url guard against hostile spellings and answers', () => {
       expect((await lookupOnce(lookup, host, { family: 6 }))?.code, host).to.equal('ESENDURLFORBIDDEN');
       expect((await checkSendUrl(`http://${host}/`, lenient, { resolve })).ok, host).to.equal(false);
     }
-    expect((await lookupOnce(createGuardedLookup(strict, { resolve }), 'loop-then-private.test', { all: true }))?.code).to.equal('ESENDURLFORBIDDEN');
+    expect((await lookupOnce(createGuardedLookup(strict, { resolve }), 'loop-then-private.test', { all: true }))?.code).to.equal(
+      'ESENDURLFORBIDDEN',
+    );
     expect(await lookupOnce(lookup, 'loop-then-private.test', { all: true })).to.equal(null);
   });
 
@@ -61,11 +71,15 @@ describe('send_url guard against hostile spellings and answers', () => {
     const changing = sequenceResolver(['127.0.0.1'], ['169.254.169.254']);
     try {
       const connectedTo = await new Promise<string | undefined>((done, fail) => {
-        const request = http.get(`http://changing.test:${port}/`, { lookup: createGuardedLookup(lenient, { resolve: changing }), agent: false }, (response) => {
-          const remote = response.socket.remoteAddress;
-          response.resume();
-          response.on('end', () => done(remote));
-        });
+        const request = http.get(
+          `http://changing.test:${port}/`,
+          { lookup: createGuardedLookup(lenient, { resolve: changing }), agent: false },
+          (response) => {
+            const remote = response.socket.remoteAddress;
+            response.resume();
+            response.on('end', () => done(remote));
+          },
+        );
         request.on('error', fail);
       });
       expect(connectedTo).to.equal('127.0.0.1');

@@ -44,8 +44,21 @@ describe('checkSendUrl', () => {
   });
 
   describe('address policy', () => {
-    const refused = ['127.0.0.1', '[::1]', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.100.100.200',
-      '0.0.0.0', '224.0.0.1', '[fd00:ec2::254]', '[fe80::1]', '[::ffff:127.0.0.1]', '[::ffff:10.0.0.1]'];
+    const refused = [
+      '127.0.0.1',
+      '[::1]',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.100.100.200',
+      '0.0.0.0',
+      '224.0.0.1',
+      '[fd00:ec2::254]',
+      '[fe80::1]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:10.0.0.1]',
+    ];
     for (const host of refused) {
       it(`refuses the literal ${host} without asking DNS`, async () => {
         const noDns: Resolver = () => Promise.reject(new Error('DNS must not be used for IP literals'));
@@ -55,9 +68,7 @@ describe('checkSendUrl', () => {
     }
 
     it('names the range and address in the reason', async () => {
-      expect(reasonOf(await checkSendUrl('http://127.0.0.1/', strict))).to.equal(
-        'send_url resolves to a loopback address (127.0.0.1)',
-      );
+      expect(reasonOf(await checkSendUrl('http://127.0.0.1/', strict))).to.equal('send_url resolves to a loopback address (127.0.0.1)');
       expect(reasonOf(await checkSendUrl('http://[::ffff:10.0.0.1]/', strict))).to.equal(
         'send_url resolves to a private address (::ffff:a00:1)',
       );

@@ -12,13 +12,15 @@ import { DELAYED_SCORE_MS } from './oldest-due-job.js';
 export async function dueJobCount(redis: Redis, queues: readonly Queue[], nowMs: number): Promise<number> {
   // A delayed job's score is its due millisecond × 0x1000 plus a counter below 0x1000.
   const lastDueScore = (Math.floor(nowMs) + 1) * DELAYED_SCORE_MS - 1;
-  const counts = await Promise.all(queues.map(async (queue) => {
-    const [waiting, prioritized, due] = await Promise.all([
-      redis.llen(queue.toKey('wait')),
-      redis.zcard(queue.toKey('prioritized')),
-      redis.zcount(queue.toKey('delayed'), '-inf', lastDueScore),
-    ]);
-    return waiting + prioritized + due;
-  }));
+  const counts = await Promise.all(
+    queues.map(async (queue) => {
+      const [waiting, prioritized, due] = await Promise.all([
+        redis.llen(queue.toKey('wait')),
+        redis.zcard(queue.toKey('prioritized')),
+        redis.zcount(queue.toKey('delayed'), '-inf', lastDueScore),
+      ]);
+      return waiting + prioritized + due;
+    }),
+  );
   return counts.reduce((sum, n) => sum + n, 0);
 }

@@ -1,4 +1,14 @@
-export { assertCompleteCatalog, QUEUE_NAMES, JOB_NAMES, DONE, turnJobId, type JobName, type JobPayloads, type JobDecision, type JobHandlers } from './job-catalog.js';
+export {
+  assertCompleteCatalog,
+  QUEUE_NAMES,
+  JOB_NAMES,
+  DONE,
+  turnJobId,
+  type JobName,
+  type JobPayloads,
+  type JobDecision,
+  type JobHandlers,
+} from './job-catalog.js';
 export { createReplyQueues } from './reply-queue.js';
 export { createJobProducer, type JobProducer } from './job-producer.js';
 export { createJobDispatcher, createFailedJobListener, cappedBackoffMs } from './job-dispatcher.js';

@@ -20,8 +20,10 @@ export const cappedBackoffMs = (attemptsMade: number): number => Math.min(1000 *
 export function createJobDispatcher(handlers: JobHandlers, options: DispatchOptions) {
   // Generic in the job name, so handlers[name] is JobHandler<Name> and takes JobPayloads[Name]: no cast
   // but the one from the job's stored data to its catalog type.
-  const process = <Name extends JobName>(name: Name, data: unknown): Promise<JobDecision> => handlers[name].process(data as JobPayloads[Name]);
-  const giveUp = <Name extends JobName>(name: Name, data: unknown, error: Error): Promise<void> => handlers[name].failedForGood(data as JobPayloads[Name], error);
+  const process = <Name extends JobName>(name: Name, data: unknown): Promise<JobDecision> =>
+    handlers[name].process(data as JobPayloads[Name]);
+  const giveUp = <Name extends JobName>(name: Name, data: unknown, error: Error): Promise<void> =>
+    handlers[name].failedForGood(data as JobPayloads[Name], error);
 
   return async function dispatch(job: Job, token: string | undefined): Promise<void> {
     const name = job.name;
@@ -60,7 +62,8 @@ const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
  * job is in the failed set. Attach to the Worker's 'failed' event.
  */
 export function createFailedJobListener(handlers: JobHandlers, onError: (job: Job, error: Error) => void) {
-  const giveUp = <Name extends JobName>(name: Name, data: unknown, error: Error): Promise<void> => handlers[name].failedForGood(data as JobPayloads[Name], error);
+  const giveUp = <Name extends JobName>(name: Name, data: unknown, error: Error): Promise<void> =>
+    handlers[name].failedForGood(data as JobPayloads[Name], error);
   return async (job: Job | undefined, error: Error): Promise<void> => {
     if (!job || !isJobName(job.name)) return;
     try {

@@ -42,7 +42,11 @@ export function createJobProducer(queues: readonly Queue[], keys: Pick<RedisKeys
   return {
     add,
     addTurn: (conversationId, generation, delayMs) =>
-      add(JOB_NAMES.conversationTurn, { conversationId, generation }, { jobId: turnJobId(conversationId, generation), shard: keys.shardOf(conversationId), delayMs }),
+      add(
+        JOB_NAMES.conversationTurn,
+        { conversationId, generation },
+        { jobId: turnJobId(conversationId, generation), shard: keys.shardOf(conversationId), delayMs },
+      ),
     async ensureTurn(conversationId, generation) {
       const queue = queueOf(keys.shardOf(conversationId));
       const jobId = turnJobId(conversationId, generation);
@@ -54,7 +58,9 @@ export function createJobProducer(queues: readonly Queue[], keys: Pick<RedisKeys
       return finished ? 'replaced' : 'added';
     },
     async removeTurn(conversationId, generation) {
-      await queueOf(keys.shardOf(conversationId)).remove(turnJobId(conversationId, generation)).catch(() => 0);
+      await queueOf(keys.shardOf(conversationId))
+        .remove(turnJobId(conversationId, generation))
+        .catch(() => 0);
     },
   };
 }

@@ -23,11 +23,13 @@ async function firstDueOfDelayed(redis: Redis, queue: Queue): Promise<number | u
  * (or stuck ones) they stay delayed.
  */
 export async function oldestDueJobAgeMs(redis: Redis, queues: readonly Queue[], nowMs: number): Promise<number> {
-  const dues = await Promise.all(queues.map(async (queue) => {
-    const [waiting] = await queue.getJobs(['waiting'], 0, 0, true);
-    const delayed = await firstDueOfDelayed(redis, queue);
-    return [waiting === undefined ? undefined : dueOfWaiting(waiting), delayed];
-  }));
+  const dues = await Promise.all(
+    queues.map(async (queue) => {
+      const [waiting] = await queue.getJobs(['waiting'], 0, 0, true);
+      const delayed = await firstDueOfDelayed(redis, queue);
+      return [waiting === undefined ? undefined : dueOfWaiting(waiting), delayed];
+    }),
+  );
   const ages = dues.flat().map((due) => (due === undefined || due > nowMs ? 0 : nowMs - due));
   return Math.max(0, ...ages);
 }

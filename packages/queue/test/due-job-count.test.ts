@@ -8,7 +8,9 @@ describe('count of due reply jobs (what the worker autoscaler scales on)', () =>
   let redis: Redis;
   let queues: Queue[];
   beforeEach(() => {
-    redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'worker', { name: 'due-count-test' });
+    redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'worker', {
+      name: 'due-count-test',
+    });
     queues = createReplyQueues(redis, createRedisKeys(uniquePrefix('due-count'), 2), { failureAttempts: 3 });
   });
   afterEach(async () => {

@@ -5,7 +5,13 @@ import { cappedBackoffMs, createFailedJobListener, createJobDispatcher, DONE, ty
 
 /** The parts of a BullMQ Job the dispatcher reads, and a record of moveToDelayed. */
 const fakeJob = (name: string, data: unknown, attemptsMade: number, delayed: number[] = []): Job =>
-  ({ name, data, attemptsMade, failedReason: 'earlier', moveToDelayed: (until: number) => Promise.resolve(void delayed.push(until)) }) as unknown as Job;
+  ({
+    name,
+    data,
+    attemptsMade,
+    failedReason: 'earlier',
+    moveToDelayed: (until: number) => Promise.resolve(void delayed.push(until)),
+  }) as unknown as Job;
 
 describe('job dispatcher', () => {
   const calls: string[] = [];
@@ -67,9 +73,12 @@ describe('job dispatcher', () => {
     expect((thrown as Error).message).to.match(/no handler for job purge-everything/);
   });
 
-  it('does not compile a handler whose payload type is not its job name\'s', () => {
+  it("does not compile a handler whose payload type is not its job name's", () => {
     const wrong = {
-      'conversation-turn': { process: (payload: JobPayloads['redeliver']) => Promise.resolve(payload.deliveryId ? DONE : DONE), failedForGood: () => Promise.resolve() },
+      'conversation-turn': {
+        process: (payload: JobPayloads['redeliver']) => Promise.resolve(payload.deliveryId ? DONE : DONE),
+        failedForGood: () => Promise.resolve(),
+      },
       redeliver: { process: () => Promise.resolve(DONE), failedForGood: () => Promise.resolve() },
     };
     // @ts-expect-error the conversation-turn handler takes a redeliver payload
@@ -81,17 +90,27 @@ describe('job dispatcher', () => {
     const errors: string[] = [];
     const retried: string[] = [];
     const listener = createFailedJobListener(handlers, (_job, error) => errors.push(error.message));
-    const inFailedSet = (job: Job, failed: boolean): Job => Object.assign(job, {
-      isFailed: () => Promise.resolve(failed),
-      retry: (state: string) => Promise.resolve(void retried.push(`${String(job.id)} from ${state}`)),
-    });
-    await listener(inFailedSet(fakeJob('conversation-turn', { conversationId: 'c_2', generation: 1 }, 0), false), new Error('retried later'));
+    const inFailedSet = (job: Job, failed: boolean): Job =>
+      Object.assign(job, {
+        isFailed: () => Promise.resolve(failed),
+        retry: (state: string) => Promise.resolve(void retried.push(`${String(job.id)} from ${state}`)),
+      });
+    await listener(
+      inFailedSet(fakeJob('conversation-turn', { conversationId: 'c_2', generation: 1 }, 0), false),
+      new Error('retried later'),
+    );
     expect(calls).to.deep.equal([]);
-    await listener(inFailedSet(fakeJob('conversation-turn', { conversationId: 'c_2', generation: 1 }, 0), true), new Error('job stalled more than allowable limit'));
+    await listener(
+      inFailedSet(fakeJob('conversation-turn', { conversationId: 'c_2', generation: 1 }, 0), true),
+      new Error('job stalled more than allowable limit'),
+    );
     expect(calls).to.deep.equal([]);
     expect(retried).to.have.length(1);
     expect(retried[0]).to.match(/ from failed$/);
-    await listener(inFailedSet(fakeJob('conversation-turn', { conversationId: 'c_2', generation: 1 }, 0), true), new Error('attempts spent'));
+    await listener(
+      inFailedSet(fakeJob('conversation-turn', { conversationId: 'c_2', generation: 1 }, 0), true),
+      new Error('attempts spent'),
+    );
     expect(calls).to.deep.equal(['gave up c_2: attempts spent']);
     expect(retried).to.have.length(1);
     await listener(undefined, new Error('no job'));

@@ -13,9 +13,13 @@ interface Added {
 
 /** The one Queue method the producer calls, recorded per shard. */
 const fakeQueues = (shards: number, added: Added[]): Queue[] =>
-  Array.from({ length: shards }, (_, shard) => ({
-    add: (name: string, data: unknown, opts: unknown) => Promise.resolve(void added.push({ shard, name, data, opts })),
-  }) as unknown as Queue);
+  Array.from(
+    { length: shards },
+    (_, shard) =>
+      ({
+        add: (name: string, data: unknown, opts: unknown) => Promise.resolve(void added.push({ shard, name, data, opts })),
+      }) as unknown as Queue,
+  );
 
 describe('job producer', () => {
   it('adds a job with its payload on the queue of its shard, under its job id', async () => {
@@ -31,7 +35,7 @@ describe('job producer', () => {
     ]);
   });
 
-  it('does not compile an add whose payload is not its job name\'s, nor a job name outside the catalog', () => {
+  it("does not compile an add whose payload is not its job name's, nor a job name outside the catalog", () => {
     const added: Added[] = [];
     const producer = createJobProducer(fakeQueues(1, added), { shardOf: () => 0 });
     const options = { jobId: 'j', shard: 0 };
@@ -71,7 +75,9 @@ describe('job producer', () => {
         expect(await producer.ensureTurn('c_1', 4)).to.equal('exists');
 
         // Run it to completion: a completed job keeps its id, so a plain add would be ignored.
-        const connection = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'worker', { name: 'job-producer-test-worker' });
+        const connection = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'worker', {
+          name: 'job-producer-test-worker',
+        });
         const worker = new Worker(queue.name, () => Promise.resolve(), { connection, prefix: keys.bullPrefix(keys.shardOf('c_1')) });
         try {
           await new Promise((resolve) => worker.once('completed', resolve));

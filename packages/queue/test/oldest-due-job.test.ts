@@ -8,7 +8,9 @@ describe('age of the oldest due reply job', () => {
   let redis: Redis;
   let queues: Queue[];
   beforeEach(() => {
-    redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'worker', { name: 'oldest-due-test' });
+    redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'worker', {
+      name: 'oldest-due-test',
+    });
     queues = createReplyQueues(redis, createRedisKeys(uniquePrefix('oldest-due'), 2), { failureAttempts: 3 });
   });
   afterEach(async () => {

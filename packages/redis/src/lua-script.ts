@@ -40,7 +40,8 @@ export async function runScript<K extends string, A extends string>(
   try {
     return await redis.evalsha(script.sha, keyList.length, ...keyList, ...argList);
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return redis.eval(script.source, keyList.length, ...keyList, ...argList);
+    if (error instanceof Error && error.message.startsWith('NOSCRIPT'))
+      return redis.eval(script.source, keyList.length, ...keyList, ...argList);
     throw error;
   }
 }
@@ -63,16 +64,19 @@ export function scriptConventionProblems(script: LuaScript): string[] {
   const header = /^--\[\[([\s\S]*?)\]\]/.exec(script.source)?.[1];
   if (header === undefined) return [`${script.name}: the source does not open with a --[[ header ]]`];
   script.keys.forEach((name, i) => {
-    if (!new RegExp(`KEYS\\[${i + 1}\\]\\s+${name}\\b`).test(header)) problems.push(`${script.name}: header does not name KEYS[${i + 1}] ${name}`);
+    if (!new RegExp(`KEYS\\[${i + 1}\\]\\s+${name}\\b`).test(header))
+      problems.push(`${script.name}: header does not name KEYS[${i + 1}] ${name}`);
   });
   script.args.forEach((name, i) => {
-    if (!new RegExp(`ARGV\\[${i + 1}\\]\\s+${name}\\b`).test(header)) problems.push(`${script.name}: header does not name ARGV[${i + 1}] ${name}`);
+    if (!new RegExp(`ARGV\\[${i + 1}\\]\\s+${name}\\b`).test(header))
+      problems.push(`${script.name}: header does not name ARGV[${i + 1}] ${name}`);
   });
   if (!/Output:/.test(header)) problems.push(`${script.name}: header does not describe the Output`);
   const body = script.source.slice(script.source.indexOf(']]') + 2);
   // A composed part may read keys it learns inside when its header names them and why (docs/design/lua-scripts.md).
   const derivedAllowed = /Derived keys/.test(header);
-  const built = /KEYS\[\d+\]\s*\.\./.test(body) || /\.\.\s*KEYS\[\d+\]/.test(body) || /redis\.p?call\(\s*'[A-Za-z]+'\s*,\s*[^,)]*\.\./.test(body);
+  const built =
+    /KEYS\[\d+\]\s*\.\./.test(body) || /\.\.\s*KEYS\[\d+\]/.test(body) || /redis\.p?call\(\s*'[A-Za-z]+'\s*,\s*[^,)]*\.\./.test(body);
   if (built) problems.push(`${script.name}: a key is built inside the script`);
   for (const call of body.matchAll(/redis\.p?call\(\s*'([A-Za-z]+)'/g)) {
     const command = call[1]!.toUpperCase();

@@ -43,7 +43,11 @@ export interface StepCall {
 }
 
 /** A part with the values it runs with (the keys and arguments are checked against the part when composed). */
-export function stepCall<K extends string, A extends string>(part: LuaPart<K, A>, keys: Readonly<Record<K, string>>, args: Readonly<Record<A, string | number>>): StepCall {
+export function stepCall<K extends string, A extends string>(
+  part: LuaPart<K, A>,
+  keys: Readonly<Record<K, string>>,
+  args: Readonly<Record<A, string | number>>,
+): StepCall {
   return { part, keys, args };
 }
 
@@ -83,9 +87,10 @@ export function composeParts(name: string, parts: readonly AnyPart[], continued 
       a[arg] = `ARGV[${argNames.length}]`;
       headerArgs.push(`ARGV[${argNames.length}] ${partKey(index, arg)}  (${part.name})`);
     }
-    const halt = part.haltOn && part.haltOn.length > 0
-      ? `\nif type(r) == 'table' and (${part.haltOn.map((h) => `r[1] == '${h}'`).join(' or ')}) then return finish(true) end`
-      : '';
+    const halt =
+      part.haltOn && part.haltOn.length > 0
+        ? `\nif type(r) == 'table' and (${part.haltOn.map((h) => `r[1] == '${h}'`).join(' or ')}) then return finish(true) end`
+        : '';
     bodies.push(`r = (function()\n${part.lua(k, a).trim()}\nend)()\nout[${index + 1}] = r or false${halt}`);
   });
   const header = [
@@ -108,14 +113,23 @@ export function composeParts(name: string, parts: readonly AnyPart[], continued 
     ...bodies,
     `return finish(false)`,
   ].join('\n');
-  const script = defineLuaScript({ name, keys: keyNames.map((k) => partKey(k.part, k.name)), args: argNames.map((a) => a.part < 0 ? a.name : partKey(a.part, a.name)), source });
+  const script = defineLuaScript({
+    name,
+    keys: keyNames.map((k) => partKey(k.part, k.name)),
+    args: argNames.map((a) => (a.part < 0 ? a.name : partKey(a.part, a.name))),
+    source,
+  });
   return { script, parts, keyNames, argNames };
 }
 
 const partKey = (part: number, name: string): string => `p${part + 1}_${name}`;
 
 /** The KEYS and ARGV of a composed script for these calls, in its order. */
-function listsOf(composed: Composed, calls: readonly StepCall[], shared: string | undefined): { keys: string[]; args: (string | number)[] } {
+function listsOf(
+  composed: Composed,
+  calls: readonly StepCall[],
+  shared: string | undefined,
+): { keys: string[]; args: (string | number)[] } {
   const keys: string[] = new Array<string>(composed.keyNames.length);
   for (let i = 0; i < composed.keyNames.length; i += 1) {
     const { part, name } = composed.keyNames[i]!;
@@ -126,7 +140,7 @@ function listsOf(composed: Composed, calls: readonly StepCall[], shared: string 
   const args: (string | number)[] = new Array<string | number>(composed.argNames.length);
   for (let i = 0; i < composed.argNames.length; i += 1) {
     const { part, name } = composed.argNames[i]!;
-    const value = part < 0 ? shared ?? '{}' : calls[part]?.args[name];
+    const value = part < 0 ? (shared ?? '{}') : calls[part]?.args[name];
     if (value === undefined) throw new Error(`${composed.script.name}: no argument ${name} for ${composed.parts[part]?.name ?? '?'}`);
     args[i] = value;
   }

@@ -26,7 +26,8 @@ export interface RedisConnectionOptions {
 }
 
 /** The worker connection BullMQ takes (and duplicates for its blocking commands): the one without auto-pipelining. */
-const isBullConnection = (role: ConnectionRole, options: RedisConnectionOptions): boolean => role === 'worker' && options.autoPipelining !== true;
+const isBullConnection = (role: ConnectionRole, options: RedisConnectionOptions): boolean =>
+  role === 'worker' && options.autoPipelining !== true;
 
 const retryStrategy = (times: number): number => Math.min(50 * 2 ** Math.min(times, 6), 2000);
 
@@ -45,14 +46,21 @@ function roleOptions(role: ConnectionRole, options: RedisConnectionOptions): Red
     case 'worker':
     case 'subscriber':
       return {
-        connectionName: options.name, maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy,
+        connectionName: options.name,
+        maxRetriesPerRequest: null,
+        enableReadyCheck: true,
+        retryStrategy,
         ...(role === 'worker' && options.autoPipelining === true ? { enableAutoPipelining: true } : {}),
       };
   }
 }
 
 /** The one factory: the right ioredis client for the configured mode, with the options the role needs. */
-export function createRedis(config: Pick<RedisConfig, 'target' | 'password' | 'tls'>, role: ConnectionRole, options: RedisConnectionOptions): Redis {
+export function createRedis(
+  config: Pick<RedisConfig, 'target' | 'password' | 'tls'>,
+  role: ConnectionRole,
+  options: RedisConnectionOptions,
+): Redis {
   const base: RedisOptions = {
     ...roleOptions(role, options),
     // RESP2, as ioredis 5 spoke: ioredis 6 defaults to RESP3 (a HELLO round trip per connection and
@@ -94,7 +102,10 @@ export function createRedis(config: Pick<RedisConfig, 'target' | 'password' | 't
         ...(enableAutoPipelining ? { enableAutoPipelining: true } : {}),
         ...(role === 'request' ? {} : { maxRedirections: 64 }),
       };
-      return new Cluster(target.nodes.map((n) => ({ host: n.host, port: n.port })), clusterOptions);
+      return new Cluster(
+        target.nodes.map((n) => ({ host: n.host, port: n.port })),
+        clusterOptions,
+      );
     }
   }
 }

@@ -3,7 +3,12 @@ import { waitForRedis, type Redis } from './redis-connection.js';
 
 /** Fewer replicas than asked confirmed a request's writes within the wait: the request must not be acknowledged. */
 export class ReplicationLagError extends Error {
-  constructor(readonly confirmed: number, readonly wanted: number, readonly timeoutMs: number, detail = 'confirmed the writes') {
+  constructor(
+    readonly confirmed: number,
+    readonly wanted: number,
+    readonly timeoutMs: number,
+    detail = 'confirmed the writes',
+  ) {
     super(`only ${confirmed} of ${wanted} replica(s) ${detail} within ${timeoutMs} ms (WAIT)`);
     this.name = 'ReplicationLagError';
   }
@@ -123,7 +128,8 @@ export function createReplicaConfirmation(options: ReplicaConfirmationOptions): 
       return {
         async confirm() {
           if (closed) throw new Error('replica confirmation closed');
-          if (written === undefined || sessions.get(options.writer) !== written) throw new MasterChangedError('the writing connection reconnected');
+          if (written === undefined || sessions.get(options.writer) !== written)
+            throw new MasterChangedError('the writing connection reconnected');
           const connection = await acquire();
           try {
             if (connection.status !== 'ready') await waitForRedis(connection, 2000);
@@ -131,10 +137,13 @@ export function createReplicaConfirmation(options: ReplicaConfirmationOptions): 
             const results = await connection.pipeline().incr(options.fenceKey).wait(options.replicas, options.timeoutMs).exec();
             for (const [error] of results ?? []) if (error) throw error;
             const confirmed = Number(results?.[1]?.[1]);
-            if (!(confirmed >= options.replicas)) throw new ReplicationLagError(Number.isFinite(confirmed) ? confirmed : 0, options.replicas, options.timeoutMs);
+            if (!(confirmed >= options.replicas))
+              throw new ReplicationLagError(Number.isFinite(confirmed) ? confirmed : 0, options.replicas, options.timeoutMs);
             if (sessions.get(options.writer) !== written) throw new MasterChangedError('the writing connection reconnected');
-            if (fenced === undefined || sessions.get(connection) !== fenced) throw new MasterChangedError('the fence connection reconnected');
-            if (fenced.endpoint !== written.endpoint) throw new MasterChangedError(`writes on ${written.endpoint}, fence on ${fenced.endpoint}`);
+            if (fenced === undefined || sessions.get(connection) !== fenced)
+              throw new MasterChangedError('the fence connection reconnected');
+            if (fenced.endpoint !== written.endpoint)
+              throw new MasterChangedError(`writes on ${written.endpoint}, fence on ${fenced.endpoint}`);
           } finally {
             release(connection);
           }

@@ -45,8 +45,10 @@ async function startFakeRedis(hostile: string): Promise<{ port: number; close: (
       for (const [name = ''] of commands) {
         const command = name.toUpperCase();
         if (command === 'GET') socket.write(hostile);
-        else if (command === 'INFO') { const info = '# Server\r\nredis_version:7.0.0\r\nloading:0\r\n'; socket.write(`$${info.length}\r\n${info}\r\n`); }
-        else if (command === 'HELLO') socket.write('-ERR unknown command \'HELLO\'\r\n');
+        else if (command === 'INFO') {
+          const info = '# Server\r\nredis_version:7.0.0\r\nloading:0\r\n';
+          socket.write(`$${info.length}\r\n${info}\r\n`);
+        } else if (command === 'HELLO') socket.write("-ERR unknown command 'HELLO'\r\n");
         else socket.write('+OK\r\n');
       }
     });
@@ -55,7 +57,11 @@ async function startFakeRedis(hostile: string): Promise<{ port: number; close: (
   const { port } = server.address() as { port: number };
   return {
     port,
-    close: () => new Promise<void>((resolve) => { sockets.forEach((socket) => socket.destroy()); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((socket) => socket.destroy());
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -93,7 +99,7 @@ describe('a hostile Redis reply (fake server on loopback)', function () {
     });
   }
 
-  it('reads a negative length other than -1 as no value, as Redis\'s own -1, and the process lives', async () => {
+  it("reads a negative length other than -1 as no value, as Redis's own -1, and the process lives", async () => {
     const fake = await startFakeRedis('$-7\r\nabcdefg\r\n');
     try {
       const { code, stdout, stderr } = await runClient(fake.port);

@@ -57,14 +57,17 @@ describe('redis client options', () => {
 
   it('opens the cluster connection BullMQ takes without the ready check, whose failure leaves connect() unsettled', () => {
     const readyCheckOf = (role: ConnectionRole, autoPipelining?: boolean): boolean | undefined => {
-      const cluster = createRedis(readRedisConfig({ REDIS_CLUSTER_NODES: closed }), role, { name: 'options-test', ...(autoPipelining ? { autoPipelining } : {}) }) as Cluster;
+      const cluster = createRedis(readRedisConfig({ REDIS_CLUSTER_NODES: closed }), role, {
+        name: 'options-test',
+        ...(autoPipelining ? { autoPipelining } : {}),
+      }) as Cluster;
       cluster.on('error', () => undefined);
       opened.push(cluster);
       return cluster.options.enableReadyCheck;
     };
-    expect(readyCheckOf('worker'), 'BullMQ\'s connection').to.equal(false);
-    expect(readyCheckOf('request'), 'the API\'s').to.equal(false);
-    expect(readyCheckOf('worker', true), 'the worker\'s commands').to.equal(true);
+    expect(readyCheckOf('worker'), "BullMQ's connection").to.equal(false);
+    expect(readyCheckOf('request'), "the API's").to.equal(false);
+    expect(readyCheckOf('worker', true), "the worker's commands").to.equal(true);
     expect(readyCheckOf('subscriber'), 'pub/sub').to.equal(true);
   });
 

@@ -6,7 +6,8 @@ describe('redis connections', () => {
   const opened: Redis[] = [];
   const open = (autoPipelining?: boolean): Redis => {
     const redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'worker', {
-      name: 'test-connection', ...(autoPipelining === undefined ? {} : { autoPipelining }),
+      name: 'test-connection',
+      ...(autoPipelining === undefined ? {} : { autoPipelining }),
     });
     opened.push(redis);
     return redis;

@@ -22,12 +22,27 @@ describe('redis keys', () => {
     for (const conversationId of ['c_one', 'c_AbCdEf0123', 'c_-_x']) {
       const shard = keys.shardOf(conversationId);
       const deliveryId = `dlv_0193aa_s${shard}`;
-      const slots = new Set([
-        keys.pendingReplies(conversationId), keys.pendingSince(conversationId), keys.pendingOldest(conversationId), keys.scheduledMessage(conversationId, 'm:1'),
-        keys.replyGeneration(conversationId), keys.replyBatch(conversationId), keys.autoReplyStopped(conversationId), keys.pausedUntil(conversationId),
-        keys.attemptsInFlight(conversationId), keys.contextOrder(conversationId), keys.contextMessages(conversationId), keys.conversationDeliveries(conversationId),
-        keys.delivery(deliveryId), keys.deliveryAttempts(deliveryId), keys.deadLetters(shard), keys.waitingConversations(shard), `${keys.bullPrefix(shard)}:auto-replies:wait`,
-      ].map(slotOf));
+      const slots = new Set(
+        [
+          keys.pendingReplies(conversationId),
+          keys.pendingSince(conversationId),
+          keys.pendingOldest(conversationId),
+          keys.scheduledMessage(conversationId, 'm:1'),
+          keys.replyGeneration(conversationId),
+          keys.replyBatch(conversationId),
+          keys.autoReplyStopped(conversationId),
+          keys.pausedUntil(conversationId),
+          keys.attemptsInFlight(conversationId),
+          keys.contextOrder(conversationId),
+          keys.contextMessages(conversationId),
+          keys.conversationDeliveries(conversationId),
+          keys.delivery(deliveryId),
+          keys.deliveryAttempts(deliveryId),
+          keys.deadLetters(shard),
+          keys.waitingConversations(shard),
+          `${keys.bullPrefix(shard)}:auto-replies:wait`,
+        ].map(slotOf),
+      );
       expect(slots.size, conversationId).to.equal(1);
       expect(keys.shardOfDelivery(deliveryId)).to.equal(shard);
     }
@@ -38,7 +53,9 @@ describe('redis keys', () => {
   it('spreads the shards evenly over the slot space, so evenly over three masters (checked by slot number)', () => {
     for (const shards of [1, 3, 16, 64]) {
       const slots = shardTags(shards).map((tag) => slotOf(`{${tag}}`));
-      slots.forEach((slot, k) => expect(slot).to.be.within(Math.floor((k * CLUSTER_SLOTS) / shards), Math.floor(((k + 1) * CLUSTER_SLOTS) / shards) - 1));
+      slots.forEach((slot, k) =>
+        expect(slot).to.be.within(Math.floor((k * CLUSTER_SLOTS) / shards), Math.floor(((k + 1) * CLUSTER_SLOTS) / shards) - 1),
+      );
     }
     // The default 16 shards over the three masters redis-cli gives equal ranges (0-5460, 5461-10922, 10923-16383): 6 / 5 / 5.
     const perMaster = [0, 0, 0];

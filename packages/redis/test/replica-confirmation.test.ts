@@ -1,7 +1,22 @@
 import { expect } from 'chai';
-import { startRedisReplicaPair, startRedisServer, waitUntil, type RedisReplicaPairHandle, type RedisServerHandle } from '@dialog-relay/testkit';
+import {
+  startRedisReplicaPair,
+  startRedisServer,
+  waitUntil,
+  type RedisReplicaPairHandle,
+  type RedisServerHandle,
+} from '@dialog-relay/testkit';
 import { Redis as SingleRedis } from 'ioredis';
-import { createRedis, createReplicaConfirmation, isRedisUnavailableError, MasterChangedError, ReplicationLagError, waitForRedis, type Redis, type ReplicaConfirmation } from '../src/index.js';
+import {
+  createRedis,
+  createReplicaConfirmation,
+  isRedisUnavailableError,
+  MasterChangedError,
+  ReplicationLagError,
+  waitForRedis,
+  type Redis,
+  type ReplicaConfirmation,
+} from '../src/index.js';
 
 /** WAIT behind its own connections (docs/design/scaling.md "Replicas before the 202"): every way it can fail is "Redis unavailable" (503), never a bug (500). */
 describe('replica confirmation (WAIT)', function () {
@@ -28,19 +43,31 @@ describe('replica confirmation (WAIT)', function () {
   after(async () => {
     await Promise.all([master?.dispose(), other?.dispose()]);
   });
-  const confirming = async (timeoutMs: number): Promise<ReplicaConfirmation> => createReplicaConfirmation({
-    writer: await opened(master.url),
-    open: (name) => {
-      const connection = createRedis({ target: { mode: 'single', url: master.url }, password: undefined, tls: false }, 'request', { name, commandTimeoutMs: timeoutMs + 2000 });
-      connection.on('error', () => undefined);
-      return connection;
-    },
-    fenceKey: 'test:replica-confirmation:fence', replicas: 1, timeoutMs,
-  });
+  const confirming = async (timeoutMs: number): Promise<ReplicaConfirmation> =>
+    createReplicaConfirmation({
+      writer: await opened(master.url),
+      open: (name) => {
+        const connection = createRedis({ target: { mode: 'single', url: master.url }, password: undefined, tls: false }, 'request', {
+          name,
+          commandTimeoutMs: timeoutMs + 2000,
+        });
+        connection.on('error', () => undefined);
+        return connection;
+      },
+      fenceKey: 'test:replica-confirmation:fence',
+      replicas: 1,
+      timeoutMs,
+    });
 
   it('rejects with ReplicationLagError, an unavailable-Redis error, when no replica confirms in time', async () => {
     confirmation = await confirming(100);
-    const error = await confirmation.begin().confirm().then(() => undefined, (e: unknown) => e);
+    const error = await confirmation
+      .begin()
+      .confirm()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).to.be.instanceOf(ReplicationLagError);
     expect(isRedisUnavailableError(error)).to.equal(true);
   });
@@ -49,7 +76,13 @@ describe('replica confirmation (WAIT)', function () {
     confirmation = await confirming(8000);
     const probe = new SingleRedis(master.url);
     try {
-      const pending = confirmation.begin().confirm().then(() => undefined, (e: unknown) => e);
+      const pending = confirmation
+        .begin()
+        .confirm()
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       await waitUntil(async () => /cmd=wait/.test(String(await probe.call('CLIENT', 'LIST'))), 5000);
       await probe.call('REPLICAOF', '127.0.0.1', String(other.port)); // what a failover does to an old master
       const error = await pending;
@@ -67,14 +100,25 @@ describe('replica confirmation (WAIT)', function () {
     confirmation = createReplicaConfirmation({
       writer: await opened(dying.url),
       open: (name) => {
-        const connection = createRedis({ target: { mode: 'single', url: dying.url }, password: undefined, tls: false }, 'request', { name, commandTimeoutMs: 10_000 });
+        const connection = createRedis({ target: { mode: 'single', url: dying.url }, password: undefined, tls: false }, 'request', {
+          name,
+          commandTimeoutMs: 10_000,
+        });
         connection.on('error', () => undefined);
         return connection;
       },
-      fenceKey: 'test:replica-confirmation:fence', replicas: 1, timeoutMs: 8000,
+      fenceKey: 'test:replica-confirmation:fence',
+      replicas: 1,
+      timeoutMs: 8000,
     });
     try {
-      const pending = confirmation.begin().confirm().then(() => undefined, (e: unknown) => e);
+      const pending = confirmation
+        .begin()
+        .confirm()
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       await waitUntil(async () => /cmd=wait/.test(String(await probe.call('CLIENT', 'LIST'))), 5000);
       await dying.kill(); // kill -9 of the master, as in a failover test
       const error = await pending;
@@ -95,16 +139,19 @@ describe('replica confirmation (WAIT)', function () {
       await pair?.dispose();
     });
     const single = (url: string) => ({ target: { mode: 'single' as const, url }, password: undefined, tls: false });
-    const fencingOn = (writer: Redis, url: string, options: { timeoutMs?: number; poolSize?: number } = {}): ReplicaConfirmation => createReplicaConfirmation({
-      writer,
-      open: (name) => {
-        const connection = createRedis(single(url), 'request', { name, commandTimeoutMs: (options.timeoutMs ?? 2000) + 2000 });
-        connection.on('error', () => undefined);
-        return connection;
-      },
-      fenceKey: 'test:replica-confirmation:fence', replicas: 1, timeoutMs: options.timeoutMs ?? 2000,
-      ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
-    });
+    const fencingOn = (writer: Redis, url: string, options: { timeoutMs?: number; poolSize?: number } = {}): ReplicaConfirmation =>
+      createReplicaConfirmation({
+        writer,
+        open: (name) => {
+          const connection = createRedis(single(url), 'request', { name, commandTimeoutMs: (options.timeoutMs ?? 2000) + 2000 });
+          connection.on('error', () => undefined);
+          return connection;
+        },
+        fenceKey: 'test:replica-confirmation:fence',
+        replicas: 1,
+        timeoutMs: options.timeoutMs ?? 2000,
+        ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      });
 
     it('confirms writes made on the master its fence runs on, once the replica holds them', async () => {
       const writer = await opened(pair.master.url);
@@ -121,7 +168,10 @@ describe('replica confirmation (WAIT)', function () {
       confirmation = fencingOn(writer, pair.master.url);
       const pending = confirmation.begin();
       await writer.set('test:replica-confirmation:written', 'yes');
-      const error = await pending.confirm().then(() => undefined, (e: unknown) => e);
+      const error = await pending.confirm().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, 'a fence on another server proves nothing about the writes').to.be.instanceOf(MasterChangedError);
       expect(isRedisUnavailableError(error), String(error)).to.equal(true);
     });
@@ -139,7 +189,10 @@ describe('replica confirmation (WAIT)', function () {
       } finally {
         probe.disconnect();
       }
-      const error = await pending.confirm().then(() => undefined, (e: unknown) => e);
+      const error = await pending.confirm().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).to.be.instanceOf(MasterChangedError);
       expect(isRedisUnavailableError(error), String(error)).to.equal(true);
     });
@@ -150,8 +203,20 @@ describe('replica confirmation (WAIT)', function () {
       try {
         await confirmation.begin().confirm(); // opens the pool's one connection
         await probe.call('CLIENT', 'PAUSE', '1500', 'WRITE'); // the first fence's INCR hangs for 1.5 s
-        const first = confirmation.begin().confirm().then(() => 'confirmed', (e: unknown) => e);
-        const second = confirmation.begin().confirm().then(() => 'confirmed', (e: unknown) => e);
+        const first = confirmation
+          .begin()
+          .confirm()
+          .then(
+            () => 'confirmed',
+            (e: unknown) => e,
+          );
+        const second = confirmation
+          .begin()
+          .confirm()
+          .then(
+            () => 'confirmed',
+            (e: unknown) => e,
+          );
         expect(await first).to.equal('confirmed');
         expect(await second, 'waited for the pool longer than the WAIT time-out').to.be.instanceOf(ReplicationLagError);
       } finally {

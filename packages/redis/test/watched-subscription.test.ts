@@ -5,7 +5,10 @@ import { createRedis, watchSubscription, type Redis } from '../src/index.js';
 /** A subscription that knows when what was published may have been lost (a dropped connection). */
 describe('watched subscriptions', () => {
   const opened: Redis[] = [];
-  const open = (target: { mode: 'single'; url: string } | { mode: 'cluster'; nodes: { host: string; port: number }[] }, role: 'request' | 'subscriber'): Redis => {
+  const open = (
+    target: { mode: 'single'; url: string } | { mode: 'cluster'; nodes: { host: string; port: number }[] },
+    role: 'request' | 'subscriber',
+  ): Redis => {
     const redis = createRedis({ target, password: undefined, tls: false }, role, { name: 'watched-subscription-test' });
     redis.on('error', () => undefined);
     opened.push(redis);

@@ -13,7 +13,8 @@ interface AbortMessage {
   delivery_id: string;
 }
 
-const encode = (conversationId: string, deliveryId: string): string => JSON.stringify({ conversation_id: conversationId, delivery_id: deliveryId });
+const encode = (conversationId: string, deliveryId: string): string =>
+  JSON.stringify({ conversation_id: conversationId, delivery_id: deliveryId });
 const decode = (raw: string): AbortMessage | undefined => {
   try {
     const parsed = JSON.parse(raw) as Partial<AbortMessage>;

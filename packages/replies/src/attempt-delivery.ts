@@ -48,10 +48,20 @@ export interface AttemptEnd {
  * decides: delivered, dead letter, or retry at a time that never passes the deadline. Returns the
  * outcome; the caller settles it (settleAttempt) and ends the turn. Writes nothing itself.
  */
-export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, start: AttemptStart, inFlight: InFlight): Promise<AttemptEnd> {
+export async function attemptDelivery(
+  deps: WorkerDeps,
+  record: DeliveryRecord,
+  start: AttemptStart,
+  inFlight: InFlight,
+): Promise<AttemptEnd> {
   const { settings } = deps;
   const id = record.delivery_id;
-  const base = { conversationId: record.conversation_id, generation: start.generation, deliveryId: id, ...(start.produced ? { produced: record } : {}) };
+  const base = {
+    conversationId: record.conversation_id,
+    generation: start.generation,
+    deliveryId: id,
+    ...(start.produced ? { produced: record } : {}),
+  };
   let abortedAtMs = 0;
   inFlight.signal.addEventListener('abort', () => (abortedAtMs = deps.nowMs()), { once: true });
   const dead = (reason: DeadReason, detail: string, sent?: Sent): AttemptEnd => ({
@@ -63,7 +73,8 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
   });
   const attempt = start.attemptsMade + 1;
   // The stop check came first (the marker): a stopped conversation's reply is cancelled, never dead-lettered.
-  if (deps.nowMs() >= record.deadline_ms) return dead('stale', `older than REPLY_MAX_AGE_MS (${settings.replyMaxAgeMs} ms) before attempt ${attempt}`);
+  if (deps.nowMs() >= record.deadline_ms)
+    return dead('stale', `older than REPLY_MAX_AGE_MS (${settings.replyMaxAgeMs} ms) before attempt ${attempt}`);
   const client = await deps.findClient(record.client);
   if (!client) return dead('unknown_client', `client ${JSON.stringify(record.client)} is not configured any more`);
   const sent = await send(deps, record, start, client, inFlight, attempt);
@@ -74,11 +85,24 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
   const entry = attemptEntry({ ...sent, outcome });
   const next: Next = aborted ? { kind: 'cancelled' } : decide(deps, record, outcome, attempt);
   deps.logger.info('delivery attempt', {
-    conversation_id: record.conversation_id, delivery_id: id, attempt, outcome: aborted ? 'cancelled' : outcome.kind, status: outcome.status, latency_ms: Math.round(outcome.latencyMs), error: outcome.error,
+    conversation_id: record.conversation_id,
+    delivery_id: id,
+    attempt,
+    outcome: aborted ? 'cancelled' : outcome.kind,
+    status: outcome.status,
+    latency_ms: Math.round(outcome.latencyMs),
+    error: outcome.error,
   });
   switch (next.kind) {
     case 'cancelled':
-      return { settlement: { ...base, state: 'cancelled', attempt: entry }, next, aborted, abortedAtMs, deadlineMs: record.deadline_ms, outcome };
+      return {
+        settlement: { ...base, state: 'cancelled', attempt: entry },
+        next,
+        aborted,
+        abortedAtMs,
+        deadlineMs: record.deadline_ms,
+        outcome,
+      };
     case 'delivered': {
       const reply: ContextMessage = {
         msg_id: id,
@@ -88,12 +112,27 @@ export async function attemptDelivery(deps: WorkerDeps, record: DeliveryRecord, 
         event_type: 'auto_dialog',
         create_timestamp: Math.floor(sent.startedAt / 1000),
       };
-      return { settlement: { ...base, state: 'delivered', attempt: entry, reply }, next, aborted, abortedAtMs, deadlineMs: record.deadline_ms, outcome };
+      return {
+        settlement: { ...base, state: 'delivered', attempt: entry, reply },
+        next,
+        aborted,
+        abortedAtMs,
+        deadlineMs: record.deadline_ms,
+        outcome,
+      };
     }
     case 'dead':
       return { ...dead(next.reason, next.detail, { ...sent, outcome }), outcome };
     case 'retry':
-      return { settlement: { ...base, state: 'retrying', attempt: entry }, next, retryAtMs: next.untilMs, aborted, abortedAtMs, deadlineMs: record.deadline_ms, outcome };
+      return {
+        settlement: { ...base, state: 'retrying', attempt: entry },
+        next,
+        retryAtMs: next.untilMs,
+        aborted,
+        abortedAtMs,
+        deadlineMs: record.deadline_ms,
+        outcome,
+      };
   }
 }
 
@@ -110,7 +149,8 @@ export async function settleAttempt(deps: WorkerDeps, result: AttemptEnd, endTur
   const ids = { conversation_id: settlement.conversationId, delivery_id: settlement.deliveryId };
   const log = deps.logger;
   const settled = await deps.attemptStore.settle({ ...settlement, endTurn });
-  if (outcome && next.kind !== 'refused' && next.kind !== 'none') metrics.attempt(next.kind, statusClassOf(outcome.status), outcome.latencyMs / 1000);
+  if (outcome && next.kind !== 'refused' && next.kind !== 'none')
+    metrics.attempt(next.kind, statusClassOf(outcome.status), outcome.latencyMs / 1000);
   if (result.aborted) {
     metrics.cancelled('in_flight');
     if (result.abortedAtMs > 0) metrics.abortLatency(Math.max(0, deps.nowMs() - result.abortedAtMs) / 1000);
@@ -120,7 +160,11 @@ export async function settleAttempt(deps: WorkerDeps, result: AttemptEnd, endTur
     case 'delivered':
       if (settled.moved === 'delivered') {
         metrics.delivered(Math.max(0, deps.nowMs() - (result.deadlineMs - deps.settings.replyMaxAgeMs)) / 1000);
-      } else log.info('the receiver accepted a reply cancelled during its attempt: kept cancelled, not recorded in the context', { ...ids, status: outcome?.status });
+      } else
+        log.info('the receiver accepted a reply cancelled during its attempt: kept cancelled, not recorded in the context', {
+          ...ids,
+          status: outcome?.status,
+        });
       break;
     case 'dead':
       if (settled.moved === 'dead') {
@@ -165,7 +209,14 @@ const cancelledBeforeSent = 'cancelled: aborted by stop_auto_reply or a human re
  * registered), or the marker may run out before the attempt ends (a slow engine), the check runs
  * again once the connection is open, right before the request is written.
  */
-async function send(deps: WorkerDeps, record: DeliveryRecord, start: AttemptStart, client: ClientSettings, inFlight: InFlight, attempt: number): Promise<Sent> {
+async function send(
+  deps: WorkerDeps,
+  record: DeliveryRecord,
+  start: AttemptStart,
+  client: ClientSettings,
+  inFlight: InFlight,
+  attempt: number,
+): Promise<Sent> {
   const { turns, settings } = deps;
   const id = record.delivery_id;
   const startedAt = deps.nowMs();
@@ -193,7 +244,8 @@ async function send(deps: WorkerDeps, record: DeliveryRecord, start: AttemptStar
   return { attempt, startedAt, posted: true, outcome };
 }
 
-export type Next = { kind: 'delivered' } | { kind: 'cancelled' } | { kind: 'dead'; reason: DeadReason; detail: string } | { kind: 'retry'; untilMs: number };
+export type Next =
+  { kind: 'delivered' } | { kind: 'cancelled' } | { kind: 'dead'; reason: DeadReason; detail: string } | { kind: 'retry'; untilMs: number };
 
 const describe = (outcome: AttemptOutcome): string => (outcome.status !== null ? `HTTP ${outcome.status}` : (outcome.error ?? 'no answer'));
 
@@ -219,7 +271,9 @@ function decide(deps: WorkerDeps, record: DeliveryRecord, outcome: AttemptOutcom
         random: deps.random,
       });
       const untilMs = deps.nowMs() + delay;
-      return untilMs >= record.deadline_ms ? { kind: 'dead', reason: 'stale', detail: `the next retry (after ${describe(outcome)}) would pass the reply's deadline` } : { kind: 'retry', untilMs };
+      return untilMs >= record.deadline_ms
+        ? { kind: 'dead', reason: 'stale', detail: `the next retry (after ${describe(outcome)}) would pass the reply's deadline` }
+        : { kind: 'retry', untilMs };
     }
   }
 }

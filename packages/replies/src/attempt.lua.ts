@@ -87,8 +87,40 @@ return {1, record, made, context}
 
 export const SETTLE = defineLuaScript({
   name: 'settle-attempt',
-  keys: ['generation', 'batch', 'pending', 'stop', 'attempts', 'delivery', 'conversationDeliveries', 'deliveryAttempts', 'deadLetters', 'order', 'messages', 'paused', 'oldest', 'waiting'],
-  args: ['generation', 'deliveryId', 'state', 'reason', 'detail', 'atMs', 'ttlS', 'deadTtlS', 'keep', 'attempt', 'contextCap', 'contextTtlMs', 'reply', 'endTurn', 'pauseMs', 'conversationId'],
+  keys: [
+    'generation',
+    'batch',
+    'pending',
+    'stop',
+    'attempts',
+    'delivery',
+    'conversationDeliveries',
+    'deliveryAttempts',
+    'deadLetters',
+    'order',
+    'messages',
+    'paused',
+    'oldest',
+    'waiting',
+  ],
+  args: [
+    'generation',
+    'deliveryId',
+    'state',
+    'reason',
+    'detail',
+    'atMs',
+    'ttlS',
+    'deadTtlS',
+    'keep',
+    'attempt',
+    'contextCap',
+    'contextTtlMs',
+    'reply',
+    'endTurn',
+    'pauseMs',
+    'conversationId',
+  ],
   source: `
 --[[ What follows an attempt, or a turn that ends without one (worker), in one step.
   Input:  KEYS[1] generation  KEYS[2] batch  KEYS[3] pending  KEYS[4] stop

@@ -73,11 +73,20 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
   const { redis, keys } = deps;
   return {
     async open(c, generation, deliveryId) {
-      const [go, record, made, context] = (await runScript(redis, OPEN_ATTEMPT, {
-        stop: keys.autoReplyStopped(c), generation: keys.replyGeneration(c), attempts: keys.attemptsInFlight(c),
-        delivery: keys.delivery(deliveryId), deliveryAttempts: keys.deliveryAttempts(deliveryId),
-        order: keys.contextOrder(c), messages: keys.contextMessages(c),
-      }, { generation: generation ?? '', deliveryId, ttlMs: deps.attemptMarkerTtlMs })) as [number, string[], number, string[]];
+      const [go, record, made, context] = (await runScript(
+        redis,
+        OPEN_ATTEMPT,
+        {
+          stop: keys.autoReplyStopped(c),
+          generation: keys.replyGeneration(c),
+          attempts: keys.attemptsInFlight(c),
+          delivery: keys.delivery(deliveryId),
+          deliveryAttempts: keys.deliveryAttempts(deliveryId),
+          order: keys.contextOrder(c),
+          messages: keys.contextMessages(c),
+        },
+        { generation: generation ?? '', deliveryId, ttlMs: deps.attemptMarkerTtlMs },
+      )) as [number, string[], number, string[]];
       return {
         go: go === 1,
         record: parseRecord(pairsToHash(record)),
@@ -88,30 +97,45 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
     async settle(s) {
       const c = s.conversationId;
       const id = s.deliveryId;
-      const reply = (await runScript(redis, SETTLE, {
-        generation: keys.replyGeneration(c), batch: keys.replyBatch(c), pending: keys.pendingReplies(c), stop: keys.autoReplyStopped(c),
-        attempts: keys.attemptsInFlight(c), delivery: keys.delivery(id), conversationDeliveries: keys.conversationDeliveries(c),
-        deliveryAttempts: keys.deliveryAttempts(id), deadLetters: keys.deadLetters(keys.shardOfDelivery(id)),
-        order: keys.contextOrder(c), messages: keys.contextMessages(c),
-        paused: keys.pausedUntil(c), oldest: keys.pendingOldest(c), waiting: keys.waitingConversations(keys.shardOf(c)),
-      }, {
-        generation: s.generation ?? '',
-        deliveryId: id,
-        state: s.state ?? '',
-        reason: s.dead?.reason ?? '',
-        detail: s.dead?.detail ?? '',
-        atMs: s.dead?.atMs ?? 0,
-        ttlS: deps.recordTtlS,
-        deadTtlS: deps.deadLetterTtlS,
-        keep: KEEP_PER_CONVERSATION,
-        attempt: s.attempt ? JSON.stringify(s.attempt) : '',
-        contextCap: deps.context.maxMessages,
-        contextTtlMs: deps.context.ttlMs,
-        reply: s.reply ? JSON.stringify(s.reply) : '',
-        endTurn: s.endTurn ? '1' : '0',
-        pauseMs: s.pauseMs ?? 0,
-        conversationId: c,
-      }, s.produced ? recordFields(s.produced) : [])) as [string, string, string];
+      const reply = (await runScript(
+        redis,
+        SETTLE,
+        {
+          generation: keys.replyGeneration(c),
+          batch: keys.replyBatch(c),
+          pending: keys.pendingReplies(c),
+          stop: keys.autoReplyStopped(c),
+          attempts: keys.attemptsInFlight(c),
+          delivery: keys.delivery(id),
+          conversationDeliveries: keys.conversationDeliveries(c),
+          deliveryAttempts: keys.deliveryAttempts(id),
+          deadLetters: keys.deadLetters(keys.shardOfDelivery(id)),
+          order: keys.contextOrder(c),
+          messages: keys.contextMessages(c),
+          paused: keys.pausedUntil(c),
+          oldest: keys.pendingOldest(c),
+          waiting: keys.waitingConversations(keys.shardOf(c)),
+        },
+        {
+          generation: s.generation ?? '',
+          deliveryId: id,
+          state: s.state ?? '',
+          reason: s.dead?.reason ?? '',
+          detail: s.dead?.detail ?? '',
+          atMs: s.dead?.atMs ?? 0,
+          ttlS: deps.recordTtlS,
+          deadTtlS: deps.deadLetterTtlS,
+          keep: KEEP_PER_CONVERSATION,
+          attempt: s.attempt ? JSON.stringify(s.attempt) : '',
+          contextCap: deps.context.maxMessages,
+          contextTtlMs: deps.context.ttlMs,
+          reply: s.reply ? JSON.stringify(s.reply) : '',
+          endTurn: s.endTurn ? '1' : '0',
+          pauseMs: s.pauseMs ?? 0,
+          conversationId: c,
+        },
+        s.produced ? recordFields(s.produced) : [],
+      )) as [string, string, string];
       return { moved: reply[0] as Settled['moved'], turn: reply[1] as Settled['turn'], generation: Number(reply[2]) };
     },
   };

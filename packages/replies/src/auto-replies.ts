@@ -7,7 +7,15 @@ import { deliveryViewOf, recordOfFields } from './delivery.store.js';
 import { conversationKeys } from './turn-keys.js';
 import { CANCEL_PART, RESUME_PART, SCHEDULE_PART, STATUS_PART } from './ingress.lua.js';
 import type { DeliveryAttempt, DeliveryView, DueMessage, ReplyStatus, StoredDueMessage, TurnBatch } from './reply.types.js';
-import { cancelResultOf, dueJson, parseBatch, scheduleResultOf, type CancelResult, type TurnStore, type TurnTimings } from './turn.store.js';
+import {
+  cancelResultOf,
+  dueJson,
+  parseBatch,
+  scheduleResultOf,
+  type CancelResult,
+  type TurnStore,
+  type TurnTimings,
+} from './turn.store.js';
 
 export interface AutoRepliesDeps {
   turns: TurnStore;
@@ -37,8 +45,11 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
    * (aborted, awaited up to waitMs). Counts the replies cancelled here that were not in flight:
    * the waiting messages (one reply) and a produced reply whose record this moved to cancelled.
    */
-  const cancelTurn = async (conversationId: string, cause: CancelCause, options: { setStop: boolean; pauseMs: number; waitMs: number }): Promise<number> =>
-    afterCancel(conversationId, await turns.cancel(conversationId, options), cause, options.waitMs);
+  const cancelTurn = async (
+    conversationId: string,
+    cause: CancelCause,
+    options: { setStop: boolean; pauseMs: number; waitMs: number },
+  ): Promise<number> => afterCancel(conversationId, await turns.cancel(conversationId, options), cause, options.waitMs);
 
   /**
    * What follows a cancel script: its record, its waiting job (only when messages were waiting or a
@@ -71,9 +82,13 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     await jobs.addTurn(message.conversationId, result.generation, settings.debounceMs);
     return 'queued';
   };
-  const status = async (parts: { stopped: boolean; pausedUntilMs: number | null; pending: StoredDueMessage[]; batch: TurnBatch | undefined }, latest: DeliveryView[]): Promise<ReplyStatus> => {
+  const status = async (
+    parts: { stopped: boolean; pausedUntilMs: number | null; pending: StoredDueMessage[]; batch: TurnBatch | undefined },
+    latest: DeliveryView[],
+  ): Promise<ReplyStatus> => {
     const pending: ReplyStatus['pending'] = [];
-    if (parts.batch && parts.batch.messages.length > 0) pending.push({ msg_ids: parts.batch.messages.map((m) => m.message.msg_id), state: 'producing' });
+    if (parts.batch && parts.batch.messages.length > 0)
+      pending.push({ msg_ids: parts.batch.messages.map((m) => m.message.msg_id), state: 'producing' });
     if (parts.pending.length > 0) pending.push({ msg_ids: parts.pending.map((m) => m.message.msg_id), state: 'waiting' });
     return Promise.resolve({
       auto_reply: parts.stopped ? 'stopped' : 'active',
@@ -94,8 +109,16 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     scheduleStep(message: DueMessage): Step<ScheduleOutcome> {
       const { keys, timings } = stepDeps();
       const k = turnKeys(message.conversationId);
-      const call = stepCall(SCHEDULE_PART, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
-        { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId, maxPending: timings.maxPending ?? 0 });
+      const call = stepCall(
+        SCHEDULE_PART,
+        { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
+        {
+          message: dueJson(message),
+          ttlMs: timings.pendingTtlMs,
+          conversationId: message.conversationId,
+          maxPending: timings.maxPending ?? 0,
+        },
+      );
       return { call, settle: (raw) => afterSchedule(message, raw) };
     },
     async humanReplied(conversationId: string): Promise<void> {
@@ -113,7 +136,10 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     resume: (conversationId: string): Promise<void> => turns.resume(conversationId),
     resumeStep: (conversationId: string): Step<void> => {
       const { keys } = stepDeps();
-      return { call: stepCall(RESUME_PART, { stop: keys.autoReplyStopped(conversationId), paused: keys.pausedUntil(conversationId) }, {}), settle: () => Promise.resolve() };
+      return {
+        call: stepCall(RESUME_PART, { stop: keys.autoReplyStopped(conversationId), paused: keys.pausedUntil(conversationId) }, {}),
+        settle: () => Promise.resolve(),
+      };
     },
     async status(conversationId: string): Promise<ReplyStatus> {
       const [turn, latest] = await Promise.all([turns.snapshot(conversationId), deliveries.latestForConversation(conversationId, 10)]);
@@ -132,21 +158,36 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
       return {
         call,
         async settle(raw) {
-          const [stopped, paused, pending, batch, views] = raw as [number, string | null, string[], string | null, ([string, string[], string[]] | [string])[]];
-          const latest = await Promise.all(views.map(async (view): Promise<DeliveryView | undefined> => {
-            const [id, fields, attempts] = view;
-            if (fields === undefined || attempts === undefined) {
-              const [record, stored] = await Promise.all([deliveries.get(id), deliveries.attempts(id)]);
-              return deliveryViewOf(id, record, stored);
-            }
-            return deliveryViewOf(id, recordOfFields(fields), attempts.map((json) => JSON.parse(json) as DeliveryAttempt));
-          }));
-          return status({
-            stopped: stopped === 1,
-            pausedUntilMs: paused === null ? null : Number(paused),
-            pending: pending.map((json) => JSON.parse(json) as StoredDueMessage),
-            batch: batch === null ? undefined : parseBatch(batch),
-          }, latest.filter((v): v is DeliveryView => v !== undefined));
+          const [stopped, paused, pending, batch, views] = raw as [
+            number,
+            string | null,
+            string[],
+            string | null,
+            ([string, string[], string[]] | [string])[],
+          ];
+          const latest = await Promise.all(
+            views.map(async (view): Promise<DeliveryView | undefined> => {
+              const [id, fields, attempts] = view;
+              if (fields === undefined || attempts === undefined) {
+                const [record, stored] = await Promise.all([deliveries.get(id), deliveries.attempts(id)]);
+                return deliveryViewOf(id, record, stored);
+              }
+              return deliveryViewOf(
+                id,
+                recordOfFields(fields),
+                attempts.map((json) => JSON.parse(json) as DeliveryAttempt),
+              );
+            }),
+          );
+          return status(
+            {
+              stopped: stopped === 1,
+              pausedUntilMs: paused === null ? null : Number(paused),
+              pending: pending.map((json) => JSON.parse(json) as StoredDueMessage),
+              batch: batch === null ? undefined : parseBatch(batch),
+            },
+            latest.filter((v): v is DeliveryView => v !== undefined),
+          );
         },
       };
     },

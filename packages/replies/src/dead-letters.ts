@@ -24,7 +24,13 @@ export type ReplayResult = 'queued' | 'not_dead' | 'never_produced';
  * before the engine answered) has no body to send and is refused.
  */
 export async function replayDeadLetter(
-  deps: { deliveries: DeliveryStore; jobs: Pick<JobProducer, 'add'>; shardOfDelivery: (deliveryId: string) => number; replyMaxAgeMs: number; nowMs: () => number },
+  deps: {
+    deliveries: DeliveryStore;
+    jobs: Pick<JobProducer, 'add'>;
+    shardOfDelivery: (deliveryId: string) => number;
+    replyMaxAgeMs: number;
+    nowMs: () => number;
+  },
   deliveryId: string,
 ): Promise<ReplayResult> {
   const record = await deps.deliveries.get(deliveryId);
@@ -33,7 +39,11 @@ export async function replayDeadLetter(
   const now = deps.nowMs();
   if (!(await deps.deliveries.revive(deliveryId, now + deps.replyMaxAgeMs))) return 'not_dead';
   try {
-    await deps.jobs.add(JOB_NAMES.redeliver, { deliveryId }, { jobId: `redeliver-${deliveryId}-${now}`, shard: deps.shardOfDelivery(deliveryId) });
+    await deps.jobs.add(
+      JOB_NAMES.redeliver,
+      { deliveryId },
+      { jobId: `redeliver-${deliveryId}-${now}`, shard: deps.shardOfDelivery(deliveryId) },
+    );
   } catch (error) {
     await deps.deliveries.bury(deliveryId, record.dead_reason || 'failed', record.dead_detail, now);
     throw error;

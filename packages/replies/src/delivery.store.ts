@@ -1,6 +1,13 @@
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { APPEND_ATTEMPT, BURY, CREATE, REVIVE, TRANSITION } from './delivery.lua.js';
-import { DEAD_REASONS, type DeadReason, type DeliveryAttempt, type DeliveryRecord, type DeliveryState, type DeliveryView } from './reply.types.js';
+import {
+  DEAD_REASONS,
+  type DeadReason,
+  type DeliveryAttempt,
+  type DeliveryRecord,
+  type DeliveryState,
+  type DeliveryView,
+} from './reply.types.js';
 
 /**
  * The delivery records: one hash per reply, its attempt log, the dead-letter index (docs/service-rules.md §7, §15).
@@ -43,14 +50,24 @@ const COUNT_PRUNE_INTERVAL_MS = 60_000;
 /** A stored reason, read: one this version does not write (a corrupt record) reads as 'failed'. */
 const readReason = (raw: string | undefined): DeadReason | '' => {
   if (raw === undefined || raw === '') return '';
-  return (DEAD_REASONS as readonly string[]).includes(raw) ? raw as DeadReason : 'failed';
+  return (DEAD_REASONS as readonly string[]).includes(raw) ? (raw as DeadReason) : 'failed';
 };
 
 /** What auto_reply_status shows of a delivery (none when its record is gone). */
-export function deliveryViewOf(id: string, record: DeliveryRecord | undefined, attempts: readonly DeliveryAttempt[]): DeliveryView | undefined {
+export function deliveryViewOf(
+  id: string,
+  record: DeliveryRecord | undefined,
+  attempts: readonly DeliveryAttempt[],
+): DeliveryView | undefined {
   if (!record) return undefined;
   const shown = attempts.map(({ attempt, at, status, latency_ms, error }) => ({ attempt, at, status, latency_ms, error }));
-  return { delivery_id: id, state: record.state, in_reply_to: record.in_reply_to, ...(record.dead_reason ? { dead_reason: record.dead_reason } : {}), attempts: shown };
+  return {
+    delivery_id: id,
+    state: record.state,
+    in_reply_to: record.in_reply_to,
+    ...(record.dead_reason ? { dead_reason: record.dead_reason } : {}),
+    attempts: shown,
+  };
 }
 
 /** A delivery record as HGETALL in a script returns it (field, value, field, value ...). */
@@ -117,7 +134,11 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
   const ttlS = positiveInteger('ttlS', deps.ttlS);
   const deadLetterTtlS = positiveInteger('deadLetterTtlS', deps.deadLetterTtlS);
   // A record, its attempts and its shard's dead-letter index share the shard's hash tag (one slot).
-  const recordKeys = (id: string) => ({ delivery: keys.delivery(id), deadLetters: keys.deadLetters(keys.shardOfDelivery(id)), attempts: keys.deliveryAttempts(id) });
+  const recordKeys = (id: string) => ({
+    delivery: keys.delivery(id),
+    deadLetters: keys.deadLetters(keys.shardOfDelivery(id)),
+    attempts: keys.deliveryAttempts(id),
+  });
   const attemptsOf = async (id: string): Promise<DeliveryAttempt[]> =>
     (await redis.lrange(keys.deliveryAttempts(id), 0, -1)).map((json) => JSON.parse(json) as DeliveryAttempt);
   const get = async (id: string): Promise<DeliveryRecord | undefined> => parseRecord(await redis.hgetall(keys.delivery(id)));
@@ -150,8 +171,13 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
   return {
     async create(record) {
       const fields = recordFields(record);
-      const created = await runScript(redis, CREATE, { delivery: keys.delivery(record.delivery_id), conversationDeliveries: keys.conversationDeliveries(record.conversation_id) },
-        { ttlS, keep: KEEP_PER_CONVERSATION, deliveryId: record.delivery_id }, fields);
+      const created = await runScript(
+        redis,
+        CREATE,
+        { delivery: keys.delivery(record.delivery_id), conversationDeliveries: keys.conversationDeliveries(record.conversation_id) },
+        { ttlS, keep: KEEP_PER_CONVERSATION, deliveryId: record.delivery_id },
+        fields,
+      );
       return created === 1 ? record : ((await get(record.delivery_id)) ?? record);
     },
     get,
@@ -172,7 +198,9 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
     async listDead(offset, limit) {
       await pruneAll();
       // Newest first across the shards: the first offset+limit of each shard, merged by time of death.
-      const perShard = await Promise.all(Array.from({ length: keys.shards }, (_, shard) => redis.zrevrange(keys.deadLetters(shard), 0, offset + limit - 1, 'WITHSCORES')));
+      const perShard = await Promise.all(
+        Array.from({ length: keys.shards }, (_, shard) => redis.zrevrange(keys.deadLetters(shard), 0, offset + limit - 1, 'WITHSCORES')),
+      );
       const scored = perShard.flatMap((flat) => flat.flatMap((value, i) => (i % 2 === 0 ? [{ id: value, at: Number(flat[i + 1]) }] : [])));
       scored.sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1));
       const ids = scored.slice(offset, offset + limit).map((entry) => entry.id);
@@ -186,10 +214,12 @@ export function createDeliveryStore(deps: DeliveryStoreDeps): DeliveryStore {
     },
     async latestForConversation(conversationId, limit) {
       const ids = await redis.lrange(keys.conversationDeliveries(conversationId), 0, limit - 1);
-      const views = await Promise.all(ids.map(async (id): Promise<DeliveryView | undefined> => {
-        const [record, attempts] = await Promise.all([get(id), attemptsOf(id)]);
-        return deliveryViewOf(id, record, attempts);
-      }));
+      const views = await Promise.all(
+        ids.map(async (id): Promise<DeliveryView | undefined> => {
+          const [record, attempts] = await Promise.all([get(id), attemptsOf(id)]);
+          return deliveryViewOf(id, record, attempts);
+        }),
+      );
       return views.filter((v): v is DeliveryView => v !== undefined);
     },
   };

@@ -1,7 +1,13 @@
 // What the API, the worker and the CLI share: the reply services, wired once, and the shapes they answer
 // with. The worker's own modules (job handlers, the attempt and its delivery) are in './worker.js'
 // (`@dialog-relay/replies/worker`), so a process that does not deliver never loads the HTTP client.
-export { createReplyServices, type ReplyConnections, type ReplyServices, type ReplyServicesConfig, type ReplyServicesOptions } from './reply-services.js';
+export {
+  createReplyServices,
+  type ReplyConnections,
+  type ReplyServices,
+  type ReplyServicesConfig,
+  type ReplyServicesOptions,
+} from './reply-services.js';
 export type { DueMessage, DeliveryRecord, DeliveryAttempt } from './reply.types.js';
 // The stores one by one, for the tests and tools that need one of them (the processes use the services).
 export { createTurnStore, turnTimingsOf, type TurnStore } from './turn.store.js';

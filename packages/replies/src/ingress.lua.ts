@@ -168,7 +168,8 @@ export const STATUS_PART = defineLuaPart({
   args: ['limit', 'deliveryPrefix', 'shardSuffix'],
   output: '{stopped 0|1, paused until | false, {pending JSON}, batch JSON | false, {{id, {record fields}, {attempts JSON}} | {id}}}',
   slot: 'conversation',
-  derivedKeys: "deliveryPrefix .. id (the record) and .. ':attempts' for each listed id ending with shardSuffix: same hash tag as the declared keys",
+  derivedKeys:
+    "deliveryPrefix .. id (the record) and .. ':attempts' for each listed id ending with shardSuffix: same hash tag as the declared keys",
   lua: (k, a) => `
 local ids = redis.call('LRANGE', ${k.deliveries}, 0, tonumber(${a.limit}) - 1)
 local views = {}

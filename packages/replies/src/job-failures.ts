@@ -42,7 +42,8 @@ export async function turnFailedForGood(deps: WorkerDeps, payload: JobPayloads['
         attempt_base: 0,
       });
     }
-    if (await deps.deliveries.deadLetter(deliveryId, 'failed', detail, deps.nowMs())) (deps.metrics ?? NO_REPLY_METRICS).deadLetter('failed');
+    if (await deps.deliveries.deadLetter(deliveryId, 'failed', detail, deps.nowMs()))
+      (deps.metrics ?? NO_REPLY_METRICS).deadLetter('failed');
     log.error('turn failed for good: reply dead-lettered, conversation goes on', { delivery_id: deliveryId, error: error.message });
   } else {
     log.error('turn failed for good before taking its messages: the next turn takes them', { error: error.message });
@@ -52,7 +53,9 @@ export async function turnFailedForGood(deps: WorkerDeps, payload: JobPayloads['
 
 /** An operator's redelivery failed its last allowed run: it goes back to the dead letters, reason `failed`. */
 export async function redeliveryFailedForGood(deps: WorkerDeps, payload: JobPayloads['redeliver'], error: Error): Promise<void> {
-  if (await deps.deliveries.deadLetter(payload.deliveryId, 'failed', `the redelivery job failed for good: ${detailOf(error)}`, deps.nowMs())) {
+  if (
+    await deps.deliveries.deadLetter(payload.deliveryId, 'failed', `the redelivery job failed for good: ${detailOf(error)}`, deps.nowMs())
+  ) {
     (deps.metrics ?? NO_REPLY_METRICS).deadLetter('failed');
   }
   deps.logger.error('redelivery failed for good', { delivery_id: payload.deliveryId, error: error.message });

@@ -30,7 +30,12 @@ export type TurnStep = { kind: 'over'; pauseMs?: number } | { kind: 'settle'; re
  * G+1 is added when messages arrived meanwhile. A retry does not end the turn: its job waits. A turn
  * whose reply handed off pauses the conversation's bot replies in that same script (docs/service-rules.md §17).
  */
-export async function endTurn(deps: WorkerDeps, conversationId: string, generation: number, step: TurnStep = { kind: 'over' }): Promise<JobDecision> {
+export async function endTurn(
+  deps: WorkerDeps,
+  conversationId: string,
+  generation: number,
+  step: TurnStep = { kind: 'over' },
+): Promise<JobDecision> {
   let next: { next: boolean; generation: number };
   switch (step.kind) {
     case 'handed-back':
@@ -80,7 +85,12 @@ async function runTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn
 
 /** The batch's reply: open its attempt (TAKE did for a batch it took), produce it unless stored, attempt it. */
 async function answer(
-  deps: WorkerDeps, conversationId: string, taken: Extract<TakeResult, { kind: 'batch' }>, generation: number, inFlight: InFlight, takenAtMs: number,
+  deps: WorkerDeps,
+  conversationId: string,
+  taken: Extract<TakeResult, { kind: 'batch' }>,
+  generation: number,
+  inFlight: InFlight,
+  takenAtMs: number,
 ): Promise<TurnStep> {
   const { batch } = taken;
   const openedAtMs = taken.opened ? takenAtMs : deps.nowMs();
@@ -88,7 +98,11 @@ async function answer(
     ? { go: true, record: undefined, attemptsMade: 0, context: taken.opened.context }
     : await deps.attemptStore.open(conversationId, generation, batch.deliveryId);
   // A stop or a human's message came between the take and this check: the reply is cancelled.
-  if (!opened.go) return { kind: 'settle', result: withoutAttempt({ conversationId, generation, deliveryId: batch.deliveryId, state: 'cancelled' }, 'refused') };
+  if (!opened.go)
+    return {
+      kind: 'settle',
+      result: withoutAttempt({ conversationId, generation, deliveryId: batch.deliveryId, state: 'cancelled' }, 'refused'),
+    };
   let record = opened.record;
   if (!record) {
     try {
@@ -104,9 +118,17 @@ async function answer(
   const pauseMs = record?.handoff ? (deps.settings.handoffPauseMs ?? 0) : 0;
   if (!record || record.state === 'delivered' || record.state === 'dead' || record.state === 'cancelled') {
     // Nothing (more) to send: the marker goes with the end of the turn.
-    return { kind: 'settle', result: withoutAttempt({ conversationId, generation, deliveryId: batch.deliveryId, ...(pauseMs > 0 ? { pauseMs } : {}) }, 'none') };
+    return {
+      kind: 'settle',
+      result: withoutAttempt({ conversationId, generation, deliveryId: batch.deliveryId, ...(pauseMs > 0 ? { pauseMs } : {}) }, 'none'),
+    };
   }
-  const result = await attemptDelivery(deps, record, { generation, attemptsMade: opened.attemptsMade, produced: !opened.record, openedAtMs }, inFlight);
+  const result = await attemptDelivery(
+    deps,
+    record,
+    { generation, attemptsMade: opened.attemptsMade, produced: !opened.record, openedAtMs },
+    inFlight,
+  );
   return { kind: 'settle', result: pauseMs > 0 ? { ...result, settlement: { ...result.settlement, pauseMs } } : result };
 }
 

@@ -12,7 +12,11 @@ import type { WorkerDeps } from './worker-deps.js';
  * after a crash keeps the first stored reply), or undefined when the engine has nothing to send.
  * Rejects when `deps.stopping` aborts the engine's call.
  */
-export async function produceReply(deps: WorkerDeps, batch: TurnBatch, context: readonly ContextMessage[]): Promise<DeliveryRecord | undefined> {
+export async function produceReply(
+  deps: WorkerDeps,
+  batch: TurnBatch,
+  context: readonly ContextMessage[],
+): Promise<DeliveryRecord | undefined> {
   const newest = batch.messages[batch.messages.length - 1];
   if (!newest) return undefined;
   const { conversationId } = newest;

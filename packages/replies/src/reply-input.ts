@@ -21,9 +21,10 @@ export interface ReplyInput {
 export function replyInput(due: StoredDueMessage, context: readonly ContextMessage[]): ReplyInput {
   const carried = due.message;
   const at = context.findIndex((m) => m.msg_id === carried.msg_id);
-  const message = carried.content ? carried as ContextMessage : context[at] ?? { ...carried, content: [] };
-  const history = at >= 0
-    ? context.filter((m, i) => i < at || (i > at && m.role === 'bot'))
-    : context.filter((m) => m.create_timestamp < message.create_timestamp || m.role === 'bot');
+  const message = carried.content ? (carried as ContextMessage) : (context[at] ?? { ...carried, content: [] });
+  const history =
+    at >= 0
+      ? context.filter((m, i) => i < at || (i > at && m.role === 'bot'))
+      : context.filter((m) => m.create_timestamp < message.create_timestamp || m.role === 'bot');
   return { message, history };
 }

@@ -47,7 +47,13 @@ export const NO_AUTO_REPLY_METRICS: AutoReplyMetrics = Object.freeze({ pendingCa
 
 /** Records nothing (tests, tools). */
 export const NO_REPLY_METRICS: ReplyMetrics = Object.freeze({
-  attempt: ignore, delivered: ignore, engine: ignore, turn: ignore, cancelled: ignore, abortLatency: ignore, deadLetter: ignore,
+  attempt: ignore,
+  delivered: ignore,
+  engine: ignore,
+  turn: ignore,
+  cancelled: ignore,
+  abortLatency: ignore,
+  deadLetter: ignore,
 });
 
 /** "2xx" … "5xx" for an HTTP status, "none" without one. */

@@ -11,8 +11,17 @@ import { createTurnStore, turnTimingsOf, type TurnStore } from './turn.store.js'
 type Queue = ReturnType<typeof createReplyQueues>[number];
 
 /** What the reply protocol reads from the configuration (config is parsed once, in packages/config). */
-export type ReplyServicesConfig = Pick<Config,
-  'context' | 'deadLetterTtlS' | 'jobFailureAttempts' | 'autoReplyDebounceMs' | 'autoReplyMaxWaitMs' | 'humanPauseMs' | 'replies' | 'pendingMessagesMax'>;
+export type ReplyServicesConfig = Pick<
+  Config,
+  | 'context'
+  | 'deadLetterTtlS'
+  | 'jobFailureAttempts'
+  | 'autoReplyDebounceMs'
+  | 'autoReplyMaxWaitMs'
+  | 'humanPauseMs'
+  | 'replies'
+  | 'pendingMessagesMax'
+>;
 
 export interface ReplyConnections {
   keys: RedisKeys;
@@ -64,7 +73,11 @@ const once = <T>(make: () => T): (() => T) => {
   return () => (made ??= { value: make() }).value;
 };
 
-export function createReplyServices(config: ReplyServicesConfig, connections: ReplyConnections, options: ReplyServicesOptions = {}): ReplyServices {
+export function createReplyServices(
+  config: ReplyServicesConfig,
+  connections: ReplyConnections,
+  options: ReplyServicesOptions = {},
+): ReplyServices {
   const { keys, redis } = connections;
   const commands = connections.commands ?? redis;
   const timings = turnTimingsOf(config);
@@ -73,7 +86,9 @@ export function createReplyServices(config: ReplyServicesConfig, connections: Re
   const opened: { queues?: Queue[]; aborts?: AbortRequester; attempts?: AttemptRegistry } = {};
 
   const turns = once(() => createTurnStore({ redis: commands, keys, timings }));
-  const deliveries = once(() => createDeliveryStore({ redis: commands, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS }));
+  const deliveries = once(() =>
+    createDeliveryStore({ redis: commands, keys, ttlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS }),
+  );
   const queues = once(() => {
     opened.queues = createReplyQueues(redis, keys, { failureAttempts: config.jobFailureAttempts, telemetry: options.telemetry });
     const { onQueueError } = options;
@@ -83,30 +98,54 @@ export function createReplyServices(config: ReplyServicesConfig, connections: Re
   const jobs = once(() => createJobProducer(queues(), keys));
   const aborts = once(() => (opened.aborts = createAbortRequester({ redis, subscriber: openSubscriber(), keys })));
   const attempts = once(() => (opened.attempts = createAttemptRegistry({ redis, subscriber: openSubscriber(), keys })));
-  const autoReplies = once(() => createAutoReplies({
-    turns: turns(),
-    deliveries: deliveries(),
-    jobs: jobs(),
-    aborts: aborts(),
-    ...(options.autoReplyMetrics ? { metrics: options.autoReplyMetrics() } : {}),
-    ...(options.composedSteps ? { steps: { keys, timings } } : {}),
-    settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: config.humanPauseMs, abortWaitMs: config.replies.abortWaitMs },
-  }));
-  const attemptStore = once(() => createAttemptStore({
-    redis: commands, keys, attemptMarkerTtlMs: timings.attemptMarkerTtlMs, recordTtlS: config.context.ttlS, deadLetterTtlS: config.deadLetterTtlS,
-    context: { maxMessages: config.context.maxMessages, ttlMs: config.context.ttlS * 1000 },
-  }));
+  const autoReplies = once(() =>
+    createAutoReplies({
+      turns: turns(),
+      deliveries: deliveries(),
+      jobs: jobs(),
+      aborts: aborts(),
+      ...(options.autoReplyMetrics ? { metrics: options.autoReplyMetrics() } : {}),
+      ...(options.composedSteps ? { steps: { keys, timings } } : {}),
+      settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: config.humanPauseMs, abortWaitMs: config.replies.abortWaitMs },
+    }),
+  );
+  const attemptStore = once(() =>
+    createAttemptStore({
+      redis: commands,
+      keys,
+      attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
+      recordTtlS: config.context.ttlS,
+      deadLetterTtlS: config.deadLetterTtlS,
+      context: { maxMessages: config.context.maxMessages, ttlMs: config.context.ttlS * 1000 },
+    }),
+  );
 
   return {
     keys,
-    get turns() { return turns(); },
-    get deliveries() { return deliveries(); },
-    get queues() { return queues(); },
-    get jobs() { return jobs(); },
-    get aborts() { return aborts(); },
-    get autoReplies() { return autoReplies(); },
-    get attempts() { return attempts(); },
-    get attemptStore() { return attemptStore(); },
+    get turns() {
+      return turns();
+    },
+    get deliveries() {
+      return deliveries();
+    },
+    get queues() {
+      return queues();
+    },
+    get jobs() {
+      return jobs();
+    },
+    get aborts() {
+      return aborts();
+    },
+    get autoReplies() {
+      return autoReplies();
+    },
+    get attempts() {
+      return attempts();
+    },
+    get attemptStore() {
+      return attemptStore();
+    },
     async close() {
       await Promise.all((opened.queues ?? []).map((queue) => queue.close().catch(() => undefined)));
       opened.aborts?.close();

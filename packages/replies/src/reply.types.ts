@@ -1,4 +1,12 @@
-import { DEAD_LETTER_REASONS, type AutoReplyStatusView, type ContextMessage, type DeadLetterReason, type DeliveryAttemptView, type DeliveryState, type DeliveryView } from '@dialog-relay/contracts';
+import {
+  DEAD_LETTER_REASONS,
+  type AutoReplyStatusView,
+  type ContextMessage,
+  type DeadLetterReason,
+  type DeliveryAttemptView,
+  type DeliveryState,
+  type DeliveryView,
+} from '@dialog-relay/contracts';
 
 /**
  * The data of the reply protocol (docs/design/reply-protocol.md), declared here because this package
@@ -27,7 +35,9 @@ export interface DueMessage {
  * A due message as the turn store hands it back: one whose JSON would exceed DUE_MESSAGE_MAX_CHARS
  * (large inline files) is stored without the message's content, and answered from the context.
  */
-export type StoredDueMessage = Omit<DueMessage, 'message'> & { message: Omit<ContextMessage, 'content'> & Partial<Pick<ContextMessage, 'content'>> };
+export type StoredDueMessage = Omit<DueMessage, 'message'> & {
+  message: Omit<ContextMessage, 'content'> & Partial<Pick<ContextMessage, 'content'>>;
+};
 
 /** What one turn answers: its messages and the delivery id chosen when they were taken. */
 export interface TurnBatch {

@@ -58,15 +58,21 @@ export function startTurnSweeper(deps: TurnSweeperDeps): TurnSweeper {
       try {
         await sweepWaitingTurns(deps, shard);
       } catch (error) {
-        deps.logger.warn('sweep for waiting messages failed: retried at the next sweep', { shard, error: error instanceof Error ? error.message : String(error) });
+        deps.logger.warn('sweep for waiting messages failed: retried at the next sweep', {
+          shard,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   };
   const schedule = (): void => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = sweepAll().finally(schedule);
-    }, deps.settings.intervalMs * (0.5 + random()));
+    timer = setTimeout(
+      () => {
+        running = sweepAll().finally(schedule);
+      },
+      deps.settings.intervalMs * (0.5 + random()),
+    );
     timer.unref();
   };
   schedule();

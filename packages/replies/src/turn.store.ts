@@ -32,7 +32,8 @@ export interface CancelResult {
 }
 
 /** What queuing a due message did: 'full' when the conversation already holds `maxPending` waiting messages (nothing queued). */
-export type ScheduleResult = { kind: 'stopped' } | { kind: 'paused' } | { kind: 'full'; max: number } | { kind: 'queued'; generation: number };
+export type ScheduleResult =
+  { kind: 'stopped' } | { kind: 'paused' } | { kind: 'full'; max: number } | { kind: 'queued'; generation: number };
 
 /** SCHEDULE's reply, read. */
 export const scheduleResultOf = (raw: unknown): ScheduleResult => {
@@ -44,7 +45,14 @@ export const scheduleResultOf = (raw: unknown): ScheduleResult => {
 
 /** CANCEL's reply, read. */
 export const cancelResultOf = (raw: unknown): CancelResult => {
-  const [cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation, waiting] = raw as [number, string, string[], number, string, number];
+  const [cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation, waiting] = raw as [
+    number,
+    string,
+    string[],
+    number,
+    string,
+    number,
+  ];
   return { cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation: Number(generation), waiting };
 };
 
@@ -71,7 +79,9 @@ export interface TurnStore {
   /** The generation whose job must exist while the conversation's messages wait; undefined when nothing waits (it leaves the net). */
   waitingTurn(conversationId: string): Promise<number | undefined>;
   /** Everything auto_reply_status shows of the turn, in one round trip. */
-  snapshot(conversationId: string): Promise<{ stopped: boolean; pausedUntilMs: number | null; pending: StoredDueMessage[]; batch: TurnBatch | undefined }>;
+  snapshot(
+    conversationId: string,
+  ): Promise<{ stopped: boolean; pausedUntilMs: number | null; pending: StoredDueMessage[]; batch: TurnBatch | undefined }>;
 }
 
 export interface TurnTimings {
@@ -94,7 +104,12 @@ export const parseBatch = (json: string): TurnBatch => {
 /** What a dead letter reads of each message: a batch whose messages lack it is corrupt. */
 const isDueMessage = (m: unknown): boolean => {
   const fields = (m ?? {}) as { message?: { msg_id?: unknown } | null; client?: unknown; sendUrl?: unknown };
-  return typeof m === 'object' && typeof fields.message?.msg_id === 'string' && typeof fields.client === 'string' && typeof fields.sendUrl === 'string';
+  return (
+    typeof m === 'object' &&
+    typeof fields.message?.msg_id === 'string' &&
+    typeof fields.client === 'string' &&
+    typeof fields.sendUrl === 'string'
+  );
 };
 
 /** A stored batch checked field by field, for a turn that failed for good (docs/service-rules.md §15). */
@@ -102,7 +117,13 @@ function checkBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
   if (raw === null) return undefined;
   try {
     const parsed = JSON.parse(raw) as { delivery_id?: unknown; generation?: unknown; messages?: unknown } | null;
-    if (typeof parsed?.delivery_id !== 'string' || typeof parsed.generation !== 'number' || !Array.isArray(parsed.messages) || !parsed.messages.every(isDueMessage)) return 'corrupt';
+    if (
+      typeof parsed?.delivery_id !== 'string' ||
+      typeof parsed.generation !== 'number' ||
+      !Array.isArray(parsed.messages) ||
+      !parsed.messages.every(isDueMessage)
+    )
+      return 'corrupt';
     return { deliveryId: parsed.delivery_id, generation: parsed.generation, messages: parsed.messages as StoredDueMessage[] };
   } catch {
     return 'corrupt';
@@ -131,12 +152,30 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
       const k = turnKeys(message.conversationId);
-      return scheduleResultOf(await runScript(redis, SCHEDULE, { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
-        { message: dueJson(message), ttlMs: timings.pendingTtlMs, conversationId: message.conversationId, maxPending: timings.maxPending ?? 0 }));
+      return scheduleResultOf(
+        await runScript(
+          redis,
+          SCHEDULE,
+          { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
+          {
+            message: dueJson(message),
+            ttlMs: timings.pendingTtlMs,
+            conversationId: message.conversationId,
+            maxPending: timings.maxPending ?? 0,
+          },
+        ),
+      );
     },
     async take(c, generation, deliveryId) {
-      const reply = (await runScript(redis, TAKE, turnKeys(c),
-        { generation, debounceMs: timings.debounceMs, maxWaitMs: timings.maxWaitMs, ttlMs: timings.pendingTtlMs, deliveryId, conversationId: c, markerTtlMs: timings.attemptMarkerTtlMs })) as [string, string?, string[]?];
+      const reply = (await runScript(redis, TAKE, turnKeys(c), {
+        generation,
+        debounceMs: timings.debounceMs,
+        maxWaitMs: timings.maxWaitMs,
+        ttlMs: timings.pendingTtlMs,
+        deliveryId,
+        conversationId: c,
+        markerTtlMs: timings.attemptMarkerTtlMs,
+      })) as [string, string?, string[]?];
       switch (reply[0]) {
         case 'stale':
           return { kind: 'stale', current: Number(reply[1]) };
@@ -145,7 +184,11 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
         case 'batch':
           return { kind: 'batch', batch: parseBatch(reply[1] ?? ''), opened: undefined };
         case 'taken':
-          return { kind: 'batch', batch: parseBatch(reply[1] ?? ''), opened: { context: (reply[2] ?? []).map((json) => JSON.parse(json) as ContextMessage) } };
+          return {
+            kind: 'batch',
+            batch: parseBatch(reply[1] ?? ''),
+            opened: { context: (reply[2] ?? []).map((json) => JSON.parse(json) as ContextMessage) },
+          };
         case 'stopped':
           return { kind: 'stopped' };
         default:
@@ -157,14 +200,20 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
       return { next: reply[0] === 'next', generation: Number(reply[1]) };
     },
     async cancel(c, options) {
-      return cancelResultOf(await runScript(redis, CANCEL, turnKeys(c), { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c }));
+      return cancelResultOf(
+        await runScript(redis, CANCEL, turnKeys(c), { stop: options.setStop ? '1' : '0', pauseMs: options.pauseMs, conversationId: c }),
+      );
     },
     async resume(c) {
       // Ends a stop, and a pause (a human's, a handoff's) early; both keys share the conversation's slot.
       await redis.del(keys.autoReplyStopped(c), keys.pausedUntil(c));
     },
     async beginAttempt(c, generation, deliveryId) {
-      const go = await runScript(redis, BEGIN_ATTEMPT, turnKeys(c), { generation: generation ?? '', deliveryId, ttlMs: timings.attemptMarkerTtlMs });
+      const go = await runScript(redis, BEGIN_ATTEMPT, turnKeys(c), {
+        generation: generation ?? '',
+        deliveryId,
+        ttlMs: timings.attemptMarkerTtlMs,
+      });
       return go === 1;
     },
     checkedBatch: async (c) => checkBatch(await redis.get(keys.replyBatch(c))),
@@ -177,7 +226,12 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     },
     async snapshot(c) {
       const k = turnKeys(c);
-      const [stopped, paused, pending, batch] = await Promise.all([redis.exists(k.stop), redis.get(k.paused), redis.lrange(k.pending, 0, -1), redis.get(k.batch)]);
+      const [stopped, paused, pending, batch] = await Promise.all([
+        redis.exists(k.stop),
+        redis.get(k.paused),
+        redis.lrange(k.pending, 0, -1),
+        redis.get(k.batch),
+      ]);
       return {
         stopped: stopped === 1,
         pausedUntilMs: paused === null ? null : Number(paused),
@@ -189,7 +243,9 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
 }
 
 /** The turn timings of a configuration (computed once in config). */
-export const turnTimingsOf = (config: Pick<Config, 'autoReplyDebounceMs' | 'autoReplyMaxWaitMs' | 'replies' | 'pendingMessagesMax'>): TurnTimings => ({
+export const turnTimingsOf = (
+  config: Pick<Config, 'autoReplyDebounceMs' | 'autoReplyMaxWaitMs' | 'replies' | 'pendingMessagesMax'>,
+): TurnTimings => ({
   maxPending: config.pendingMessagesMax,
   debounceMs: config.autoReplyDebounceMs,
   maxWaitMs: config.autoReplyMaxWaitMs,

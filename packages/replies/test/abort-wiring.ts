@@ -1,7 +1,14 @@
 import { createDeliverer, type Deliverer, type DelivererOptions } from '@dialog-relay/delivery';
 import { createRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
-import { createAbortRequester, createAttemptRegistry, createAutoReplies, type AbortRequester, type AttemptRegistry, type AutoReplies } from './internals.js';
+import {
+  createAbortRequester,
+  createAttemptRegistry,
+  createAutoReplies,
+  type AbortRequester,
+  type AttemptRegistry,
+  type AutoReplies,
+} from './internals.js';
 import type { Harness } from './harness.js';
 
 export interface AbortWiring {
@@ -51,9 +58,10 @@ export async function wireAborts(redis: Redis, h: Harness, name: string): Promis
 export function loopbackDeliverer(receiverUrls: readonly string[], options: Omit<DelivererOptions, 'allowPrivate'>): Deliverer {
   const deliverer = createDeliverer({ ...options, allowPrivate: true });
   return {
-    deliver: (request) => (receiverUrls.some((url) => request.url.startsWith(url))
-      ? deliverer.deliver(request)
-      : Promise.reject(new Error(`not a loopback receiver of this test: ${request.url}`))),
+    deliver: (request) =>
+      receiverUrls.some((url) => request.url.startsWith(url))
+        ? deliverer.deliver(request)
+        : Promise.reject(new Error(`not a loopback receiver of this test: ${request.url}`)),
     close: () => deliverer.close(),
   };
 }

@@ -44,7 +44,14 @@ describe('attemptDelivery (one delivery attempt and what follows it)', () => {
       expect(record?.state).to.equal('retrying');
       const attempts = await h.deliveries.attempts(id);
       expect(attempts).to.have.length(1);
-      expect(attempts[0]).to.deep.include({ attempt: 1, status: 503, at: new Date(T0).toISOString(), latency_ms: 20, error: null, response_body: 'busy' });
+      expect(attempts[0]).to.deep.include({
+        attempt: 1,
+        status: 503,
+        at: new Date(T0).toISOString(),
+        latency_ms: 20,
+        error: null,
+        response_body: 'busy',
+      });
       expect(await h.attemptInFlight()).to.equal(false);
       // The turn is not over while its reply waits.
       expect((await h.turns.snapshot(CONVERSATION)).batch?.messages.map((m) => m.message.msg_id)).to.deep.equal(['a']);
@@ -111,7 +118,11 @@ describe('attemptDelivery (one delivery attempt and what follows it)', () => {
       expect(h.deliverer.requests).to.have.length(SETTINGS.maxAttempts);
       expect(h.engine.calls).to.have.length(1);
       expect(await h.deliveries.get(id)).to.deep.include({ state: 'dead', dead_reason: 'attempts_exhausted' });
-      expect((await h.deliveries.attempts(id)).map((a) => [a.attempt, a.status])).to.deep.equal([[1, 503], [2, 500], [3, 429]]);
+      expect((await h.deliveries.attempts(id)).map((a) => [a.attempt, a.status])).to.deep.equal([
+        [1, 503],
+        [2, 500],
+        [3, 429],
+      ]);
       await turnFinished();
     });
   });
@@ -148,7 +159,13 @@ describe('attemptDelivery (one delivery attempt and what follows it)', () => {
     expect(h.deliverer.requests).to.have.length(1);
     const letters = await listDeadLetters(h.deliveries);
     expect(letters).to.have.length(1);
-    expect(letters[0]!.record).to.deep.include({ delivery_id: id, state: 'dead', dead_reason: 'permanent_status', conversation_id: CONVERSATION, client: CLIENT_ID });
+    expect(letters[0]!.record).to.deep.include({
+      delivery_id: id,
+      state: 'dead',
+      dead_reason: 'permanent_status',
+      conversation_id: CONVERSATION,
+      client: CLIENT_ID,
+    });
     expect(letters[0]!.record.in_reply_to).to.deep.equal(['a']);
     expect(letters[0]!.attempts).to.have.length(1);
     expect(letters[0]!.attempts[0]).to.deep.include({ attempt: 1, status: 410, response_body: 'bad request' });

@@ -21,10 +21,18 @@ describe('cancellation metrics (ingress and worker count each cancelled reply on
   beforeEach(() => {
     h = createHarness(redis);
     worker = [];
-    const keep = (name: string) => (...args: unknown[]): void => void worker.push([name, ...args]);
+    const keep =
+      (name: string) =>
+      (...args: unknown[]): void =>
+        void worker.push([name, ...args]);
     const metrics: ReplyMetrics = {
-      attempt: keep('attempt'), delivered: keep('delivered'), engine: keep('engine'), turn: keep('turn'),
-      cancelled: keep('cancelled'), abortLatency: keep('abortLatency'), deadLetter: keep('deadLetter'),
+      attempt: keep('attempt'),
+      delivered: keep('delivered'),
+      engine: keep('engine'),
+      turn: keep('turn'),
+      cancelled: keep('cancelled'),
+      abortLatency: keep('abortLatency'),
+      deadLetter: keep('deadLetter'),
     };
     h.deps.metrics = metrics;
   });
@@ -120,7 +128,7 @@ describe('cancellation metrics (ingress and worker count each cancelled reply on
     expect(h.deliverer.requests).to.deep.equal([]);
   });
 
-  it('counts a reply the worker refuses at a retry\'s check (stopped between the take and the check) as before_attempt, once', async () => {
+  it("counts a reply the worker refuses at a retry's check (stopped between the take and the check) as before_attempt, once", async () => {
     await h.receive('a');
     h.deliverer.answer(outcome.retry(503));
     expect((await turn()).kind).to.equal('wait');

@@ -89,7 +89,7 @@ describe('a stop while attempts of a replay and of the turn are in flight to one
   const liveTurn = () => processTurn(h.deps, { conversationId: CONVERSATION, generation: 1 });
   const lastError = async (id: string): Promise<string | null | undefined> => (await h.deliveries.attempts(id)).at(-1)?.error;
 
-  it('aborts the turn\'s attempt when the replay\'s attempt began after it and has already ended', async () => {
+  it("aborts the turn's attempt when the replay's attempt began after it and has already ended", async () => {
     answered.add(replayed);
     const turn = liveTurn();
     await receiver.holding(live);

@@ -31,7 +31,16 @@ describe('dead letters: retention and expiry', () => {
   });
 
   const replay = (deliveryId: string): Promise<ReplayResult> =>
-    replayDeadLetter({ deliveries: h.deliveries, jobs, shardOfDelivery: h.keys.shardOfDelivery, replyMaxAgeMs: SETTINGS.replyMaxAgeMs, nowMs: () => h.clock.now }, deliveryId);
+    replayDeadLetter(
+      {
+        deliveries: h.deliveries,
+        jobs,
+        shardOfDelivery: h.keys.shardOfDelivery,
+        replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
+        nowMs: () => h.clock.now,
+      },
+      deliveryId,
+    );
   /** The first reply of a conversation, dead-lettered by a permanent answer; returns its delivery id. */
   const deadLetter = async (conversationId: string): Promise<string> => {
     await h.receive(`${conversationId}-m1`, { conversationId });
@@ -87,7 +96,7 @@ describe('dead letters: retention and expiry', () => {
 
     expect(await replay(id)).to.equal('queued');
     for (const key of [h.keys.delivery(id), h.keys.deliveryAttempts(id)]) {
-      expect((await redis.pttl(key)), key).to.be.above(SETTINGS.replyMaxAgeMs);
+      expect(await redis.pttl(key), key).to.be.above(SETTINGS.replyMaxAgeMs);
     }
     await sleep(1100); // the old TTL has run out
     h.deliverer.answer(outcome.retry(503));

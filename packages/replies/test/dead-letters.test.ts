@@ -33,7 +33,16 @@ describe('dead letters: listing, replay and redelivery', () => {
 
   const id = testDeliveryId(CONVERSATION, 0);
   const replay = async (deliveryId: string): Promise<boolean> =>
-    (await replayDeadLetter({ deliveries: h.deliveries, jobs: fake.queue, shardOfDelivery: h.keys.shardOfDelivery, replyMaxAgeMs: SETTINGS.replyMaxAgeMs, nowMs: () => h.clock.now }, deliveryId)) === 'queued';
+    (await replayDeadLetter(
+      {
+        deliveries: h.deliveries,
+        jobs: fake.queue,
+        shardOfDelivery: h.keys.shardOfDelivery,
+        replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
+        nowMs: () => h.clock.now,
+      },
+      deliveryId,
+    )) === 'queued';
   /** A reply dead-lettered by a permanent answer in the conversation's first turn. */
   const deadLetter = async (): Promise<void> => {
     await h.receive('a');
@@ -51,7 +60,9 @@ describe('dead letters: listing, replay and redelivery', () => {
     expect(fake.added).to.have.length(1);
     expect(fake.added[0]!.name).to.equal(JOB_NAMES.redeliver);
     expect(fake.added[0]!.data).to.deep.equal({ deliveryId: id });
-    expect((fake.added[0]!.opts as { jobId?: string }).jobId).to.be.a('string').and.include(id);
+    expect((fake.added[0]!.opts as { jobId?: string }).jobId)
+      .to.be.a('string')
+      .and.include(id);
     const record = await h.deliveries.get(id);
     expect(record?.state).to.equal('pending');
     expect(record?.deadline_ms).to.equal(h.clock.now + SETTINGS.replyMaxAgeMs);
@@ -70,8 +81,14 @@ describe('dead letters: listing, replay and redelivery', () => {
     expect(h.deliverer.requests[1]!.body).to.equal(h.deliverer.requests[0]!.body);
     expect(h.deliverer.requests[1]!.timestampS).to.equal(Math.floor(h.clock.now / 1000));
     expect((await h.deliveries.get(id))?.state).to.equal('delivered');
-    expect((await h.deliveries.attempts(id)).map((a) => [a.attempt, a.status])).to.deep.equal([[1, 410], [2, 200]]);
-    expect((await h.contexts.read(CONVERSATION)).map((m) => [m.msg_id, m.role])).to.deep.equal([['a', 'customer'], [id, 'bot']]);
+    expect((await h.deliveries.attempts(id)).map((a) => [a.attempt, a.status])).to.deep.equal([
+      [1, 410],
+      [2, 200],
+    ]);
+    expect((await h.contexts.read(CONVERSATION)).map((m) => [m.msg_id, m.role])).to.deep.equal([
+      ['a', 'customer'],
+      [id, 'bot'],
+    ]);
     expect(h.engine.calls).to.have.length(1);
   });
 
@@ -87,7 +104,7 @@ describe('dead letters: listing, replay and redelivery', () => {
     expect((await h.deliveries.get(id))?.state).to.equal('retrying');
   });
 
-  it('starts a replay\'s backoff afresh: its first retryable answer waits as a first attempt\'s would', async () => {
+  it("starts a replay's backoff afresh: its first retryable answer waits as a first attempt's would", async () => {
     // Dead after maxAttempts retryable answers: a backoff counted from the whole log would wait as a fourth failure does.
     await h.receive('a');
     h.deliverer.answer(outcome.retry(503), outcome.retry(503), outcome.retry(503));

@@ -61,7 +61,7 @@ describe('a turn whose reply hands off (docs/service-rules.md §17)', () => {
     await h.receive('a');
     const decision = await turn(0);
     expect(decision).to.include({ kind: 'wait' });
-    expect((await h.deliveries.get(testDeliveryId(CONVERSATION, 0)))).to.include({ state: 'retrying', handoff: true });
+    expect(await h.deliveries.get(testDeliveryId(CONVERSATION, 0))).to.include({ state: 'retrying', handoff: true });
     expect((await h.replies.status(CONVERSATION)).paused_until).to.equal(null);
 
     await turnFailedForGood(h.deps, { conversationId: CONVERSATION, generation: 0 }, new Error('redis went away'));

@@ -7,8 +7,19 @@ import { createRedisKeys, type Redis, type RedisKeys } from '@dialog-relay/redis
 import type { EngineReply, ReplyEngine, ReplyRequest } from '@dialog-relay/reply-engine';
 import { uniquePrefix } from '@dialog-relay/testkit';
 import {
-  createAttemptStore, createAutoReplies, createDeliveryStore, createTurnStore, type AbortRequester, type AttemptRegistry, type AutoReplies, type DeliverySettings, type DeliveryStore,
-  type DueMessage, type TurnStore, type TurnTimings, type WorkerDeps,
+  createAttemptStore,
+  createAutoReplies,
+  createDeliveryStore,
+  createTurnStore,
+  type AbortRequester,
+  type AttemptRegistry,
+  type AutoReplies,
+  type DeliverySettings,
+  type DeliveryStore,
+  type DueMessage,
+  type TurnStore,
+  type TurnTimings,
+  type WorkerDeps,
 } from './internals.js';
 
 /** Readable delivery ids for tests: the harness hands take() this id (production uses newDeliveryId). */
@@ -41,9 +52,30 @@ export const SETTINGS: DeliverySettings = {
 
 /** Outcomes as the real Deliverer reports them. */
 export const outcome = {
-  delivered: (status = 200): AttemptOutcome => ({ kind: 'delivered', status, error: null, latencyMs: 12, retryAfterMs: null, responseBody: 'ok' }),
-  retry: (status = 503, retryAfterMs: number | null = null): AttemptOutcome => ({ kind: 'retry', status, error: null, latencyMs: 20, retryAfterMs, responseBody: 'busy' }),
-  permanent: (status = 400): AttemptOutcome => ({ kind: 'permanent', status, error: null, latencyMs: 8, retryAfterMs: null, responseBody: 'bad request' }),
+  delivered: (status = 200): AttemptOutcome => ({
+    kind: 'delivered',
+    status,
+    error: null,
+    latencyMs: 12,
+    retryAfterMs: null,
+    responseBody: 'ok',
+  }),
+  retry: (status = 503, retryAfterMs: number | null = null): AttemptOutcome => ({
+    kind: 'retry',
+    status,
+    error: null,
+    latencyMs: 20,
+    retryAfterMs,
+    responseBody: 'busy',
+  }),
+  permanent: (status = 400): AttemptOutcome => ({
+    kind: 'permanent',
+    status,
+    error: null,
+    latencyMs: 8,
+    retryAfterMs: null,
+    responseBody: 'bad request',
+  }),
 };
 
 /** A Deliverer that answers from a script (then 'delivered') and records every request it was given. */
@@ -83,7 +115,9 @@ export class FixedEngine implements ReplyEngine {
     this.calls.push(request);
     if (this.during) await this.during(request);
     const content = this.parts.map((p) => ({ ...p }));
-    return this.handoff ? { content, handoff: true, sources: [], outcome: 'handoff' } : { content, handoff: false, sources: ['fixed-entry'], outcome: 'answered' };
+    return this.handoff
+      ? { content, handoff: true, sources: [], outcome: 'handoff' }
+      : { content, handoff: false, sources: ['fixed-entry'], outcome: 'answered' };
   }
 }
 
@@ -116,14 +150,22 @@ export interface Harness {
   /** True while an attempt in flight is marked for the conversation. */
   attemptInFlight(conversationId?: string): Promise<boolean>;
   /** Records the customer message in the context (as the API does), then schedules its reply. */
-  receive(msgId: string, options?: { conversationId?: string; receivedAtMs?: number; text?: string; sendUrl?: string }): Promise<DueMessage>;
+  receive(
+    msgId: string,
+    options?: { conversationId?: string; receivedAtMs?: number; text?: string; sendUrl?: string },
+  ): Promise<DueMessage>;
 }
 
 export const CONVERSATION = 'c_conversationOne';
 
 export function createHarness(
   redis: Redis,
-  overrides: { settings?: Partial<DeliverySettings>; timings?: Partial<TurnTimings>; findClient?: WorkerDeps['findClient']; contextMaxMessages?: number } = {},
+  overrides: {
+    settings?: Partial<DeliverySettings>;
+    timings?: Partial<TurnTimings>;
+    findClient?: WorkerDeps['findClient'];
+    contextMaxMessages?: number;
+  } = {},
 ): Harness {
   const keys = createRedisKeys(uniquePrefix('replies'));
   const turns = createTurnStore({ redis, keys, timings: { ...TIMINGS, ...overrides.timings } });
@@ -177,7 +219,11 @@ export function createHarness(
     turns: { ...turns, take: (c, g) => turns.take(c, g, testDeliveryId(c, g)) },
     deliveries,
     attemptStore: createAttemptStore({
-      redis, keys, attemptMarkerTtlMs: turns.attemptMarkerTtlMs, recordTtlS: RECORD_TTL_S, deadLetterTtlS: DEAD_LETTER_TTL_S,
+      redis,
+      keys,
+      attemptMarkerTtlMs: turns.attemptMarkerTtlMs,
+      recordTtlS: RECORD_TTL_S,
+      deadLetterTtlS: DEAD_LETTER_TTL_S,
       context: { maxMessages: overrides.contextMaxMessages ?? 50, ttlMs: 3600_000 },
     }),
     attempts,
@@ -185,10 +231,12 @@ export function createHarness(
     contexts,
     engine,
     deliverer,
-    findClient: overrides.findClient ?? ((id) => {
-      clientLookups.push(id);
-      return Promise.resolve(id === CLIENT_ID ? CLIENT : undefined);
-    }),
+    findClient:
+      overrides.findClient ??
+      ((id) => {
+        clientLookups.push(id);
+        return Promise.resolve(id === CLIENT_ID ? CLIENT : undefined);
+      }),
     jobs: {
       addTurn: (conversationId, generation, delayMs) => {
         turnJobs.push({ conversationId, generation, delayMs });
@@ -201,19 +249,48 @@ export function createHarness(
     random: () => 0.5,
   };
   return {
-    deps, keys, turns, deliveries, replies, ingressMetrics, aborts, inFlight, acknowledged, contexts, deliverer, engine, clock, turnJobs, clientLookups,
+    deps,
+    keys,
+    turns,
+    deliveries,
+    replies,
+    ingressMetrics,
+    aborts,
+    inFlight,
+    acknowledged,
+    contexts,
+    deliverer,
+    engine,
+    clock,
+    turnJobs,
+    clientLookups,
     attemptInFlight: async (conversationId = CONVERSATION) => (await redis.exists(keys.attemptsInFlight(conversationId))) === 1,
     async receive(msgId, options = {}) {
       const conversationId = options.conversationId ?? CONVERSATION;
       const receivedAtMs = options.receivedAtMs ?? clock.now;
-      const message: ContextMessage = contextMessageFrom({
-        msg_id: msgId, from_user_id: CUSTOMER, to_user_id: BOUND, content: options.text ?? `question ${msgId}`,
-        message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: Math.floor(receivedAtMs / 1000),
-      }, msgId);
+      const message: ContextMessage = contextMessageFrom(
+        {
+          msg_id: msgId,
+          from_user_id: CUSTOMER,
+          to_user_id: BOUND,
+          content: options.text ?? `question ${msgId}`,
+          message_type: 1,
+          event_type: 'auto_dialog',
+          from_user_type: 2,
+          create_timestamp: Math.floor(receivedAtMs / 1000),
+        },
+        msgId,
+      );
       await contexts.record(conversationId, [message]);
       const due: DueMessage = {
-        message, client: CLIENT_ID, conversationId, sendUrl: options.sendUrl ?? SEND_URL, groupId: undefined, groupName: undefined,
-        boundAccountId: BOUND, receivedAtMs,
+        message,
+        client: CLIENT_ID,
+        conversationId,
+        sendUrl: options.sendUrl ?? SEND_URL,
+        groupId: undefined,
+        groupName: undefined,
+        boundAccountId: BOUND,
+        receivedAtMs,
       };
       const scheduled = await turns.schedule(due);
       if (scheduled.kind !== 'queued') throw new Error(`message ${msgId} was not queued: ${scheduled.kind}`);

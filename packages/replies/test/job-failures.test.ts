@@ -2,7 +2,16 @@ import { DONE } from '@dialog-relay/queue';
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { listDeadLetters, NO_REPLY_METRICS, processRedelivery, processTurn, redeliveryFailedForGood, replayDeadLetter, turnFailedForGood, type DeadReason } from './internals.js';
+import {
+  listDeadLetters,
+  NO_REPLY_METRICS,
+  processRedelivery,
+  processTurn,
+  redeliveryFailedForGood,
+  replayDeadLetter,
+  turnFailedForGood,
+  type DeadReason,
+} from './internals.js';
 import { CONVERSATION, createHarness, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
 
 /** What happens when BullMQ gives up on a job (docs/service-rules.md §15): a dead letter with a reason, and the conversation goes on. */
@@ -77,9 +86,16 @@ describe('job failures: the final failure of a turn or a redelivery', () => {
     h.deps.newDeliveryId = () => 'dlv_0190aa00000070008000000000000002_s0';
     await h.receive('a');
     await failAfterTake();
-    await redis.set(h.keys.replyBatch(CONVERSATION), JSON.stringify({ delivery_id: testDeliveryId(CONVERSATION, 0), generation: 0, messages: [null, 7] }));
+    await redis.set(
+      h.keys.replyBatch(CONVERSATION),
+      JSON.stringify({ delivery_id: testDeliveryId(CONVERSATION, 0), generation: 0, messages: [null, 7] }),
+    );
 
-    await turnFailedForGood(h.deps, { conversationId: CONVERSATION, generation: 0 }, new Error("Cannot read properties of null (reading 'conversationId')"));
+    await turnFailedForGood(
+      h.deps,
+      { conversationId: CONVERSATION, generation: 0 },
+      new Error("Cannot read properties of null (reading 'conversationId')"),
+    );
 
     const letters = await listDeadLetters(h.deliveries);
     expect(letters.map((l) => l.record.delivery_id)).to.deep.equal(['dlv_0190aa00000070008000000000000002_s0']);
@@ -111,11 +127,26 @@ describe('job failures: the final failure of a turn or a redelivery', () => {
     h.deliverer.answer(outcome.permanent(410));
     await turn(0);
     const jobs = { add: () => Promise.resolve() };
-    expect(await replayDeadLetter({ deliveries: h.deliveries, jobs, shardOfDelivery: h.keys.shardOfDelivery, replyMaxAgeMs: SETTINGS.replyMaxAgeMs, nowMs: () => h.clock.now }, firstId)).to.equal('queued');
+    expect(
+      await replayDeadLetter(
+        {
+          deliveries: h.deliveries,
+          jobs,
+          shardOfDelivery: h.keys.shardOfDelivery,
+          replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
+          nowMs: () => h.clock.now,
+        },
+        firstId,
+      ),
+    ).to.equal('queued');
     expect(await listDeadLetters(h.deliveries)).to.deep.equal([]);
     deadReasons.length = 0;
 
-    await redeliveryFailedForGood(h.deps, { deliveryId: firstId }, new Error('WRONGTYPE Operation against a key holding the wrong kind of value'));
+    await redeliveryFailedForGood(
+      h.deps,
+      { deliveryId: firstId },
+      new Error('WRONGTYPE Operation against a key holding the wrong kind of value'),
+    );
 
     const letters = await listDeadLetters(h.deliveries);
     expect(letters.map((l) => l.record.delivery_id)).to.deep.equal([firstId]);

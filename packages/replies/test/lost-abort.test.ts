@@ -60,13 +60,18 @@ describe('a stop whose abort signal is lost', () => {
   const subscribers = async (): Promise<number> => ((await redis.call('PUBSUB', 'NUMSUB', h.keys.abortChannel)) as [string, number])[1];
 
   /** A worker (its signal registry subscribed) and an API side (its stop publishes aborts) over the harness's stores. */
-  const setUp = async (options: { findClient?: (id: string) => Promise<ClientSettings | undefined>; resolve?: Resolver } = {}): Promise<void> => {
+  const setUp = async (
+    options: { findClient?: (id: string) => Promise<ClientSettings | undefined>; resolve?: Resolver } = {},
+  ): Promise<void> => {
     receiver = await startReceiver();
     h = createHarness(redis, options.findClient ? { findClient: options.findClient } : {});
     wiring = await wireAborts(redis, h, 'lost-abort');
     workerSubscriber = wiring.workerSubscriber;
     replies = wiring.replies;
-    h.deps.deliverer = loopbackDeliverer([receiver.url, receiver.namedUrl], { userAgent: 'lost-abort-test', ...(options.resolve ? { resolve: options.resolve } : {}) });
+    h.deps.deliverer = loopbackDeliverer([receiver.url, receiver.namedUrl], {
+      userAgent: 'lost-abort-test',
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
   };
 
   /** The worker's subscriber goes away: an abort published now reaches no one. */
@@ -124,7 +129,7 @@ describe('a stop whose abort signal is lost', () => {
     await expectCancelledWithoutPost();
   });
 
-  it('posts nothing when the stop lands between the stop check and the POST while the worker\'s subscriber is down', async () => {
+  it("posts nothing when the stop lands between the stop check and the POST while the worker's subscriber is down", async () => {
     await setUp();
     let stopped = 0;
     afterStopCheck(async () => {
@@ -144,7 +149,7 @@ describe('a stop whose abort signal is lost', () => {
     expect(await h.attemptInFlight()).to.equal(false);
   });
 
-  it('posts nothing when the stop lands while the connection to the receiver is being opened and the worker\'s subscriber is down', async () => {
+  it("posts nothing when the stop lands while the connection to the receiver is being opened and the worker's subscriber is down", async () => {
     let stopped = 0;
     // The host name resolves (to loopback only) once the subscriber is gone and the stop has answered.
     await setUp({
@@ -169,7 +174,7 @@ describe('a stop whose abort signal is lost', () => {
     expect(await h.attemptInFlight()).to.equal(false);
   });
 
-  it('posts nothing when the stop lands between the stop check and the POST while the worker\'s subscriber was reconnecting', async () => {
+  it("posts nothing when the stop lands between the stop check and the POST while the worker's subscriber was reconnecting", async () => {
     await setUp();
     const { checks } = afterStopCheck(async () => {
       await loseSignals();
@@ -215,7 +220,7 @@ describe('a stop whose abort signal is lost', () => {
     expect(checks()).to.equal(1);
   });
 
-  it('delivers, checking the stop again before the POST, when the worker\'s subscriber reconnected since the attempt registered', async () => {
+  it("delivers, checking the stop again before the POST, when the worker's subscriber reconnected since the attempt registered", async () => {
     await setUp();
     const { checks } = afterStopCheck(async () => {
       await loseSignals();

@@ -4,7 +4,18 @@ import { webhookSigningKey } from '@dialog-relay/signing';
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { attemptDelivery, processTurn, produceReply } from './internals.js';
-import { BOUND, CONVERSATION, createHarness, CUSTOMER, outcome, SEND_URL, T0, WEBHOOK_SECRET, type Harness, testDeliveryId } from './harness.js';
+import {
+  BOUND,
+  CONVERSATION,
+  createHarness,
+  CUSTOMER,
+  outcome,
+  SEND_URL,
+  T0,
+  WEBHOOK_SECRET,
+  type Harness,
+  testDeliveryId,
+} from './harness.js';
 
 describe('processTurn (one conversation turn)', () => {
   let redis: Redis;
@@ -38,18 +49,36 @@ describe('processTurn (one conversation turn)', () => {
     expect(request.timestampS).to.equal(Math.floor(T0 / 1000));
     expect(request.timeoutMs).to.equal(h.deps.settings.timeoutMs);
     expect(request.signingKey.equals(webhookSigningKey(WEBHOOK_SECRET))).to.equal(true);
-    const body = JSON.parse(request.body) as { delivery_id: string; conversation_id: string; in_reply_to: string[]; message_info: Record<string, unknown> };
+    const body = JSON.parse(request.body) as {
+      delivery_id: string;
+      conversation_id: string;
+      in_reply_to: string[];
+      message_info: Record<string, unknown>;
+    };
     expect(body).to.include({ delivery_id: firstId, conversation_id: CONVERSATION });
     expect(body.in_reply_to).to.deep.equal(['a']);
-    expect(body.message_info).to.include({ msg_id: firstId, from_user_id: BOUND, to_user_id: CUSTOMER, content: 'We open at nine.', from_user_type: 4 });
+    expect(body.message_info).to.include({
+      msg_id: firstId,
+      from_user_id: BOUND,
+      to_user_id: CUSTOMER,
+      content: 'We open at nine.',
+      from_user_type: 4,
+    });
 
     const record = await h.deliveries.get(firstId);
     expect(record?.state).to.equal('delivered');
     expect((await h.deliveries.attempts(firstId)).map((a) => [a.attempt, a.status])).to.deep.equal([[1, 200]]);
 
     const context = await h.contexts.read(CONVERSATION);
-    expect(context.map((m) => [m.msg_id, m.role])).to.deep.equal([['a', 'customer'], [firstId, 'bot']]);
-    expect(context[1]).to.deep.include({ from_user_id: BOUND, content: [{ type: 'text', content: 'We open at nine.' }], event_type: 'auto_dialog' });
+    expect(context.map((m) => [m.msg_id, m.role])).to.deep.equal([
+      ['a', 'customer'],
+      [firstId, 'bot'],
+    ]);
+    expect(context[1]).to.deep.include({
+      from_user_id: BOUND,
+      content: [{ type: 'text', content: 'We open at nine.' }],
+      event_type: 'auto_dialog',
+    });
 
     // The turn is over: generation 1 is current, the batch is gone, no next job (nothing pending).
     expect(await h.deps.turns.take(CONVERSATION, 0, 'unused')).to.deep.equal({ kind: 'stale', current: 1 });
@@ -66,7 +95,10 @@ describe('processTurn (one conversation turn)', () => {
     expect(await turn(1)).to.deep.equal(DONE);
 
     expect(h.engine.calls.map((c) => c.message.msg_id)).to.deep.equal(['a', 'b']);
-    expect(h.engine.calls[1]!.context.map((m) => [m.msg_id, m.role])).to.deep.equal([['a', 'customer'], [firstId, 'bot']]);
+    expect(h.engine.calls[1]!.context.map((m) => [m.msg_id, m.role])).to.deep.equal([
+      ['a', 'customer'],
+      [firstId, 'bot'],
+    ]);
     expect(h.deliverer.requests.map((r) => r.deliveryId)).to.deep.equal([firstId, testDeliveryId(CONVERSATION, 1)]);
   });
 
@@ -85,7 +117,10 @@ describe('processTurn (one conversation turn)', () => {
     expect(h.deliverer.requests).to.have.length(2);
     expect(h.deliverer.requests[1]!.deliveryId).to.equal(firstId);
     expect(h.deliverer.requests[1]!.body).to.equal(h.deliverer.requests[0]!.body);
-    expect((await h.deliveries.attempts(firstId)).map((a) => [a.attempt, a.status])).to.deep.equal([[1, 503], [2, 200]]);
+    expect((await h.deliveries.attempts(firstId)).map((a) => [a.attempt, a.status])).to.deep.equal([
+      [1, 503],
+      [2, 200],
+    ]);
     expect((await h.deliveries.get(firstId))?.state).to.equal('delivered');
     expect((await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot')).to.have.length(1);
   });
@@ -98,7 +133,12 @@ describe('processTurn (one conversation turn)', () => {
     if (taken.kind !== 'batch' || !taken.opened) throw new Error(`expected a batch taken now, got ${taken.kind}`);
     const record = await produceReply(h.deps, taken.batch, taken.opened.context);
     const inFlight = h.deps.attempts.register(CONVERSATION, record!.delivery_id);
-    const first = await attemptDelivery(h.deps, record!, { generation: 0, attemptsMade: 0, produced: true, openedAtMs: h.clock.now }, inFlight);
+    const first = await attemptDelivery(
+      h.deps,
+      record!,
+      { generation: 0, attemptsMade: 0, produced: true, openedAtMs: h.clock.now },
+      inFlight,
+    );
     expect(first.next.kind).to.equal('delivered');
 
     expect(await turn(0)).to.deep.equal(DONE);
@@ -132,10 +172,25 @@ describe('processTurn (one conversation turn)', () => {
 
     expect(h.engine.calls).to.deep.equal([]);
     expect(h.deliverer.requests).to.deep.equal([]);
-    expect(await h.turns.schedule({
-      message: { msg_id: 'late', role: 'customer', from_user_id: CUSTOMER, content: [{ type: 'text', content: 'hello?' }], event_type: 'auto_dialog', create_timestamp: T0 / 1000 },
-      client: 'shop', conversationId: CONVERSATION, sendUrl: SEND_URL, groupId: undefined, groupName: undefined, boundAccountId: BOUND, receivedAtMs: T0,
-    })).to.deep.equal({ kind: 'queued', generation: 1 });
+    expect(
+      await h.turns.schedule({
+        message: {
+          msg_id: 'late',
+          role: 'customer',
+          from_user_id: CUSTOMER,
+          content: [{ type: 'text', content: 'hello?' }],
+          event_type: 'auto_dialog',
+          create_timestamp: T0 / 1000,
+        },
+        client: 'shop',
+        conversationId: CONVERSATION,
+        sendUrl: SEND_URL,
+        groupId: undefined,
+        groupName: undefined,
+        boundAccountId: BOUND,
+        receivedAtMs: T0,
+      }),
+    ).to.deep.equal({ kind: 'queued', generation: 1 });
   });
 
   it('waits out the debounce window of a message just scheduled, without producing anything', async () => {
@@ -259,13 +314,15 @@ describe('processTurn (one conversation turn)', () => {
     h.deps.stopping = draining.signal;
     const fixed = h.deps.engine;
     h.deps.engine = {
-      name: 'slow', contextWindow: 50,
+      name: 'slow',
+      contextWindow: 50,
       // A slow engine call that only ends when its signal aborts.
-      reply: (_request, signal) => new Promise((_resolve, reject) => {
-        if (!signal) return reject(new Error('the engine was given no signal to stop with'));
-        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-        draining.abort(new Error('worker draining'));
-      }),
+      reply: (_request, signal) =>
+        new Promise((_resolve, reject) => {
+          if (!signal) return reject(new Error('the engine was given no signal to stop with'));
+          signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+          draining.abort(new Error('worker draining'));
+        }),
     };
 
     const decision = await turn(0);

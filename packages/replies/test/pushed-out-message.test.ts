@@ -25,10 +25,19 @@ describe('a due message pushed out of the context before its turn', () => {
 
   /** Someone else in the conversation writes (recorded only, as the API does for a message that is due no reply). */
   const othersWrite = async (msgId: string, atMs: number, text = `chatter ${msgId}`): Promise<void> => {
-    const message: ContextMessage = contextMessageFrom({
-      msg_id: msgId, from_user_id: `other-${msgId}`, to_user_id: BOUND, content: text,
-      message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: Math.floor(atMs / 1000),
-    }, msgId);
+    const message: ContextMessage = contextMessageFrom(
+      {
+        msg_id: msgId,
+        from_user_id: `other-${msgId}`,
+        to_user_id: BOUND,
+        content: text,
+        message_type: 1,
+        event_type: 'auto_dialog',
+        from_user_type: 2,
+        create_timestamp: Math.floor(atMs / 1000),
+      },
+      msgId,
+    );
     await h.contexts.record(CONVERSATION, [message]);
   };
   const turn = (generation: number) => processTurn(h.deps, { conversationId: CONVERSATION, generation });
@@ -55,7 +64,12 @@ describe('a due message pushed out of the context before its turn', () => {
     await h.receive('m-1', { text: 'and to Norway?' });
     await turn(0); // the reply to m-0 joins the context after m-1
     for (let i = 1; i <= 3; i += 1) await othersWrite(`n-${i}`, T0 + i * 1000);
-    expect((await h.contexts.read(CONVERSATION)).map((m) => m.msg_id)).to.deep.equal([testDeliveryId(CONVERSATION, 0), 'n-1', 'n-2', 'n-3']);
+    expect((await h.contexts.read(CONVERSATION)).map((m) => m.msg_id)).to.deep.equal([
+      testDeliveryId(CONVERSATION, 0),
+      'n-1',
+      'n-2',
+      'n-3',
+    ]);
 
     await turn(1);
 
@@ -66,13 +80,29 @@ describe('a due message pushed out of the context before its turn', () => {
 
   it('queues a message with large inline files without its content (the queue stays small) and answers it from the context', async () => {
     const inline = `data:image/png;base64,${'A'.repeat(200_000)}`;
-    const message = contextMessageFrom({
-      msg_id: 'm-big', from_user_id: CUSTOMER, to_user_id: BOUND, files_info: [{ content: inline, file_type: 'image' }],
-      message_type: 1, event_type: 'auto_dialog', from_user_type: 2, create_timestamp: Math.floor(T0 / 1000),
-    }, 'm-big');
+    const message = contextMessageFrom(
+      {
+        msg_id: 'm-big',
+        from_user_id: CUSTOMER,
+        to_user_id: BOUND,
+        files_info: [{ content: inline, file_type: 'image' }],
+        message_type: 1,
+        event_type: 'auto_dialog',
+        from_user_type: 2,
+        create_timestamp: Math.floor(T0 / 1000),
+      },
+      'm-big',
+    );
     await h.contexts.record(CONVERSATION, [message]);
     const scheduled = await h.turns.schedule({
-      message, client: CLIENT_ID, conversationId: CONVERSATION, sendUrl: SEND_URL, groupId: undefined, groupName: undefined, boundAccountId: BOUND, receivedAtMs: T0,
+      message,
+      client: CLIENT_ID,
+      conversationId: CONVERSATION,
+      sendUrl: SEND_URL,
+      groupId: undefined,
+      groupName: undefined,
+      boundAccountId: BOUND,
+      receivedAtMs: T0,
     });
     expect(scheduled.kind).to.equal('queued');
     const stored = await redis.lrange(h.keys.pendingReplies(CONVERSATION), 0, -1);

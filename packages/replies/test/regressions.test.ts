@@ -47,7 +47,13 @@ describe('worker logic regressions', () => {
     h.deliverer.answer(outcome.permanent(400));
     await processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });
     const failing: Pick<JobProducer, 'add'> = { add: () => Promise.reject(new Error('redis down')) };
-    const deps = { deliveries: h.deliveries, jobs: failing, shardOfDelivery: h.keys.shardOfDelivery, replyMaxAgeMs: SETTINGS.replyMaxAgeMs, nowMs: () => h.clock.now };
+    const deps = {
+      deliveries: h.deliveries,
+      jobs: failing,
+      shardOfDelivery: h.keys.shardOfDelivery,
+      replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
+      nowMs: () => h.clock.now,
+    };
     let thrown: unknown;
     await replayDeadLetter(deps, id).catch((error: unknown) => (thrown = error));
     expect(thrown).to.be.instanceOf(Error);
@@ -62,7 +68,18 @@ describe('worker logic regressions', () => {
     expect((await h.deliveries.get(id))?.dead_reason).to.equal('attempts_exhausted');
     const added: unknown[] = [];
     const jobs: Pick<JobProducer, 'add'> = { add: (...args) => Promise.resolve(void added.push(args)) };
-    expect(await replayDeadLetter({ deliveries: h.deliveries, jobs, shardOfDelivery: h.keys.shardOfDelivery, replyMaxAgeMs: SETTINGS.replyMaxAgeMs, nowMs: () => h.clock.now }, id)).to.equal('queued');
+    expect(
+      await replayDeadLetter(
+        {
+          deliveries: h.deliveries,
+          jobs,
+          shardOfDelivery: h.keys.shardOfDelivery,
+          replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
+          nowMs: () => h.clock.now,
+        },
+        id,
+      ),
+    ).to.equal('queued');
     expect((await h.deliveries.get(id))?.dead_reason).to.equal('');
     const first = await processRedelivery(h.deps, { deliveryId: id });
     expect(first.kind).to.equal('wait');

@@ -7,12 +7,20 @@ import { CONVERSATION, createHarness, outcome, SETTINGS, T0, type Harness } from
 /** A metrics port that keeps every call, in order. */
 function recorder(): { metrics: ReplyMetrics; calls: unknown[][] } {
   const calls: unknown[][] = [];
-  const keep = (name: string) => (...args: unknown[]): void => void calls.push([name, ...args]);
+  const keep =
+    (name: string) =>
+    (...args: unknown[]): void =>
+      void calls.push([name, ...args]);
   return {
     calls,
     metrics: {
-      attempt: keep('attempt'), delivered: keep('delivered'), engine: keep('engine'), turn: keep('turn'),
-      cancelled: keep('cancelled'), abortLatency: keep('abortLatency'), deadLetter: keep('deadLetter'),
+      attempt: keep('attempt'),
+      delivered: keep('delivered'),
+      engine: keep('engine'),
+      turn: keep('turn'),
+      cancelled: keep('cancelled'),
+      abortLatency: keep('abortLatency'),
+      deadLetter: keep('deadLetter'),
     },
   };
 }
@@ -49,14 +57,20 @@ describe('reply metrics port (what the worker reports to operators)', () => {
     await h.receive('a');
     h.deliverer.answer(outcome.retry(503));
     await turn();
-    expect(calls).to.deep.include.members([['attempt', 'retry', '5xx', 0.02], ['turn', 'waiting', 0]]);
+    expect(calls).to.deep.include.members([
+      ['attempt', 'retry', '5xx', 0.02],
+      ['turn', 'waiting', 0],
+    ]);
   });
 
   it('reports a dead letter with its reason', async () => {
     await h.receive('a');
     h.deliverer.answer(outcome.permanent(410));
     await turn();
-    expect(calls).to.deep.include.members([['attempt', 'dead', '4xx', 0.008], ['deadLetter', 'permanent_status']]);
+    expect(calls).to.deep.include.members([
+      ['attempt', 'dead', '4xx', 0.008],
+      ['deadLetter', 'permanent_status'],
+    ]);
   });
 
   it('reports a stale reply as a dead letter without an attempt', async () => {
@@ -73,7 +87,11 @@ describe('reply metrics port (what the worker reports to operators)', () => {
       h.clock.advance(250);
     };
     await turn();
-    expect(calls).to.deep.include.members([['attempt', 'cancelled', '2xx', 0.012], ['cancelled', 'in_flight'], ['abortLatency', 0.25]]);
+    expect(calls).to.deep.include.members([
+      ['attempt', 'cancelled', '2xx', 0.012],
+      ['cancelled', 'in_flight'],
+      ['abortLatency', 0.25],
+    ]);
   });
 
   it('reports an engine failure', async () => {
@@ -86,6 +104,12 @@ describe('reply metrics port (what the worker reports to operators)', () => {
   });
 
   it('names status classes', () => {
-    expect([statusClassOf(204), statusClassOf(301), statusClassOf(429), statusClassOf(503), statusClassOf(null)]).to.deep.equal(['2xx', '3xx', '4xx', '5xx', 'none']);
+    expect([statusClassOf(204), statusClassOf(301), statusClassOf(429), statusClassOf(503), statusClassOf(null)]).to.deep.equal([
+      '2xx',
+      '3xx',
+      '4xx',
+      '5xx',
+      'none',
+    ]);
   });
 });

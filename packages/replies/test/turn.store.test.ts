@@ -14,18 +14,40 @@ describe('turn store (the per-conversation turn protocol)', () => {
   after(() => redis.disconnect());
   const storeWith = (timings: Partial<TurnTimings> = {}): TurnStore => {
     keys = createRedisKeys(uniquePrefix('turns'));
-    return createTurnStore({ redis, keys, timings: { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: 60_000, attemptMarkerTtlMs: 5000, ...timings } });
+    return createTurnStore({
+      redis,
+      keys,
+      timings: { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: 60_000, attemptMarkerTtlMs: 5000, ...timings },
+    });
   };
   let turns: TurnStore;
   beforeEach(() => {
     turns = storeWith();
   });
 
-  const due = (msgId: string, conversationId = 'c_one', content: ReplyPart[] = [{ type: 'text', content: `question ${msgId}` }]): DueMessage => ({
-    message: { msg_id: msgId, role: 'customer', from_user_id: 'cust', content, event_type: 'auto_dialog', create_timestamp: Math.floor(Date.now() / 1000) },
-    client: 'shop', conversationId, sendUrl: 'http://127.0.0.1:9/x', groupId: undefined, groupName: undefined, boundAccountId: 'bound', receivedAtMs: Date.now(),
+  const due = (
+    msgId: string,
+    conversationId = 'c_one',
+    content: ReplyPart[] = [{ type: 'text', content: `question ${msgId}` }],
+  ): DueMessage => ({
+    message: {
+      msg_id: msgId,
+      role: 'customer',
+      from_user_id: 'cust',
+      content,
+      event_type: 'auto_dialog',
+      create_timestamp: Math.floor(Date.now() / 1000),
+    },
+    client: 'shop',
+    conversationId,
+    sendUrl: 'http://127.0.0.1:9/x',
+    groupId: undefined,
+    groupName: undefined,
+    boundAccountId: 'bound',
+    receivedAtMs: Date.now(),
   });
-  const ids = (taken: TakeResult): string[] | string => (taken.kind === 'batch' ? taken.batch.messages.map((m) => m.message.msg_id) : taken.kind);
+  const ids = (taken: TakeResult): string[] | string =>
+    taken.kind === 'batch' ? taken.batch.messages.map((m) => m.message.msg_id) : taken.kind;
   const pending = async (c = 'c_one'): Promise<string[]> => (await turns.snapshot(c)).pending.map((m) => m.message.msg_id);
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,7 +80,11 @@ describe('turn store (the per-conversation turn protocol)', () => {
     await turns.schedule(due('b'));
     const early = await turns.take('c_one', 0, 'dlv_x');
     expect(early.kind === 'wait' && early.ms).to.be.within(59_000, 60_000);
-    turns = createTurnStore({ redis, keys, timings: { debounceMs: 1, maxWaitMs: 120_000, pendingTtlMs: 60_000, attemptMarkerTtlMs: 5000 } });
+    turns = createTurnStore({
+      redis,
+      keys,
+      timings: { debounceMs: 1, maxWaitMs: 120_000, pendingTtlMs: 60_000, attemptMarkerTtlMs: 5000 },
+    });
     await sleep(5); // let a 1 ms window pass on the server clock
     expect(ids(await turns.take('c_one', 0, 'dlv_x'))).to.deep.equal(['a', 'b']);
   });
@@ -104,7 +130,14 @@ describe('turn store (the per-conversation turn protocol)', () => {
     await turns.take('c_one', 0, 'dlv_live');
     expect(await turns.beginAttempt('c_one', 0, 'dlv_live')).to.equal(true);
     const result = await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
-    expect(result).to.deep.equal({ cancelled: 2, batchDeliveryId: 'dlv_live', inFlightDeliveryIds: ['dlv_live'], pausedUntilMs: 0, generation: 0, waiting: 1 });
+    expect(result).to.deep.equal({
+      cancelled: 2,
+      batchDeliveryId: 'dlv_live',
+      inFlightDeliveryIds: ['dlv_live'],
+      pausedUntilMs: 0,
+      generation: 0,
+      waiting: 1,
+    });
     const snapshot = await turns.snapshot('c_one');
     expect(snapshot).to.deep.include({ stopped: true, pausedUntilMs: null, pending: [], batch: undefined });
     expect(await redis.pttl(keys.autoReplyStopped('c_one'))).to.equal(-1); // a stop lasts until resume
@@ -123,13 +156,22 @@ describe('turn store (the per-conversation turn protocol)', () => {
     await sleep(5);
     const taken = await storeWithDebounce.take('c_one', 0, 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5');
     expect(taken.kind === 'batch' && taken.batch.messages.map((m) => m.message.content)).to.deep.equal([text, text, undefined]);
-    expect(await redis.getrange(keys.replyBatch('c_one'), 0, 299)).to.match(/^\{"delivery_id":"dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5","generation":0,"count":3,"messages":\[/);
-    expect(await storeWithDebounce.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 3, batchDeliveryId: 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5', waiting: 0 });
+    expect(await redis.getrange(keys.replyBatch('c_one'), 0, 299)).to.match(
+      /^\{"delivery_id":"dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5","generation":0,"count":3,"messages":\[/,
+    );
+    expect(await storeWithDebounce.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({
+      cancelled: 3,
+      batchDeliveryId: 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5',
+      waiting: 0,
+    });
   });
 
   it('stop reads the batch’s header only, never the messages after it', async () => {
     // Cut short after the header: decoding it would fail; the header alone says what was live.
-    await redis.set(keys.replyBatch('c_one'), '{"delivery_id":"dlv_head","generation":0,"count":2,"messages":[{"message":{"msg_id":"a","role":"customer","from_user_id":"cust","content":[{"type":"image","cont');
+    await redis.set(
+      keys.replyBatch('c_one'),
+      '{"delivery_id":"dlv_head","generation":0,"count":2,"messages":[{"message":{"msg_id":"a","role":"customer","from_user_id":"cust","content":[{"type":"image","cont',
+    );
     expect(await turns.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({ cancelled: 2, batchDeliveryId: 'dlv_head' });
   });
 

@@ -20,12 +20,30 @@ describe('waiting conversations and the sweep for lost turn jobs', () => {
     turns = createTurnStore({ redis, keys, timings: { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: 60_000, attemptMarkerTtlMs: 5000 } });
   });
 
-  const due = (msgId: string, conversationId = 'c_one', content: ReplyPart[] = [{ type: 'text', content: `question ${msgId}` }]): DueMessage => ({
-    message: { msg_id: msgId, role: 'customer', from_user_id: 'cust', content, event_type: 'auto_dialog', create_timestamp: Math.floor(Date.now() / 1000) },
-    client: 'shop', conversationId, sendUrl: 'http://127.0.0.1:9/x', groupId: undefined, groupName: undefined, boundAccountId: 'bound', receivedAtMs: Date.now(),
+  const due = (
+    msgId: string,
+    conversationId = 'c_one',
+    content: ReplyPart[] = [{ type: 'text', content: `question ${msgId}` }],
+  ): DueMessage => ({
+    message: {
+      msg_id: msgId,
+      role: 'customer',
+      from_user_id: 'cust',
+      content,
+      event_type: 'auto_dialog',
+      create_timestamp: Math.floor(Date.now() / 1000),
+    },
+    client: 'shop',
+    conversationId,
+    sendUrl: 'http://127.0.0.1:9/x',
+    groupId: undefined,
+    groupName: undefined,
+    boundAccountId: 'bound',
+    receivedAtMs: Date.now(),
   });
   const waitingSet = (conversationId = 'c_one') => keys.waitingConversations(keys.shardOf(conversationId));
-  const isWaiting = async (conversationId = 'c_one'): Promise<boolean> => (await redis.zscore(waitingSet(conversationId), conversationId)) !== null;
+  const isWaiting = async (conversationId = 'c_one'): Promise<boolean> =>
+    (await redis.zscore(waitingSet(conversationId), conversationId)) !== null;
   /** As if the conversation's messages had waited `ms` unchecked. */
   const age = async (ms: number, conversationId = 'c_one'): Promise<void> => {
     const [seconds, micros] = await redis.time();

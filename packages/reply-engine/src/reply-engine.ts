@@ -33,10 +33,20 @@ export interface ReplyEngine {
 }
 
 /** A reply resting on `sources`. */
-export const answeredReply = (content: ReplyPart[], sources: string[]): EngineReply => ({ content, handoff: false, sources, outcome: 'answered' });
+export const answeredReply = (content: ReplyPart[], sources: string[]): EngineReply => ({
+  content,
+  handoff: false,
+  sources,
+  outcome: 'answered',
+});
 
 /** The fallback text: a handoff, or an engine's failure (`error`), which hands off too. */
-export const handoffReply = (content: ReplyPart[], outcome: 'handoff' | 'error' = 'handoff'): EngineReply => ({ content, handoff: true, sources: [], outcome });
+export const handoffReply = (content: ReplyPart[], outcome: 'handoff' | 'error' = 'handoff'): EngineReply => ({
+  content,
+  handoff: true,
+  sources: [],
+  outcome,
+});
 
 export interface EngineLogger {
   warn(message: string, meta?: Record<string, unknown>): void;

@@ -30,15 +30,18 @@ entries:
     expect(confidentEntry(ranking, kb.thresholds)?.id).to.equal('opening-hours');
   });
 
-  it('answers a message that is one phrasing\'s words, or the phrasing itself, whatever the margin', () => {
-    const near = parseKnowledgeBase(`
+  it("answers a message that is one phrasing's words, or the phrasing itself, whatever the margin", () => {
+    const near = parseKnowledgeBase(
+      `
 fallback: []
 entries:
   - { id: returns, questions: ["How do I return an item?"], answer: "A" }
   - { id: non-returnable, questions: ["Which items can I not return?"], answer: "B" }
   - { id: refunds, questions: ["Can I get a refund?"], answer: "C" }
   - { id: refund-status, questions: ["can I get my refund"], answer: "D" }
-`, 'yaml');
+`,
+      'yaml',
+    );
     const nearIndex = createKnowledgeIndex(near.entries);
     const returns = nearIndex.rank('how do I return an item');
     expect(returns.matches[0]?.whole).to.equal(true);
@@ -56,13 +59,16 @@ entries:
     expect(confidenceFeatures(index.rank('holidays')).whole).to.equal(false);
   });
 
-  it('needs the lead over the second entry when both have the message\'s words as a phrasing', () => {
-    const tied = parseKnowledgeBase(`
+  it("needs the lead over the second entry when both have the message's words as a phrasing", () => {
+    const tied = parseKnowledgeBase(
+      `
 fallback: []
 entries:
   - { id: a, questions: ["gift"], answer: "A" }
   - { id: b, questions: ["gift"], answer: "B" }
-`, 'yaml');
+`,
+      'yaml',
+    );
     const ranking = createKnowledgeIndex(tied.entries).rank('gift');
     expect(ranking.matches.map((match) => match.whole)).to.deep.equal([true, true]);
     expect(ranking.verbatim).to.equal(undefined);

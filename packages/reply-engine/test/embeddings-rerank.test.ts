@@ -26,7 +26,10 @@ function vectorOf(text: string): number[] {
 
 function embeddingsAnswer(request: RecordedRequest): FakeAnswer {
   const { input } = JSON.parse(request.body) as { input: string[] };
-  return { status: 200, body: JSON.stringify({ object: 'list', data: input.map((text, index) => ({ object: 'embedding', index, embedding: vectorOf(text) })) }) };
+  return {
+    status: 200,
+    body: JSON.stringify({ object: 'list', data: input.map((text, index) => ({ object: 'embedding', index, embedding: vectorOf(text) })) }),
+  };
 }
 
 describe('embeddings re-rank of the knowledge engine', () => {
@@ -53,7 +56,8 @@ describe('embeddings re-rank of the knowledge engine', () => {
     );
     return engine;
   };
-  const ask = async (text: string): Promise<string | undefined> => (await engine!.reply(requestOf(textMessage('customer', text)))).content[0]?.content;
+  const ask = async (text: string): Promise<string | undefined> =>
+    (await engine!.reply(requestOf(textMessage('customer', text)))).content[0]?.content;
   const inputsOf = (request: RecordedRequest): string[] => (JSON.parse(request.body) as { input: string[] }).input;
 
   it('answers a message the words miss from the closest phrasing, embedding the phrasings once', async () => {
@@ -93,7 +97,10 @@ describe('embeddings re-rank of the knowledge engine', () => {
 
   it('fails the re-rank, with a warning, when the endpoint answers more than its size limit', async () => {
     const vector = Array.from({ length: 50_000 }, () => 0.123456789);
-    server = await startFakeChatServer((request) => ({ status: 200, body: JSON.stringify({ data: inputsOf(request).map((_text, index) => ({ index, embedding: vector })) }) }));
+    server = await startFakeChatServer((request) => ({
+      status: 200,
+      body: JSON.stringify({ data: inputsOf(request).map((_text, index) => ({ index, embedding: vector })) }),
+    }));
     await build({ baseUrl: server.baseUrl, apiKey: undefined, model: 'm', timeoutMs: 2000 });
     expect(await ask('any news on my stuff?')).to.equal('A colleague will answer.');
     expect(warnings).to.deep.equal(['embeddings re-rank failed, answering from the knowledge file alone']);

@@ -20,7 +20,7 @@ const SHOWCASE: ReadonlyArray<readonly [string, string]> = [
   ['How do I return an item?', 'returns-refunds'],
 ];
 
-describe('the FAQ\'s own words', () => {
+describe("the FAQ's own words", () => {
   let kb: KnowledgeBase;
   let responder: KnowledgeResponder;
   before(async () => {
@@ -42,12 +42,17 @@ describe('the FAQ\'s own words', () => {
     expect(missed).to.deep.equal([]);
   });
 
-  it('answers the README\'s and the demo\'s showcase questions with their entry, through the engine', async () => {
+  it("answers the README's and the demo's showcase questions with their entry, through the engine", async () => {
     const engine = createKnowledgeEngine(kb);
     for (const [text, id] of SHOWCASE) {
       const entry = kb.entries.find((candidate) => candidate.id === id);
       // An answer, not a handoff, naming its entry as the source (docs/service-rules.md §17).
-      expect(await engine.reply(requestOf(textMessage('customer', text), [])), text).to.deep.equal({ content: entry?.answer['en'], handoff: false, sources: [id], outcome: 'answered' });
+      expect(await engine.reply(requestOf(textMessage('customer', text), [])), text).to.deep.equal({
+        content: entry?.answer['en'],
+        handoff: false,
+        sources: [id],
+        outcome: 'answered',
+      });
     }
   });
 });

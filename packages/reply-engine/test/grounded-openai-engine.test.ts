@@ -32,7 +32,7 @@ entries:
     answer: "Open 10 to 4."
 `;
 
-describe('openai engine grounded in the client\'s knowledge (fake model on loopback)', () => {
+describe("openai engine grounded in the client's knowledge (fake model on loopback)", () => {
   let server: FakeChatServer | undefined;
   let engine: ConfiguredEngine | undefined;
   let dir: string;
@@ -56,24 +56,44 @@ describe('openai engine grounded in the client\'s knowledge (fake model on loopb
     info: (message, meta) => logs.push({ level: 'info', message, meta }),
     warn: (message, meta) => logs.push({ level: 'warn', message, meta }),
   };
-  const build = async (options: { contextEntries?: number; contextMaxChars?: number; knowledgeFileOf?: (client: string) => string | undefined } = {}) => {
+  const build = async (
+    options: { contextEntries?: number; contextMaxChars?: number; knowledgeFileOf?: (client: string) => string | undefined } = {},
+  ) => {
     server = await startFakeChatServer((request) => ({ status: 200, body: completionBody(answer(sentOf(request))) }));
     engine = await createEngineFromConfig(
       {
-        kind: 'openai', baseUrl: server.baseUrl, apiKey: 'sk-grounded-test-0123456789', model: 'm', timeoutMs: 2000, maxRetries: 0,
-        systemPrompt: 'You are the Northwind Goods assistant. Be warm.', knowledgeFile: undefined,
-        contextEntries: options.contextEntries ?? 6, contextMaxChars: options.contextMaxChars ?? 8000,
+        kind: 'openai',
+        baseUrl: server.baseUrl,
+        apiKey: 'sk-grounded-test-0123456789',
+        model: 'm',
+        timeoutMs: 2000,
+        maxRetries: 0,
+        systemPrompt: 'You are the Northwind Goods assistant. Be warm.',
+        knowledgeFile: undefined,
+        contextEntries: options.contextEntries ?? 6,
+        contextMaxChars: options.contextMaxChars ?? 8000,
       },
-      { fallbackText: 'The model failed.', logger, watchIntervalMs: 0, ...(options.knowledgeFileOf ? { knowledgeFileOf: options.knowledgeFileOf } : {}) },
+      {
+        fallbackText: 'The model failed.',
+        logger,
+        watchIntervalMs: 0,
+        ...(options.knowledgeFileOf ? { knowledgeFileOf: options.knowledgeFileOf } : {}),
+      },
     );
     return { engine, server };
   };
-  const ask = (text: string, client?: string) => engine!.reply({ ...requestOf(textMessage('customer', text)), ...(client === undefined ? {} : { client }) });
+  const ask = (text: string, client?: string) =>
+    engine!.reply({ ...requestOf(textMessage('customer', text)), ...(client === undefined ? {} : { client }) });
 
-  it('puts the best entries, with ids and answers, after the operator\'s prompt and the fixed rules, and asks for {answer, handoff, sources}', async () => {
+  it("puts the best entries, with ids and answers, after the operator's prompt and the fixed rules, and asks for {answer, handoff, sources}", async () => {
     const { server } = await build();
     const reply = await ask('How long does delivery take?');
-    expect(reply).to.deep.equal({ content: [{ type: 'text', content: 'From the entries.' }], handoff: false, sources: ['shipping-time'], outcome: 'answered' });
+    expect(reply).to.deep.equal({
+      content: [{ type: 'text', content: 'From the entries.' }],
+      handoff: false,
+      sources: ['shipping-time'],
+      outcome: 'answered',
+    });
     const sent = sentOf(server.requests[0]!);
     const system = sent.messages[0]!;
     expect(system.role).to.equal('system');
@@ -87,17 +107,22 @@ describe('openai engine grounded in the client\'s knowledge (fake model on loopb
     expect(sent.response_format?.json_schema?.schema?.required).to.deep.equal(['answer', 'handoff', 'sources']);
   });
 
-  it('keeps the customer\'s words out of the system message: they go in user messages only', async () => {
+  it("keeps the customer's words out of the system message: they go in user messages only", async () => {
     const { server } = await build();
     const words = 'Zebra-coloured parcel please, order 7731';
-    await engine!.reply(requestOf(textMessage('customer', words), [textMessage('customer', 'earlier question about zebra stripes'), textMessage('bot', 'Happy to help.')]));
+    await engine!.reply(
+      requestOf(textMessage('customer', words), [
+        textMessage('customer', 'earlier question about zebra stripes'),
+        textMessage('bot', 'Happy to help.'),
+      ]),
+    );
     const { messages } = sentOf(server.requests[0]!);
     expect(messages[0]!.content).not.to.include('7731').and.not.to.include('zebra');
     expect(messages.slice(1).map((m) => m.role)).to.deep.equal(['user', 'assistant', 'user']);
     expect(messages[messages.length - 1]).to.deep.equal({ role: 'user', content: words });
   });
 
-  it('names the customer\'s language and shows the entries\' answers in it', async () => {
+  it("names the customer's language and shows the entries' answers in it", async () => {
     const { server } = await build();
     await ask('我想退货，怎么办？');
     const system = sentOf(server.requests[0]!).messages[0]!.content;
@@ -117,9 +142,11 @@ describe('openai engine grounded in the client\'s knowledge (fake model on loopb
     expect(reply.handoff).to.equal(false);
   });
 
-  it('attaches the file parts of the first source\'s entry to the model\'s answer, in the customer\'s language, and none of the other sources\'', async () => {
+  it("attaches the file parts of the first source's entry to the model's answer, in the customer's language, and none of the other sources'", async () => {
     const file = join(dir, 'files.yaml');
-    await writeFile(file, `
+    await writeFile(
+      file,
+      `
 fallback: "A person will write to you."
 entries:
   - id: size-chart
@@ -130,7 +157,8 @@ entries:
   - id: catalogue
     questions: ["Do you have a catalogue with sizes?"]
     answer: [{ type: text, content: "Our catalogue." }, { type: image, content: "https://shop.example/catalogue.jpg" }]
-`);
+`,
+    );
     answer = () => json({ answer: 'See the attached chart.', handoff: false, sources: ['size-chart', 'catalogue'] });
     await build({ knowledgeFileOf: (client) => (client === 'files' ? file : undefined) });
     const reply = await ask('Where is the size chart?', 'files');
@@ -146,12 +174,14 @@ entries:
     expect(unsourced.content).to.deep.equal([{ type: 'text', content: 'Open 10 to 4.' }]);
   });
 
-  it('answers a model\'s handoff with the knowledge file\'s fallback in the customer\'s language', async () => {
+  it("answers a model's handoff with the knowledge file's fallback in the customer's language", async () => {
     answer = () => json({ answer: 'I am not sure, maybe 90 days?', handoff: true, sources: ['returns-refunds'] });
     await build();
     expect(await ask('Can I pay with seashells?')).to.deep.equal({
       content: [{ type: 'text', content: 'Thanks for your message. A colleague from Northwind Goods will get back to you shortly.' }],
-      handoff: true, sources: [], outcome: 'handoff',
+      handoff: true,
+      sources: [],
+      outcome: 'handoff',
     });
     const zh = await ask('可以用贝壳付款吗？');
     expect(zh.content).to.deep.equal([{ type: 'text', content: '感谢您的留言，Northwind Goods 的同事会尽快回复您。' }]);
@@ -161,9 +191,19 @@ entries:
   it('still works with a server that ignores response_format: plain text is the answer, fenced JSON is read', async () => {
     answer = () => 'We ship within 2 business days.';
     await build();
-    expect(await ask('How long does delivery take?')).to.deep.equal({ content: [{ type: 'text', content: 'We ship within 2 business days.' }], handoff: false, sources: [], outcome: 'answered' });
+    expect(await ask('How long does delivery take?')).to.deep.equal({
+      content: [{ type: 'text', content: 'We ship within 2 business days.' }],
+      handoff: false,
+      sources: [],
+      outcome: 'answered',
+    });
     answer = () => '```json\n{"answer": "Two days.", "handoff": false, "sources": ["shipping-time"]}\n```';
-    expect(await ask('How long does delivery take?')).to.deep.equal({ content: [{ type: 'text', content: 'Two days.' }], handoff: false, sources: ['shipping-time'], outcome: 'answered' });
+    expect(await ask('How long does delivery take?')).to.deep.equal({
+      content: [{ type: 'text', content: 'Two days.' }],
+      handoff: false,
+      sources: ['shipping-time'],
+      outcome: 'answered',
+    });
     answer = () => '```\n{"answer": "", "handoff": true, "sources": []}\n```';
     expect((await ask('How long does delivery take?')).handoff).to.equal(true);
   });
@@ -172,23 +212,40 @@ entries:
     for (const body of ['{"reply": "hi"}', '{"answer": "cut off', '{"answer": "  ", "handoff": false, "sources": []}']) {
       answer = () => body;
       await build();
-      expect(await ask('How long does delivery take?'), body).to.deep.equal({ content: [{ type: 'text', content: 'The model failed.' }], handoff: true, sources: [], outcome: 'error' });
+      expect(await ask('How long does delivery take?'), body).to.deep.equal({
+        content: [{ type: 'text', content: 'The model failed.' }],
+        handoff: true,
+        sources: [],
+        outcome: 'error',
+      });
       engine!.close();
       await server!.close();
       server = undefined;
     }
   });
 
-  it('makes no model call for a message without text: a handoff in the customer\'s language', async () => {
+  it("makes no model call for a message without text: a handoff in the customer's language", async () => {
     const { server } = await build();
-    const reply = await engine!.reply(requestOf(fileMessage('customer', 'image', 'https://x.example/a.jpg'), [textMessage('customer', '我的包裹坏了')]));
-    expect(reply).to.deep.equal({ content: [{ type: 'text', content: '感谢您的留言，Northwind Goods 的同事会尽快回复您。' }], handoff: true, sources: [], outcome: 'handoff' });
+    const reply = await engine!.reply(
+      requestOf(fileMessage('customer', 'image', 'https://x.example/a.jpg'), [textMessage('customer', '我的包裹坏了')]),
+    );
+    expect(reply).to.deep.equal({
+      content: [{ type: 'text', content: '感谢您的留言，Northwind Goods 的同事会尽快回复您。' }],
+      handoff: true,
+      sources: [],
+      outcome: 'handoff',
+    });
     expect(server.requests).to.have.length(0);
   });
 
   it('shows a follow-up the entries of the question it follows', async () => {
     const { server } = await build();
-    await engine!.reply(requestOf(textMessage('customer', 'and to Japan?'), [textMessage('customer', 'Do you ship internationally?'), textMessage('bot', 'Which country?')]));
+    await engine!.reply(
+      requestOf(textMessage('customer', 'and to Japan?'), [
+        textMessage('customer', 'Do you ship internationally?'),
+        textMessage('bot', 'Which country?'),
+      ]),
+    );
     expect(shownIds(sentOf(server.requests[0]!).messages[0]!.content)).to.include('international-shipping');
   });
 
@@ -214,15 +271,21 @@ entries:
     await ask('How do I return an item?', 'northwind');
     const [birch, northwind] = server.requests.map((request) => shownIds(sentOf(request).messages[0]!.content));
     expect(birch).to.include('birch-returns');
-    expect(birch!.every((id) => id.startsWith('birch-')), `birch saw ${birch!.join(', ')}`).to.equal(true);
+    expect(
+      birch!.every((id) => id.startsWith('birch-')),
+      `birch saw ${birch!.join(', ')}`,
+    ).to.equal(true);
     expect(northwind).to.include('returns-refunds');
     expect(northwind!.some((id) => id.startsWith('birch-'))).to.equal(false);
     answer = () => json({ answer: '', handoff: true, sources: [] });
-    expect((await ask('Can I pay in gold?', 'birch')).content).to.deep.equal([{ type: 'text', content: 'A person from Birch will write to you.' }]);
+    expect((await ask('Can I pay in gold?', 'birch')).content).to.deep.equal([
+      { type: 'text', content: 'A person from Birch will write to you.' },
+    ]);
   });
 
-  it('logs at info the entries shown, the sources and the outcome, never the customer\'s text or the model\'s answer', async () => {
-    answer = (sent) => json({ answer: 'Secret-answer-text: two days.', handoff: false, sources: shownIds(sent.messages[0]!.content).slice(0, 1) });
+  it("logs at info the entries shown, the sources and the outcome, never the customer's text or the model's answer", async () => {
+    answer = (sent) =>
+      json({ answer: 'Secret-answer-text: two days.', handoff: false, sources: shownIds(sent.messages[0]!.content).slice(0, 1) });
     await build();
     await ask('Customer-private-words: how long does delivery take?');
     const replied = logs.filter((call) => call.message === 'openai engine: replied');

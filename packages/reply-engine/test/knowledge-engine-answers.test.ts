@@ -28,7 +28,8 @@ describe('knowledge engine', () => {
       return parts;
     };
     const fallback = (language = 'en'): readonly ReplyPart[] => kb.fallback[language] ?? [];
-    const ask = async (text: string, context: ContextMessage[] = []) => (await engine.reply(requestOf(textMessage('customer', text), context))).content;
+    const ask = async (text: string, context: ContextMessage[] = []) =>
+      (await engine.reply(requestOf(textMessage('customer', text), context))).content;
 
     it('ships a FAQ of at least 50 entries, each answering in English, Chinese and Japanese, at an absolute path', () => {
       expect(isAbsolute(EXAMPLE_KNOWLEDGE_FILE) && existsSync(EXAMPLE_KNOWLEDGE_FILE)).to.equal(true);
@@ -41,9 +42,17 @@ describe('knowledge engine', () => {
 
     it('names the answering entry as the only source; its fallback is a handoff with no sources', async () => {
       expect(await engine.reply(requestOf(textMessage('customer', 'When are you open?')))).to.deep.equal({
-        content: answerOf('opening-hours'), handoff: false, sources: ['opening-hours'], outcome: 'answered',
+        content: answerOf('opening-hours'),
+        handoff: false,
+        sources: ['opening-hours'],
+        outcome: 'answered',
       });
-      expect(await engine.reply(requestOf(textMessage('customer', 'my cat says hello')))).to.deep.equal({ content: fallback(), handoff: true, sources: [], outcome: 'handoff' });
+      expect(await engine.reply(requestOf(textMessage('customer', 'my cat says hello')))).to.deep.equal({
+        content: fallback(),
+        handoff: true,
+        sources: [],
+        outcome: 'handoff',
+      });
     });
 
     it('answers an English paraphrase in English', async () => {
@@ -73,8 +82,9 @@ describe('knowledge engine', () => {
       expect(await ask('送料は無料ですか')).to.deep.equal(answerOf('shipping-cost', 'ja'));
     });
 
-    it('falls back, in the customer\'s language, for gibberish, unrelated questions and lone weak words', async () => {
-      for (const text of ['asdkjh qwpeoiru zxcmvn', 'tell me a joke', 'shut up', 'order']) expect(await ask(text), text).to.deep.equal(fallback());
+    it("falls back, in the customer's language, for gibberish, unrelated questions and lone weak words", async () => {
+      for (const text of ['asdkjh qwpeoiru zxcmvn', 'tell me a joke', 'shut up', 'order'])
+        expect(await ask(text), text).to.deep.equal(fallback());
       expect(await ask('今天天气很好')).to.deep.equal(fallback('zh'));
       expect(await ask('今日の天気はどうですか')).to.deep.equal(fallback('ja'));
     });
@@ -95,7 +105,9 @@ describe('knowledge engine', () => {
       ];
       expect(await ask('and what about Christmas?', older)).to.deep.equal(fallback());
       const wider = createKnowledgeEngine(kb, { historyMessages: 3 });
-      expect((await wider.reply(requestOf(textMessage('customer', 'and what about Christmas?'), older))).content).to.deep.equal(answerOf('opening-hours'));
+      expect((await wider.reply(requestOf(textMessage('customer', 'and what about Christmas?'), older))).content).to.deep.equal(
+        answerOf('opening-hours'),
+      );
       const none = createKnowledgeEngine(kb, { historyMessages: 0 });
       const context = [textMessage('customer', 'What are your opening hours?')];
       expect((await none.reply(requestOf(textMessage('customer', 'and at Christmas?'), context))).content).to.deep.equal(fallback());
@@ -105,7 +117,7 @@ describe('knowledge engine', () => {
       expect(await ask('Thanks!', [textMessage('customer', 'What are your opening hours?')])).to.deep.equal(fallback());
     });
 
-    it('falls back for a message with only files, in the language of the customer\'s earlier messages', async () => {
+    it("falls back for a message with only files, in the language of the customer's earlier messages", async () => {
       const context = [textMessage('customer', '怎么退货？')];
       const reply = await engine.reply(requestOf(fileMessage('customer', 'image', 'https://x.example/photo.jpg'), context));
       expect(reply).to.deep.equal({ content: fallback('zh'), handoff: true, sources: [], outcome: 'handoff' });
@@ -132,7 +144,7 @@ entries:
     const engine = createKnowledgeEngine(kb);
     const ask = async (text: string) => (await engine.reply(requestOf(textMessage('customer', text)))).content;
 
-    it('returns part-list answers, and the default language where the customer\'s has no answer', async () => {
+    it("returns part-list answers, and the default language where the customer's has no answer", async () => {
       expect(await ask('gift wrap please')).to.deep.equal([{ type: 'text', content: 'Yes, gift wrapping costs 3 USD.' }]);
       expect(await ask('I want to buy a gift voucher')).to.deep.equal([{ type: 'image', content: 'https://shop.example/voucher.png' }]);
       expect(await ask('营业时间 opening hours')).to.deep.equal([{ type: 'text', content: '9 to 5.' }]);

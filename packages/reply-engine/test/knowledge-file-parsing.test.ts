@@ -61,7 +61,10 @@ entries:
       'yaml',
     );
     expect(kb.defaultLanguage).to.equal('zh');
-    expect(kb.fallback).to.deep.equal({ zh: [{ type: 'text', content: '同事会回复您。' }], en: [{ type: 'text', content: 'A colleague will answer.' }] });
+    expect(kb.fallback).to.deep.equal({
+      zh: [{ type: 'text', content: '同事会回复您。' }],
+      en: [{ type: 'text', content: 'A colleague will answer.' }],
+    });
     expect(kb.entries[0]!.answer['ja']).to.have.length(2);
     expect(kb.entries[1]!.answer).to.deep.equal({ zh: [{ type: 'text', content: '退款。' }] });
     expect([...kb.languages].sort()).to.deep.equal(['en', 'ja', 'zh']);
@@ -78,7 +81,11 @@ entries:
 
   it('reads the same structure from JSON, with thresholds and an empty fallback (send nothing)', () => {
     const kb = parseKnowledgeBase(
-      JSON.stringify({ fallback: [], confidence: { min_score: 1.5, min_margin: 0.3, min_coverage: 0.2 }, entries: [{ id: 'a', questions: ['refund policy'], answer: 'Yes.' }] }),
+      JSON.stringify({
+        fallback: [],
+        confidence: { min_score: 1.5, min_margin: 0.3, min_coverage: 0.2 },
+        entries: [{ id: 'a', questions: ['refund policy'], answer: 'Yes.' }],
+      }),
       'json',
     );
     expect(kb.fallback).to.deep.equal({ en: [] });

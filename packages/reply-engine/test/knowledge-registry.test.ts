@@ -13,7 +13,11 @@ interface LogCall {
   meta: Record<string, unknown> | undefined;
 }
 
-function recordingLogger(): { calls: LogCall[]; info(message: string, meta?: Record<string, unknown>): void; warn(message: string, meta?: Record<string, unknown>): void } {
+function recordingLogger(): {
+  calls: LogCall[];
+  info(message: string, meta?: Record<string, unknown>): void;
+  warn(message: string, meta?: Record<string, unknown>): void;
+} {
   const calls: LogCall[] = [];
   return {
     calls,
@@ -78,12 +82,17 @@ describe('knowledge files per client, loaded once and reloaded', () => {
 
   it('refuses a bad default file at start-up, naming the file', async () => {
     const bad = await write('default.yaml', 'fallback: x\nentries: []\n');
-    const outcome = await createEngineFromConfig({ kind: 'knowledge', knowledgeFile: bad }, { fallbackText: '', logger: recordingLogger() }).then(
+    const outcome = await createEngineFromConfig(
+      { kind: 'knowledge', knowledgeFile: bad },
+      { fallbackText: '', logger: recordingLogger() },
+    ).then(
       () => 'started',
       (error: Error) => error,
     );
     // A ConfigError: the processes answer it like any bad variable (one line, exit 78).
-    expect(outcome).to.be.instanceOf(ConfigError).and.to.include({ variable: 'KNOWLEDGE_FILE', message: `KNOWLEDGE_FILE: ${bad}: entries must not be empty` });
+    expect(outcome)
+      .to.be.instanceOf(ConfigError)
+      .and.to.include({ variable: 'KNOWLEDGE_FILE', message: `KNOWLEDGE_FILE: ${bad}: entries must not be empty` });
   });
 
   it('answers with the default fallback for a client whose own file cannot be loaded, with a warning naming it', async () => {

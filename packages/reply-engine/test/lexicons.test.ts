@@ -35,7 +35,7 @@ describe('lexicons', () => {
     expect(answer(kb, 'How do I get a refund?')).to.equal('refunds');
   });
 
-  it('adds a file\'s own synonym groups, by language or as one list, to its lexicons', () => {
+  it("adds a file's own synonym groups, by language or as one list, to its lexicons", () => {
     const own = `lexicons: []
 synonyms:
   hours: [open, opening, hours, 营业, 営業]
@@ -48,10 +48,18 @@ ${ENTRIES}`;
   });
 
   it('refuses an unknown lexicon, naming the ones there are, and malformed synonyms, naming the field', () => {
-    expect(() => parseKnowledgeBase(`lexicons: [bakery]\n${ENTRIES}`, 'yaml')).to.throw(/lexicons\[0\] "bakery" is not shipped with the engine \(there are: .*shop/);
+    expect(() => parseKnowledgeBase(`lexicons: [bakery]\n${ENTRIES}`, 'yaml')).to.throw(
+      /lexicons\[0\] "bakery" is not shipped with the engine \(there are: .*shop/,
+    );
     expect(() => parseKnowledgeBase(`lexicons: shop\n${ENTRIES}`, 'yaml')).to.throw(/lexicons must be a list/);
-    expect(() => parseKnowledgeBase(`synonyms: {Hours: [open]}\n${ENTRIES}`, 'yaml')).to.throw(/^KNOWLEDGE_FILE: synonyms\.Hours has a name that is not lowercase/);
-    expect(() => parseKnowledgeBase(`synonyms: {hours: {fr: [ouvert]}}\n${ENTRIES}`, 'yaml')).to.throw(/synonyms\.hours has unknown language "fr"/);
-    expect(() => parseKnowledgeBase(`synonyms: {hours: []}\n${ENTRIES}`, 'yaml')).to.throw(/synonyms\.hours must be a non-empty list of words/);
+    expect(() => parseKnowledgeBase(`synonyms: {Hours: [open]}\n${ENTRIES}`, 'yaml')).to.throw(
+      /^KNOWLEDGE_FILE: synonyms\.Hours has a name that is not lowercase/,
+    );
+    expect(() => parseKnowledgeBase(`synonyms: {hours: {fr: [ouvert]}}\n${ENTRIES}`, 'yaml')).to.throw(
+      /synonyms\.hours has unknown language "fr"/,
+    );
+    expect(() => parseKnowledgeBase(`synonyms: {hours: []}\n${ENTRIES}`, 'yaml')).to.throw(
+      /synonyms\.hours must be a non-empty list of words/,
+    );
   });
 });

@@ -7,8 +7,9 @@ import { createKnowledgeResponder, parseKnowledgeBase, RANKED_TEXT_MAX_CHARS } f
  * (docs/knowledge-engine.md, "Cost"). Customer questions are far shorter.
  */
 describe('knowledge responder with very long messages', () => {
-  const responder = createKnowledgeResponder(parseKnowledgeBase(
-    `
+  const responder = createKnowledgeResponder(
+    parseKnowledgeBase(
+      `
 fallback: "A colleague will answer."
 entries:
   - id: hours
@@ -18,8 +19,9 @@ entries:
     questions: ["How do I get a refund?"]
     answer: "Within 14 days."
 `,
-    'yaml',
-  ));
+      'yaml',
+    ),
+  );
   const padding = ' '.repeat(RANKED_TEXT_MAX_CHARS);
 
   it('ranks only the first RANKED_TEXT_MAX_CHARS characters of a message and of its history', () => {

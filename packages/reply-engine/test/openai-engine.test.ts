@@ -1,6 +1,12 @@
 import type { ReplyPart } from '@dialog-relay/contracts';
 import { expect } from 'chai';
-import { createOpenAiEngine, OPENAI_REPLY_MAX_CHARS, OPENAI_RESPONSE_MAX_BYTES, type EngineLogger, type OpenAiEngineOptions } from './internals.js';
+import {
+  createOpenAiEngine,
+  OPENAI_REPLY_MAX_CHARS,
+  OPENAI_RESPONSE_MAX_BYTES,
+  type EngineLogger,
+  type OpenAiEngineOptions,
+} from './internals.js';
 import { fileMessage, messageOf, requestOf, textMessage } from './context-messages.js';
 import { freePort, completionBody, startFakeChatServer, type FakeAnswer, type FakeChatServer } from '@dialog-relay/testkit';
 
@@ -88,14 +94,25 @@ describe('openai engine', () => {
     const context = [textMessage('customer', 'first'), textMessage('bot', 'second'), textMessage('customer', 'third')];
     await engine.reply(requestOf(textMessage('customer', 'fourth'), context));
     const sent = (JSON.parse(server.requests[0]!.body) as { messages: { role: string; content: string }[] }).messages;
-    expect(sent.map((m) => `${m.role}:${m.content}`)).to.deep.equal(['system:You are the Northwind Goods assistant.\n\nThe customer writes in English (en); answer in English.', 'user:third', 'user:fourth']);
+    expect(sent.map((m) => `${m.role}:${m.content}`)).to.deep.equal([
+      'system:You are the Northwind Goods assistant.\n\nThe customer writes in English (en); answer in English.',
+      'user:third',
+      'user:fourth',
+    ]);
   });
 
-  it('tells the model the customer\'s language, from the newest message or the latest customer message with words', async () => {
+  it("tells the model the customer's language, from the newest message or the latest customer message with words", async () => {
     const { engine, server } = await setUp(() => ok('好的'));
     await engine.reply(requestOf(textMessage('customer', '我的订单到哪里了？')));
-    await engine.reply(requestOf(fileMessage('customer', 'image', 'https://x.example/a.jpg'), [textMessage('customer', '荷物が届きません'), textMessage('bot', 'Sorry!')]));
-    const systems = server.requests.map((r) => (JSON.parse(r.body) as { messages: { role: string; content: string }[] }).messages[0]?.content);
+    await engine.reply(
+      requestOf(fileMessage('customer', 'image', 'https://x.example/a.jpg'), [
+        textMessage('customer', '荷物が届きません'),
+        textMessage('bot', 'Sorry!'),
+      ]),
+    );
+    const systems = server.requests.map(
+      (r) => (JSON.parse(r.body) as { messages: { role: string; content: string }[] }).messages[0]?.content,
+    );
     expect(systems).to.deep.equal([
       'You are the Northwind Goods assistant.\n\nThe customer writes in Chinese (zh); answer in Chinese.',
       'You are the Northwind Goods assistant.\n\nThe customer writes in Japanese (ja); answer in Japanese.',
@@ -103,7 +120,9 @@ describe('openai engine', () => {
   });
 
   it('retries after a 500 and replies with the second answer', async () => {
-    const { engine, server, logger } = await setUp((i) => (i === 0 ? { status: 500, body: '{"error":"boom"}' } : ok('Your order is on its way.')));
+    const { engine, server, logger } = await setUp((i) =>
+      i === 0 ? { status: 500, body: '{"error":"boom"}' } : ok('Your order is on its way.'),
+    );
     expect((await engine.reply(question)).content).to.deep.equal([{ type: 'text', content: 'Your order is on its way.' }]);
     expect(server.requests).to.have.length(2);
     expect(server.requests[1]!.body).to.equal(server.requests[0]!.body);

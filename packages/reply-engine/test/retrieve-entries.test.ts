@@ -14,7 +14,7 @@ describe('retrieveEntries', () => {
     responder = createKnowledgeResponder(await loadKnowledgeBase(EXAMPLE_KNOWLEDGE_FILE));
   });
 
-  it('returns at most K entries, best first, with ids, scores and answers in the customer\'s language', () => {
+  it("returns at most K entries, best first, with ids, scores and answers in the customer's language", () => {
     const en = retrieveEntries(responder, 'How long does delivery take?', [], 4);
     expect(en.language).to.equal('en');
     expect(en.answerLanguage).to.equal('en');
@@ -33,7 +33,7 @@ describe('retrieveEntries', () => {
     expect(ja.entries[0]?.parts).to.deep.equal(responder.kb.entries.find((candidate) => candidate.id === 'cancel-order')?.answer['ja']);
   });
 
-  it('brings the earlier question\'s entry into a follow-up\'s retrieval', () => {
+  it("brings the earlier question's entry into a follow-up's retrieval", () => {
     const alone = retrieveEntries(responder, 'and at Christmas?', [], 3).entries.map((entry) => entry.id);
     const followUp = retrieveEntries(responder, 'and at Christmas?', ['What are your opening hours?'], 3).entries.map((entry) => entry.id);
     expect(alone).not.to.include('opening-hours');
@@ -48,8 +48,11 @@ describe('retrieveEntries', () => {
     expect(retrieveEntries(responder, 'How long does delivery take?', [], 0).entries).to.deep.equal([]);
   });
 
-  it('answers in the default language when the file has not the customer\'s', () => {
-    const kb = parseKnowledgeBase('fallback: Sorry\nentries:\n  - id: hours\n    questions: [When are you open?]\n    answer: Nine to five.\n', 'yaml');
+  it("answers in the default language when the file has not the customer's", () => {
+    const kb = parseKnowledgeBase(
+      'fallback: Sorry\nentries:\n  - id: hours\n    questions: [When are you open?]\n    answer: Nine to five.\n',
+      'yaml',
+    );
     const retrieval = retrieveEntries(createKnowledgeResponder(kb), '营业时间 open', []);
     expect(retrieval.answerLanguage).to.equal('en');
     expect(retrieval.entries.map((entry) => [entry.id, entry.answer])).to.deep.equal([['hours', 'Nine to five.']]);

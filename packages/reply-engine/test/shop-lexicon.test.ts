@@ -92,7 +92,7 @@ describe('the shop lexicon', () => {
     expect(concepts('what are they made of?')).to.include('~material');
     expect(concepts('any update on my order?')).to.include('~track');
     expect(concepts('can you leave it in a safe place?')).to.include('~instructions');
-    expect(concepts('the charger wasn\'t included')).to.include('~missing');
+    expect(concepts("the charger wasn't included")).to.include('~missing');
   });
 
   it('keeps the carrier (配送業者) out of bulk orders', () => {
@@ -127,7 +127,7 @@ entries:
     const index = createKnowledgeIndex(kb.entries);
     const best = (text: string): string | undefined => index.rank(text).matches[0]?.entry.id;
 
-    it("reaches the return entry from a customer's \"take it back\"", () => {
+    it('reaches the return entry from a customer\'s "take it back"', () => {
       expect(best('will you take it back if it does not fit?')).to.equal('returns');
     });
 

@@ -26,7 +26,8 @@ describe('startReplyEngine', () => {
       { replyEngine: { kind: 'knowledge', knowledgeFile: file }, replyFallback: 'unused' },
       { logger: { warn: () => undefined }, signals, watchIntervalMs: 0 },
     );
-    const ask = async (): Promise<string | undefined> => (await started.engine.reply(requestOf(textMessage('customer', 'gift wrapping please')))).content[0]?.content;
+    const ask = async (): Promise<string | undefined> =>
+      (await started.engine.reply(requestOf(textMessage('customer', 'gift wrapping please')))).content[0]?.content;
     try {
       expect(await ask()).to.equal('Yes, for free.');
       expect(signals.listenerCount('SIGHUP')).to.equal(1);

@@ -26,8 +26,20 @@ describe('term expansion', () => {
 
 describe('withinOneEdit', () => {
   it('accepts one insertion, deletion, replacement or swap of neighbours, and nothing further', () => {
-    const near: [string, string][] = [['cancel', 'cancle'], ['refund', 'refnd'], ['ship', 'shipe'], ['adress', 'address'], ['parcel', 'parcal'], ['same', 'same']];
-    const far: [string, string][] = [['learn', 'clean'], ['refund', 'fund'], ['cancel', 'clancy'], ['abc', 'cab']];
+    const near: [string, string][] = [
+      ['cancel', 'cancle'],
+      ['refund', 'refnd'],
+      ['ship', 'shipe'],
+      ['adress', 'address'],
+      ['parcel', 'parcal'],
+      ['same', 'same'],
+    ];
+    const far: [string, string][] = [
+      ['learn', 'clean'],
+      ['refund', 'fund'],
+      ['cancel', 'clancy'],
+      ['abc', 'cab'],
+    ];
     for (const [a, b] of near) {
       expect(withinOneEdit(a, b), `${a} ${b}`).to.equal(true);
     }

@@ -3,7 +3,11 @@ import { termsOf, tokenize } from './internals.js';
 
 describe('tokenize', () => {
   it('splits English into stemmed words, dropping punctuation, digits and stop words', () => {
-    expect(tokenize('What are your Opening-Hours, please?!').filter((t) => !t.startsWith('~'))).to.deep.equal(['openinghour', 'open', 'hour']);
+    expect(tokenize('What are your Opening-Hours, please?!').filter((t) => !t.startsWith('~'))).to.deep.equal([
+      'openinghour',
+      'open',
+      'hour',
+    ]);
     expect(tokenize('Where is order 10492?').filter((t) => !t.startsWith('~'))).to.deep.equal(['order']);
     expect(tokenize('refunds refunded')).to.include('refund');
   });

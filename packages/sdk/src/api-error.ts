@@ -26,6 +26,12 @@ export class DialogRelayError extends Error {
   /** Worth sending again later (the same signed body, or a freshly signed one); a proxy's 502, 503 or 504 page too. */
   get retryable(): boolean {
     if (this.code === 'unexpected_response') return this.status === 502 || this.status === 503 || this.status === 504;
-    return this.code === 'network_error' || this.code === 'rate_limited' || this.code === 'pending_limit' || this.code === 'service_unavailable' || this.code === 'request_in_progress';
+    return (
+      this.code === 'network_error' ||
+      this.code === 'rate_limited' ||
+      this.code === 'pending_limit' ||
+      this.code === 'service_unavailable' ||
+      this.code === 'request_in_progress'
+    );
   }
 }

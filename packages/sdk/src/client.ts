@@ -1,7 +1,18 @@
 import { DialogRelayError } from './api-error.js';
 import {
-  ERROR_CODES, type Answer, type AssistReply, type AutoAccepted, type AutoMessageInput, type Command, type CommandAnswers,
-  type ErrorCode, type EventType, type FieldProblem, type MessageInput, type Participants, type SyncReply,
+  ERROR_CODES,
+  type Answer,
+  type AssistReply,
+  type AutoAccepted,
+  type AutoMessageInput,
+  type Command,
+  type CommandAnswers,
+  type ErrorCode,
+  type EventType,
+  type FieldProblem,
+  type MessageInput,
+  type Participants,
+  type SyncReply,
 } from './api.types.js';
 import { withSignature, type SignatureScheme } from './request-signing.js';
 
@@ -47,12 +58,22 @@ export function createClient(options: ClientOptions): DialogRelayClient {
     const timestamp = now();
     const signal = AbortSignal.timeout(timeoutMs);
     const body = withSignature(
-      { client: options.client, timestamp, ...top, message_info: { message_type: 1, create_timestamp: timestamp, ...info, event_type: eventType } },
+      {
+        client: options.client,
+        timestamp,
+        ...top,
+        message_info: { message_type: 1, create_timestamp: timestamp, ...info, event_type: eventType },
+      },
       { secret: options.secret, scheme: options.scheme ?? 'hmac-sha256' },
     );
     let response: Response;
     try {
-      response = await doFetch(url, { method: 'POST', headers: { ...options.headers, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+      response = await doFetch(url, {
+        method: 'POST',
+        headers: { ...options.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal,
+      });
     } catch (error) {
       const reason = signal.aborted ? `nothing within ${timeoutMs} ms` : error instanceof Error ? error.message : String(error);
       throw new DialogRelayError('network_error', `No answer from ${url}: ${reason}`, undefined, {}, { cause: error });
@@ -63,8 +84,10 @@ export function createClient(options: ClientOptions): DialogRelayClient {
   return {
     assist: (message) => send<AssistReply>('assist_dialog', { ...message }),
     website: (message) => send<SyncReply>('website_dialog', { ...message }),
-    auto: (message, extra = {}) => send<AutoAccepted>('auto_dialog', { ...message }, extra.sendUrl === undefined ? {} : { send_url: extra.sendUrl }),
-    command: <C extends Command>(command: C, participants: Participants) => send<CommandAnswers[C]>('cmd_dialog', { ...participants, content: command }),
+    auto: (message, extra = {}) =>
+      send<AutoAccepted>('auto_dialog', { ...message }, extra.sendUrl === undefined ? {} : { send_url: extra.sendUrl }),
+    command: <C extends Command>(command: C, participants: Participants) =>
+      send<CommandAnswers[C]>('cmd_dialog', { ...participants, content: command }),
   };
 }
 
@@ -85,9 +108,15 @@ async function readAnswer<T>(response: Response): Promise<Answer<T>> {
   } catch (error) {
     // The connection broke while the answer was read: no answer, as when nothing answered.
     const reason = error instanceof Error ? error.message : String(error);
-    throw new DialogRelayError('network_error', `HTTP ${response.status}, then the connection broke while reading the answer: ${reason}`, response.status, {
-      requestId: response.headers.get('x-request-id') ?? undefined,
-    }, { cause: error });
+    throw new DialogRelayError(
+      'network_error',
+      `HTTP ${response.status}, then the connection broke while reading the answer: ${reason}`,
+      response.status,
+      {
+        requestId: response.headers.get('x-request-id') ?? undefined,
+      },
+      { cause: error },
+    );
   }
   let envelope: EnvelopeShape | undefined;
   try {
@@ -101,9 +130,17 @@ async function readAnswer<T>(response: Response): Promise<Answer<T>> {
     throw new DialogRelayError('unexpected_response', `HTTP ${response.status} without a JSON envelope.`, response.status, { requestId });
   }
   if (response.ok && typeof envelope.data === 'object' && envelope.data !== null) {
-    return { status: response.status, requestId, idempotentReplayed: response.headers.get('idempotent-replayed') === 'true', data: envelope.data as T };
+    return {
+      status: response.status,
+      requestId,
+      idempotentReplayed: response.headers.get('idempotent-replayed') === 'true',
+      data: envelope.data as T,
+    };
   }
-  const code = typeof envelope.error === 'string' && (ERROR_CODES as readonly string[]).includes(envelope.error) ? (envelope.error as ErrorCode) : 'unexpected_response';
+  const code =
+    typeof envelope.error === 'string' && (ERROR_CODES as readonly string[]).includes(envelope.error)
+      ? (envelope.error as ErrorCode)
+      : 'unexpected_response';
   const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
   throw new DialogRelayError(code, typeof envelope.message === 'string' ? envelope.message : `HTTP ${response.status}`, response.status, {
     requestId,

@@ -39,21 +39,36 @@ export function createDeliveryReceiver(options: ReceiverOptions): (req: Incoming
   webhookKey(options.secret);
   verificationClock(options.toleranceS === undefined ? {} : { toleranceS: options.toleranceS });
   const maxBytes = options.maxBodyBytes ?? 5 * 1024 * 1024;
-  const refuse = (res: ServerResponse, status: number, reason: Parameters<NonNullable<ReceiverOptions['onRejected']>>[0]['reason'], message: string): void => {
+  const refuse = (
+    res: ServerResponse,
+    status: number,
+    reason: Parameters<NonNullable<ReceiverOptions['onRejected']>>[0]['reason'],
+    message: string,
+  ): void => {
     options.onRejected?.({ reason, message });
     answer(res, status, { error: reason, message });
   };
   const handle = async (req: RequestWithBody, res: ServerResponse, next: Next | undefined): Promise<void> => {
     const raw = await rawBodyOf(req, maxBytes);
     if (raw === 'parsed') {
-      refuse(res, 500, 'body_already_parsed', 'The body was parsed before verification; mount the receiver before express.json() or use express.raw().');
+      refuse(
+        res,
+        500,
+        'body_already_parsed',
+        'The body was parsed before verification; mount the receiver before express.json() or use express.raw().',
+      );
       return;
     }
     if (raw === 'too_large') {
       refuse(res, 413, 'payload_too_large', `The body is over ${maxBytes} bytes.`);
       return;
     }
-    const result = verifyDelivery(raw, req.headers, options.secret, options.toleranceS === undefined ? {} : { toleranceS: options.toleranceS });
+    const result = verifyDelivery(
+      raw,
+      req.headers,
+      options.secret,
+      options.toleranceS === undefined ? {} : { toleranceS: options.toleranceS },
+    );
     if (!result.ok) {
       refuse(res, 401, result.reason, result.message);
       return;

@@ -44,18 +44,10 @@ export interface DeliveryPayload {
 export type RawBody = string | ArrayBuffer | ArrayBufferView;
 
 /** Request headers as node:http gives them (lower-case names) or a fetch `Headers`. */
-export type HeaderSource =
-  | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type HeaderSource = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** Why a delivery was refused; each reason has its own explanation in `message`. */
-export type VerificationFailure =
-  | 'missing_headers'
-  | 'invalid_timestamp'
-  | 'stale_timestamp'
-  | 'invalid_signature'
-  | 'malformed_body';
+export type VerificationFailure = 'missing_headers' | 'invalid_timestamp' | 'stale_timestamp' | 'invalid_signature' | 'malformed_body';
 
 export type VerificationResult =
-  | { ok: true; id: string; timestamp: number; payload: DeliveryPayload }
-  | { ok: false; reason: VerificationFailure; message: string };
+  { ok: true; id: string; timestamp: number; payload: DeliveryPayload } | { ok: false; reason: VerificationFailure; message: string };

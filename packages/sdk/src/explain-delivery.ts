@@ -1,6 +1,14 @@
 import canonicalize from 'canonicalize';
 import type { HeaderSource, RawBody, VerificationFailure } from './delivery.types.js';
-import { headerValue, isRawBody, rawBodyBytes, signatureListMatches, verifyDelivery, webhookDigest, type VerifyOptions } from './verify-delivery.js';
+import {
+  headerValue,
+  isRawBody,
+  rawBodyBytes,
+  signatureListMatches,
+  verifyDelivery,
+  webhookDigest,
+  type VerifyOptions,
+} from './verify-delivery.js';
 
 /** A verification failure in plain words, with the likely cause where one can be found. */
 export interface DeliveryDiagnosis {
@@ -20,7 +28,8 @@ export function explainDelivery(rawBody: RawBody, headers: HeaderSource, secret:
     return {
       ok: false,
       reason: 're_serialized_body',
-      explanation: 'The body given is already parsed into a value, which cannot be verified (re-serializing it changes the bytes that were signed). Pass the raw body as received, before any JSON parsing.',
+      explanation:
+        'The body given is already parsed into a value, which cannot be verified (re-serializing it changes the bytes that were signed). Pass the raw body as received, before any JSON parsing.',
     };
   }
   const result = verifyDelivery(rawBody, headers, secret, options);
@@ -31,11 +40,16 @@ export function explainDelivery(rawBody: RawBody, headers: HeaderSource, secret:
   const timestamp = headerValue(headers, 'webhook-timestamp') ?? '';
   const header = headerValue(headers, 'webhook-signature') ?? '';
   const text = rawBodyBytes(rawBody).toString('utf8');
-  const matches = (key: Buffer, body: string): boolean => signatureListMatches(header, webhookDigest(key, id, timestamp, Buffer.from(body, 'utf8')));
+  const matches = (key: Buffer, body: string): boolean =>
+    signatureListMatches(header, webhookDigest(key, id, timestamp, Buffer.from(body, 'utf8')));
 
   for (const key of otherKeyReadings(secret)) {
     if (matches(key.bytes, text)) {
-      return { ok: false, reason: 'secret_format', explanation: `The signature matches when the secret is read ${key.reading}: ${key.hint}` };
+      return {
+        ok: false,
+        reason: 'secret_format',
+        explanation: `The signature matches when the secret is read ${key.reading}: ${key.hint}`,
+      };
     }
   }
   const key = keyOf(secret);
@@ -51,7 +65,8 @@ export function explainDelivery(rawBody: RawBody, headers: HeaderSource, secret:
   return {
     ok: false,
     reason: 'wrong_secret',
-    explanation: 'No v1 signature matches with this secret. Use the webhook_secret of this client (whsec_…; its request secret only when it has none), and the exact raw body.',
+    explanation:
+      'No v1 signature matches with this secret. Use the webhook_secret of this client (whsec_…; its request secret only when it has none), and the exact raw body.',
   };
 }
 
@@ -65,7 +80,13 @@ function keyOf(secret: string): Buffer | undefined {
 
 function otherKeyReadings(secret: string): { bytes: Buffer; reading: string; hint: string }[] {
   if (secret.startsWith('whsec_')) {
-    return [{ bytes: Buffer.from(secret, 'utf8'), reading: 'as plain UTF-8 text', hint: 'the sender treats your whsec_ secret as a plain string.' }];
+    return [
+      {
+        bytes: Buffer.from(secret, 'utf8'),
+        reading: 'as plain UTF-8 text',
+        hint: 'the sender treats your whsec_ secret as a plain string.',
+      },
+    ];
   }
   const decoded = Buffer.from(secret, 'base64');
   return decoded.length > 0
@@ -83,7 +104,10 @@ function otherSerializations(text: string): { name: string; body: string }[] {
   const forms = [
     { name: 'compact (JSON.stringify)', body: JSON.stringify(parsed) },
     { name: 'indented by 2 spaces', body: JSON.stringify(parsed, null, 2) },
-    { name: 'with spaces after , and :', body: JSON.stringify(parsed).replace(/("(?:[^"\\]|\\.)*")|([,:])/g, (m, str: string | undefined) => (str ? m : `${m} `)) },
+    {
+      name: 'with spaces after , and :',
+      body: JSON.stringify(parsed).replace(/("(?:[^"\\]|\\.)*")|([,:])/g, (m, str: string | undefined) => (str ? m : `${m} `)),
+    },
     { name: 'canonicalized (RFC 8785)', body: safeCanonical(parsed) },
   ];
   return forms.filter((form) => form.body !== text);

@@ -21,7 +21,9 @@ export function signingString(body: Readonly<Record<string, unknown>>): string {
   try {
     canonical = canonicalize(unsigned);
   } catch (error) {
-    throw new TypeError(`the request body cannot be canonicalized (RFC 8785): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new TypeError(`the request body cannot be canonicalized (RFC 8785): ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (canonical === undefined) throw new TypeError('the request body cannot be canonicalized (RFC 8785)');
   return canonical;

@@ -54,14 +54,17 @@ export function rawBodyBytes(body: RawBody): Buffer {
   if (typeof body === 'string') return Buffer.from(body, 'utf8');
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  throw new TypeError('verifyDelivery needs the raw body as received (a string, Buffer, Uint8Array or ArrayBuffer), not a parsed object: re-serializing it changes the bytes that were signed.');
+  throw new TypeError(
+    'verifyDelivery needs the raw body as received (a string, Buffer, Uint8Array or ArrayBuffer), not a parsed object: re-serializing it changes the bytes that were signed.',
+  );
 }
 
 /** The tolerance and clock to check webhook-timestamp with; a value that is not a number would accept any timestamp, so it throws. */
 export function verificationClock(options: VerifyOptions): { toleranceS: number; nowS: number } {
   const toleranceS = options.toleranceS ?? DEFAULT_TOLERANCE_S;
   const nowS = options.nowS ?? Math.floor(Date.now() / 1000);
-  if (!Number.isFinite(toleranceS) || toleranceS < 0) throw new RangeError(`toleranceS must be a number of seconds from 0, got ${String(toleranceS)}`);
+  if (!Number.isFinite(toleranceS) || toleranceS < 0)
+    throw new RangeError(`toleranceS must be a number of seconds from 0, got ${String(toleranceS)}`);
   if (!Number.isFinite(nowS)) throw new RangeError(`nowS must be unix seconds, got ${String(nowS)}`);
   return { toleranceS, nowS };
 }
@@ -82,15 +85,27 @@ export function verifyDelivery(rawBody: RawBody, headers: HeaderSource, secret: 
     return { ok: false, reason: 'missing_headers', message: 'webhook-id, webhook-timestamp and webhook-signature are all required.' };
   }
   if (!/^\d{1,12}$/.test(timestamp)) {
-    return { ok: false, reason: 'invalid_timestamp', message: `webhook-timestamp must be unix seconds, got ${JSON.stringify(timestamp.slice(0, 32))}.` };
+    return {
+      ok: false,
+      reason: 'invalid_timestamp',
+      message: `webhook-timestamp must be unix seconds, got ${JSON.stringify(timestamp.slice(0, 32))}.`,
+    };
   }
   const skew = now - Number(timestamp);
   if (Math.abs(skew) > tolerance) {
     const when = skew > 0 ? `${skew} s old` : `${-skew} s in the future`;
-    return { ok: false, reason: 'stale_timestamp', message: `webhook-timestamp is ${when} (tolerance ${tolerance} s): check both clocks, or a replayed delivery.` };
+    return {
+      ok: false,
+      reason: 'stale_timestamp',
+      message: `webhook-timestamp is ${when} (tolerance ${tolerance} s): check both clocks, or a replayed delivery.`,
+    };
   }
   if (!signatureListMatches(signature, webhookDigest(webhookKey(secret), id, timestamp, body))) {
-    return { ok: false, reason: 'invalid_signature', message: 'No v1 signature matches: wrong secret, or the body is not the raw bytes that were sent.' };
+    return {
+      ok: false,
+      reason: 'invalid_signature',
+      message: 'No v1 signature matches: wrong secret, or the body is not the raw bytes that were sent.',
+    };
   }
   let payload: DeliveryPayload;
   try {
@@ -102,7 +117,12 @@ export function verifyDelivery(rawBody: RawBody, headers: HeaderSource, secret: 
 }
 
 /** Signs a delivery the way the service does: the three Standard Webhooks headers (send-test, tests). */
-export function signDelivery(input: { id: string; timestamp: number; body: string; secret: string }): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+export function signDelivery(input: {
+  id: string;
+  timestamp: number;
+  body: string;
+  secret: string;
+}): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
   const ts = String(input.timestamp);
   return {
     'webhook-id': input.id,

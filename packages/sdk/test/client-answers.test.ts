@@ -16,7 +16,11 @@ async function fakeApi(reply: (res: ServerResponse) => void): Promise<{ url: str
 async function failureOf(reply: (res: ServerResponse) => void, options: { timeoutMs?: number } = {}): Promise<unknown> {
   const { url, server } = await fakeApi(reply);
   try {
-    await createClient({ baseUrl: url, client: 'shop', secret: 'shop-secret-0001', ...options }).website({ from_user_id: 'a', to_user_id: 'b', content: 'hi' });
+    await createClient({ baseUrl: url, client: 'shop', secret: 'shop-secret-0001', ...options }).website({
+      from_user_id: 'a',
+      to_user_id: 'b',
+      content: 'hi',
+    });
   } catch (error) {
     return error;
   } finally {
@@ -73,10 +77,13 @@ describe('sdk: client error typing for answers that are not the API envelope', (
   });
 
   it('gives up on an answer whose body stops arriving within timeoutMs', async () => {
-    const error = await failureOf((res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
-      res.write('{"code":200,');
-    }, { timeoutMs: 200 });
+    const error = await failureOf(
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+        res.write('{"code":200,');
+      },
+      { timeoutMs: 200 },
+    );
     expect(error).to.include({ code: 'network_error', status: 200 });
   });
 });
@@ -89,14 +96,20 @@ describe('sdk: client request target', () => {
       req.resume();
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"code":200,"message":"ok","request_id":"r-1","data":{"conversation_id":"c_1","msg_id":"m_1","in_reply_to":[],"content":[]}}');
+        res.end(
+          '{"code":200,"message":"ok","request_id":"r-1","data":{"conversation_id":"c_1","msg_id":"m_1","in_reply_to":[],"content":[]}}',
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       for (const baseUrl of [`${origin}/relay`, `${origin}/relay/`, origin]) {
-        await createClient({ baseUrl, client: 'shop', secret: 'shop-secret-0001' }).website({ from_user_id: 'a', to_user_id: 'b', content: 'hi' });
+        await createClient({ baseUrl, client: 'shop', secret: 'shop-secret-0001' }).website({
+          from_user_id: 'a',
+          to_user_id: 'b',
+          content: 'hi',
+        });
       }
       expect(paths).to.deep.equal(['/relay/custom-im/chat-messages', '/relay/custom-im/chat-messages', '/custom-im/chat-messages']);
     } finally {

@@ -30,7 +30,12 @@ describe('sdk: typed client against the running service', () => {
 
   it('gets a suggested reply from assist with the typed answer', async () => {
     const msgId = id('assist');
-    const answer = await shop().assist({ msg_id: msgId, from_user_id: 'sdk-customer', to_user_id: 'sdk-bot', content: 'When are you open?' });
+    const answer = await shop().assist({
+      msg_id: msgId,
+      from_user_id: 'sdk-customer',
+      to_user_id: 'sdk-bot',
+      content: 'When are you open?',
+    });
     expect(answer.status).to.equal(200);
     expect(answer.requestId).to.be.a('string').and.not.equal('');
     expect(answer.data.in_reply_to).to.deep.equal([msgId]);
@@ -61,7 +66,10 @@ describe('sdk: typed client against the running service', () => {
     try {
       const sendUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       const msgId = id('auto');
-      const accepted = await shop().auto({ msg_id: msgId, from_user_type: 2, from_user_id: 'auto-customer', to_user_id: 'auto-bound', content: 'When are you open?' }, { sendUrl });
+      const accepted = await shop().auto(
+        { msg_id: msgId, from_user_type: 2, from_user_id: 'auto-customer', to_user_id: 'auto-bound', content: 'When are you open?' },
+        { sendUrl },
+      );
       expect(accepted.status).to.equal(202);
       expect(accepted.data).to.deep.equal({ conversation_id: accepted.data.conversation_id, msg_id: msgId, status: 'queued' });
       const delivery = await arrived;

@@ -9,7 +9,7 @@ import * as sdk from '../src/index.js';
  */
 
 /** true when A and B are the same type (each field, optionality and type alike). */
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type StatusView = Omit<sdk.CommandAnswers['auto_reply_status'], 'conversation_id' | 'command'>;
 
 const sameTypes: {
@@ -30,15 +30,34 @@ const sameTypes: {
   resumeAnswer: Same<sdk.CommandAnswers['resume_auto_reply'], contracts.CommandAnswers['resume_auto_reply']>;
   statusAnswer: Same<sdk.CommandAnswers['auto_reply_status'], contracts.CommandAnswers['auto_reply_status']>;
 } = {
-  deliveryAttempt: true, deliveryView: true, pendingReplies: true, statusView: true, autoAccepted: true, signatureScheme: true,
-  eventType: true, command: true, replyPart: true, fileInfo: true, syncReply: true, assistReply: true, deliveryPayload: true,
-  stopAnswer: true, resumeAnswer: true, statusAnswer: true,
+  deliveryAttempt: true,
+  deliveryView: true,
+  pendingReplies: true,
+  statusView: true,
+  autoAccepted: true,
+  signatureScheme: true,
+  eventType: true,
+  command: true,
+  replyPart: true,
+  fileInfo: true,
+  syncReply: true,
+  assistReply: true,
+  deliveryPayload: true,
+  stopAnswer: true,
+  resumeAnswer: true,
+  statusAnswer: true,
 };
 
 /** The SDK's fields of each view, held to its types by the compiler (none missing, none extra). */
 const sdkFields = {
-  deliveryAttempt: { attempt: true, at: true, status: true, latency_ms: true, error: true } satisfies Record<keyof sdk.DeliveryAttemptView, true>,
-  deliveryView: { delivery_id: true, state: true, in_reply_to: true, dead_reason: true, attempts: true } satisfies Record<keyof sdk.DeliveryView, true>,
+  deliveryAttempt: { attempt: true, at: true, status: true, latency_ms: true, error: true } satisfies Record<
+    keyof sdk.DeliveryAttemptView,
+    true
+  >,
+  deliveryView: { delivery_id: true, state: true, in_reply_to: true, dead_reason: true, attempts: true } satisfies Record<
+    keyof sdk.DeliveryView,
+    true
+  >,
   statusView: { auto_reply: true, paused_until: true, pending: true, deliveries: true } satisfies Record<keyof StatusView, true>,
 };
 

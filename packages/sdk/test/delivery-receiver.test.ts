@@ -40,7 +40,9 @@ describe('sdk: delivery receiver', () => {
   it('refuses a delivery signed with another secret with 401 and the reason, without calling the handler', async () => {
     let calls = 0;
     const rejected: string[] = [];
-    const { url, server } = await listen(createDeliveryReceiver({ secret: SECRET, onDelivery: () => void calls++, onRejected: (f) => void rejected.push(f.reason) }));
+    const { url, server } = await listen(
+      createDeliveryReceiver({ secret: SECRET, onDelivery: () => void calls++, onRejected: (f) => void rejected.push(f.reason) }),
+    );
     try {
       const answer = await deliver(url, BODY, 'whsec_b3RoZXItc2VjcmV0LXZhbHVl');
       expect(answer.status).to.equal(401);
@@ -53,7 +55,9 @@ describe('sdk: delivery receiver', () => {
   });
 
   it('answers 500 when the handler throws, so the service retries', async () => {
-    const { url, server } = await listen(createDeliveryReceiver({ secret: SECRET, onDelivery: () => Promise.reject(new Error('database down')) }));
+    const { url, server } = await listen(
+      createDeliveryReceiver({ secret: SECRET, onDelivery: () => Promise.reject(new Error('database down')) }),
+    );
     try {
       expect((await deliver(url)).status).to.equal(500);
     } finally {
@@ -103,6 +107,9 @@ describe('sdk: delivery receiver', () => {
   it('refuses to be created with a secret that holds no key or a tolerance that is not a number', () => {
     expect(() => createDeliveryReceiver({ secret: 'whsec_', onDelivery: () => undefined })).to.throw(TypeError, /secret/);
     expect(() => createDeliveryReceiver({ secret: '', onDelivery: () => undefined })).to.throw(TypeError, /secret/);
-    expect(() => createDeliveryReceiver({ secret: SECRET, toleranceS: Number.NaN, onDelivery: () => undefined })).to.throw(RangeError, /toleranceS/);
+    expect(() => createDeliveryReceiver({ secret: SECRET, toleranceS: Number.NaN, onDelivery: () => undefined })).to.throw(
+      RangeError,
+      /toleranceS/,
+    );
   });
 });

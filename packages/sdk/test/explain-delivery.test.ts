@@ -43,4 +43,3 @@ describe('sdk: explainDelivery names the cause of a failed verification', () => 
     expect(diagnosis.explanation).to.match(/raw/);
   });
 });
-

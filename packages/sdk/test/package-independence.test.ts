@@ -18,7 +18,11 @@ describe('sdk: publishable on its own', () => {
 
   it('declares its name, types and exports, and depends on no package of the service', () => {
     const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
-      name: string; private?: boolean; types: string; exports: Record<string, { types: string; default: string }>; dependencies: Record<string, string>;
+      name: string;
+      private?: boolean;
+      types: string;
+      exports: Record<string, { types: string; default: string }>;
+      dependencies: Record<string, string>;
     };
     expect(manifest.name).to.equal('@dialog-relay/sdk');
     expect(manifest.private).to.equal(undefined);

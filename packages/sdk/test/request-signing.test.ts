@@ -32,6 +32,9 @@ describe('sdk: signRequest', () => {
   });
 
   it('refuses a body RFC 8785 cannot represent', () => {
-    expect(() => signRequest({ client: 'demo', timestamp: Number.POSITIVE_INFINITY }, { secret: DEMO.secret })).to.throw(TypeError, /canonicalized/);
+    expect(() => signRequest({ client: 'demo', timestamp: Number.POSITIVE_INFINITY }, { secret: DEMO.secret })).to.throw(
+      TypeError,
+      /canonicalized/,
+    );
   });
 });

@@ -11,7 +11,12 @@ const run = promisify(execFile);
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const repoModules = join(packageDir, '..', '..', 'node_modules');
 
-interface Manifest { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string>; bin?: string | Record<string, string> }
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  bin?: string | Record<string, string>;
+}
 const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
 
 /**
@@ -57,17 +62,30 @@ describe('sdk: builds and packs outside the monorepo', function () {
   });
 
   it('builds its JavaScript and types on `npm pack` (prepack) and packs them, without tests', async () => {
-    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: copy, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], {
+      cwd: copy,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
     const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ files: { path: string }[] }];
     const files = packed.files.map((f) => f.path);
-    expect(files).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/verify-delivery.js', 'src/index.ts']);
+    expect(files).to.include.members([
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/verify-delivery.js',
+      'src/index.ts',
+    ]);
     expect(files.filter((path) => path.includes('test'))).to.deep.equal([]);
   });
 
   it('works from the standalone build: signs the documented worked example', async () => {
     const built = join(copy, 'dist', 'src', 'index.js');
     if (!existsSync(built)) await run('npm', ['run', 'build', '--loglevel=error'], { cwd: copy });
-    const sdk = (await import(pathToFileURL(built).href)) as { signRequest: (body: Record<string, unknown>, options: { secret: string; scheme: string }) => string };
+    const sdk = (await import(pathToFileURL(built).href)) as {
+      signRequest: (body: Record<string, unknown>, options: { secret: string; scheme: string }) => string;
+    };
     const body = JSON.parse(DEMO.bodyJson) as Record<string, unknown>;
     expect(sdk.signRequest(body, { secret: DEMO.secret, scheme: 'hmac-sha256' })).to.equal(DEMO.hmac);
   });

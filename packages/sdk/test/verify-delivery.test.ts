@@ -44,13 +44,20 @@ describe('sdk: verifyDelivery (Standard Webhooks)', () => {
     expect(old.ok ? '' : old.message).to.match(/301 s old/);
     const future = verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: SPEC_WEBHOOK.timestamp - 301 });
     expect(future).to.include({ ok: false, reason: 'stale_timestamp' });
-    const wide = verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: SPEC_WEBHOOK.timestamp + 301, toleranceS: 600 });
+    const wide = verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, {
+      nowS: SPEC_WEBHOOK.timestamp + 301,
+      toleranceS: 600,
+    });
     expect(wide.ok).to.equal(true);
   });
 
   it('refuses missing headers and a timestamp that is not unix seconds', () => {
-    expect(verifyDelivery(SPEC_WEBHOOK.body, { 'webhook-id': SPEC_WEBHOOK.id }, SPEC_WEBHOOK.secret, at)).to.include({ reason: 'missing_headers' });
-    expect(verifyDelivery(SPEC_WEBHOOK.body, specHeaders({ 'webhook-timestamp': '2021-02-25' }), SPEC_WEBHOOK.secret, at)).to.include({ reason: 'invalid_timestamp' });
+    expect(verifyDelivery(SPEC_WEBHOOK.body, { 'webhook-id': SPEC_WEBHOOK.id }, SPEC_WEBHOOK.secret, at)).to.include({
+      reason: 'missing_headers',
+    });
+    expect(verifyDelivery(SPEC_WEBHOOK.body, specHeaders({ 'webhook-timestamp': '2021-02-25' }), SPEC_WEBHOOK.secret, at)).to.include({
+      reason: 'invalid_timestamp',
+    });
   });
 
   it('verifies what the standardwebhooks library signs, and signs what it verifies', () => {
@@ -65,8 +72,13 @@ describe('sdk: verifyDelivery (Standard Webhooks)', () => {
   });
   it('refuses to verify with a tolerance or clock that is not a number instead of accepting any timestamp', () => {
     const yearLater = SPEC_WEBHOOK.timestamp + 365 * 24 * 3600;
-    expect(() => verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: yearLater, toleranceS: Number(undefined) })).to.throw(RangeError, /toleranceS/);
-    expect(() => verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: yearLater, toleranceS: -1 })).to.throw(RangeError, /toleranceS/);
+    expect(() =>
+      verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: yearLater, toleranceS: Number(undefined) }),
+    ).to.throw(RangeError, /toleranceS/);
+    expect(() => verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: yearLater, toleranceS: -1 })).to.throw(
+      RangeError,
+      /toleranceS/,
+    );
     expect(() => verifyDelivery(SPEC_WEBHOOK.body, specHeaders(), SPEC_WEBHOOK.secret, { nowS: Number.NaN })).to.throw(RangeError, /nowS/);
   });
 

@@ -1,4 +1,13 @@
 export { constantTimeEqual, constantTimeEqualsAny } from './constant-time.js';
-export { hmacSigningString, signHmacSha256, md5SigningString, signMd5, signRequestBody, verifyRequestSignature, SECRET_PLACEHOLDER, type SignatureScheme } from './request-signature.js';
+export {
+  hmacSigningString,
+  signHmacSha256,
+  md5SigningString,
+  signMd5,
+  signRequestBody,
+  verifyRequestSignature,
+  SECRET_PLACEHOLDER,
+  type SignatureScheme,
+} from './request-signature.js';
 export { webhookSigningKey, signWebhook, webhookHeaders, verifyWebhookSignature } from './webhook-signature.js';
 export { webhookSecretProblem, MIN_WEBHOOK_KEY_BYTES } from './webhook-secret.js';

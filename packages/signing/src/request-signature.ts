@@ -46,7 +46,9 @@ export function md5SigningString(secret: string, timestamp: number | string, cli
 
 /** Legacy: lowercase hex MD5(secret + timestamp + client). Does not protect the body. */
 export function signMd5(secret: string, timestamp: number | string, client: string): string {
-  return createHash('md5').update(md5SigningString(secret, timestamp, client), 'utf8').digest('hex');
+  return createHash('md5')
+    .update(md5SigningString(secret, timestamp, client), 'utf8')
+    .digest('hex');
 }
 
 /** body.timestamp and body.client as used by md5; anything not a string/number becomes ''. */
@@ -59,11 +61,7 @@ function md5Fields(body: Readonly<Record<string, unknown>>): { timestamp: number
 }
 
 /** The signature a caller must put in `signature` for this body (an existing signature member is ignored). */
-export function signRequestBody(
-  body: Readonly<Record<string, unknown>>,
-  secret: string,
-  scheme: SignatureScheme,
-): string {
+export function signRequestBody(body: Readonly<Record<string, unknown>>, secret: string, scheme: SignatureScheme): string {
   switch (scheme) {
     case 'hmac-sha256':
       return signHmacSha256(secret, hmacSigningString(body));

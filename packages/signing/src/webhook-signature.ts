@@ -10,9 +10,7 @@ const VERSION_PREFIX = 'v1,';
  * otherwise the UTF-8 bytes of the secret (a client's request secret).
  */
 export function webhookSigningKey(secret: string): Buffer {
-  const key = secret.startsWith(WHSEC_PREFIX)
-    ? Buffer.from(secret.slice(WHSEC_PREFIX.length), 'base64')
-    : Buffer.from(secret, 'utf8');
+  const key = secret.startsWith(WHSEC_PREFIX) ? Buffer.from(secret.slice(WHSEC_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
   if (key.length === 0) {
     throw new Error('webhook signing key is empty');
   }
@@ -20,7 +18,9 @@ export function webhookSigningKey(secret: string): Buffer {
 }
 
 function webhookDigest(key: Buffer, id: string, timestamp: number, body: string): string {
-  return createHmac('sha256', key).update(`${id}.${String(timestamp)}.${body}`, 'utf8').digest('base64');
+  return createHmac('sha256', key)
+    .update(`${id}.${String(timestamp)}.${body}`, 'utf8')
+    .digest('base64');
 }
 
 /** "v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>" for the webhook-signature header. */
@@ -46,13 +46,7 @@ export function webhookHeaders(input: { key: Buffer; id: string; timestamp: numb
  * space-separated "v1,<base64>" entries; passes if any v1 entry matches.
  * Does not check the timestamp's age (callers enforce their own tolerance).
  */
-export function verifyWebhookSignature(input: {
-  key: Buffer;
-  id: string;
-  timestamp: number;
-  body: string;
-  header: string;
-}): boolean {
+export function verifyWebhookSignature(input: { key: Buffer; id: string; timestamp: number; body: string; header: string }): boolean {
   const expected = webhookDigest(input.key, input.id, input.timestamp, input.body);
   const provided = input.header
     .split(' ')

@@ -18,7 +18,13 @@ function snippet(language: string): string {
 
 /** A body whose canonical form exercises what RFC 8785 specifies: escapes, key order by UTF-16 code units, nesting, literals. */
 const TRICKY = {
-  client: 'demo', timestamp: 1700000000, z: [true, false, null, [], {}], é: 1, '€': 2, '😀': 3, ﬀ: 4,
+  client: 'demo',
+  timestamp: 1700000000,
+  z: [true, false, null, [], {}],
+  é: 1,
+  '€': 2,
+  '😀': 3,
+  ﬀ: 4,
   message_info: { content: 'q"b\\s/ \u0001\u001f\b\f\n\r\t\u007f\u2028 😀 <>&', message_type: -12, big: 123456789012 },
   signature: 'ignored',
 };
@@ -32,7 +38,13 @@ const EXPECTED = {
   stale: false,
   plain: true,
 };
-const INPUT = JSON.stringify({ demo: DEMO_BODY_JSON, secret: DEMO_SECRET, tricky: TRICKY, webhook: SPEC_WEBHOOK, plain: PLAIN_SECRET_WEBHOOK });
+const INPUT = JSON.stringify({
+  demo: DEMO_BODY_JSON,
+  secret: DEMO_SECRET,
+  tricky: TRICKY,
+  webhook: SPEC_WEBHOOK,
+  plain: PLAIN_SECRET_WEBHOOK,
+});
 
 /**
  * Registers the test of a snippet whose toolchain may be missing. Installed: the test runs. Missing
@@ -45,10 +57,14 @@ function withToolchain(language: string, probe: [string, ...string[]], register:
     register();
   } else if (process.env['CI'] === '1') {
     it(`the ${language} snippet runs (needs ${command})`, () => {
-      throw new Error(`${command} is not installed, and CI=1 requires it (docs/development.md "Tests"): the ${language} snippet of docs/integrating.md was not run`);
+      throw new Error(
+        `${command} is not installed, and CI=1 requires it (docs/development.md "Tests"): the ${language} snippet of docs/integrating.md was not run`,
+      );
     });
   } else {
-    console.log(`  (not run: the ${language} snippet of docs/integrating.md; ${command} is not installed here, and under CI=1 its absence fails the run)`);
+    console.log(
+      `  (not run: the ${language} snippet of docs/integrating.md; ${command} is not installed here, and under CI=1 its absence fails the run)`,
+    );
   }
 }
 
@@ -197,7 +213,10 @@ print(json.dumps({
       const dir = mkdtempSync(join(tmpdir(), 'java-snippet-'));
       writeFileSync(join(dir, 'DialogRelaySigning.java'), snippet('java'));
       writeFileSync(join(dir, 'Harness.java'), JAVA_HARNESS);
-      const compiled = spawnSync('javac', ['-encoding', 'UTF-8', '-d', 'out', 'DialogRelaySigning.java', 'Harness.java'], { cwd: dir, encoding: 'utf8' });
+      const compiled = spawnSync('javac', ['-encoding', 'UTF-8', '-d', 'out', 'DialogRelaySigning.java', 'Harness.java'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       expect(compiled.status, compiled.stderr).to.equal(0);
       const run = spawnSync('java', ['-Dfile.encoding=UTF-8', '-cp', 'out', 'Harness'], { cwd: dir, input: INPUT, encoding: 'utf8' });
       expect(run.status, run.stderr).to.equal(0);

@@ -1,13 +1,6 @@
 import { SIGNATURE_SCHEMES } from '@dialog-relay/contracts';
 import { expect } from 'chai';
-import {
-  hmacSigningString,
-  verifyRequestSignature,
-  md5SigningString,
-  signHmacSha256,
-  signMd5,
-  signRequestBody,
-} from '../src/index.js';
+import { hmacSigningString, verifyRequestSignature, md5SigningString, signHmacSha256, signMd5, signRequestBody } from '../src/index.js';
 import {
   DEMO_BODY_JSON,
   DEMO_CLIENT,
@@ -24,7 +17,9 @@ describe('request signing', () => {
   it('signs and verifies with every scheme packages/contracts lists', () => {
     for (const scheme of SIGNATURE_SCHEMES) {
       const signature = signRequestBody(demoBody(), DEMO_SECRET, scheme);
-      expect(verifyRequestSignature({ body: { ...demoBody(), signature }, signature, scheme, secrets: [DEMO_SECRET] }).ok, scheme).to.equal(true);
+      expect(verifyRequestSignature({ body: { ...demoBody(), signature }, signature, scheme, secrets: [DEMO_SECRET] }).ok, scheme).to.equal(
+        true,
+      );
     }
   });
 
@@ -66,17 +61,14 @@ describe('request signing', () => {
       '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],' +
       '"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}';
     const expected =
-      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],' +
-      '"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}';
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],' + '"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}';
     expect(hmacSigningString(JSON.parse(input) as Record<string, unknown>)).to.equal(expected);
   });
 
   it('sorts keys by UTF-16 code units as in RFC 8785', () => {
     const input =
-      '{"\\u20ac":"Euro","\\r":"CR","\\ufb33":"Hebrew","1":"One",' +
-      '"\\ud83d\\ude00":"Smiley","\\u0080":"Ctl","\\u00f6":"Umlaut"}';
-    const expected =
-      '{"\\r":"CR","1":"One","\u0080":"Ctl","\u00f6":"Umlaut","\u20ac":"Euro","\ud83d\ude00":"Smiley","\ufb33":"Hebrew"}';
+      '{"\\u20ac":"Euro","\\r":"CR","\\ufb33":"Hebrew","1":"One",' + '"\\ud83d\\ude00":"Smiley","\\u0080":"Ctl","\\u00f6":"Umlaut"}';
+    const expected = '{"\\r":"CR","1":"One","\u0080":"Ctl","\u00f6":"Umlaut","\u20ac":"Euro","\ud83d\ude00":"Smiley","\ufb33":"Hebrew"}';
     expect(hmacSigningString(JSON.parse(input) as Record<string, unknown>)).to.equal(expected);
   });
 

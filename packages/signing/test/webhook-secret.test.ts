@@ -20,7 +20,13 @@ describe('webhook secret checks', () => {
 
   it('refuses an empty key, text that is not standard base64, and keys shorter than 16 bytes', () => {
     expect(webhookSecretProblem('whsec_')).to.match(/no key after "whsec_"/);
-    for (const bad of ['whsec_not base64', whsec(24).replaceAll('+', '-'), `${whsec(24)}A`, `${whsec(16).replace(/=+$/, '')}`, 'whsec_QUJD*']) {
+    for (const bad of [
+      'whsec_not base64',
+      whsec(24).replaceAll('+', '-'),
+      `${whsec(24)}A`,
+      `${whsec(16).replace(/=+$/, '')}`,
+      'whsec_QUJD*',
+    ]) {
       expect(webhookSecretProblem(bad), bad).to.match(/standard base64/);
     }
     expect(webhookSecretProblem(whsec(15))).to.match(/15-byte key, shorter than 16 bytes/);

@@ -2,8 +2,21 @@ export { freePort } from './free-port.js';
 export { redisServerInstalled, startRedisServer, type RedisServerHandle } from './redis-server.js';
 export { testRedisUrl, uniquePrefix, testRedisEnv, onTestCluster } from './test-redis.js';
 export { waitUntil } from './wait-until.js';
-export { completionBody, startFakeChatServer, type RecordedRequest, type FakeAnswer, type FakeChatServer } from './fake-chat-completions-server.js';
-export { startRedisCluster, startRedisReplicaPair, startRedisSentinel, type RedisClusterHandle, type RedisReplicaPairHandle, type RedisSentinelHandle } from './redis-topologies.js';
+export {
+  completionBody,
+  startFakeChatServer,
+  type RecordedRequest,
+  type FakeAnswer,
+  type FakeChatServer,
+} from './fake-chat-completions-server.js';
+export {
+  startRedisCluster,
+  startRedisReplicaPair,
+  startRedisSentinel,
+  type RedisClusterHandle,
+  type RedisReplicaPairHandle,
+  type RedisSentinelHandle,
+} from './redis-topologies.js';
 export { registerApiUnderTest, checkAnswerAgainstOpenApi, answerBody } from './openapi-apis.js';
 /**
  * `node --import MODULE_RECORDER main.js` with MODULE_LOG=<file>: the process writes every module it

@@ -23,10 +23,14 @@ const pointer = (...segments: string[]): string => segments.map((s) => s.replace
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The media type of a Content-Type header, lower case, without its parameters. */
-export const mediaTypeOf = (contentType: string | null): string | undefined => contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
+export const mediaTypeOf = (contentType: string | null): string | undefined =>
+  contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
 const isJson = (mediaType: string | undefined): boolean => mediaType === 'application/json' || mediaType?.endsWith('+json') === true;
 
-interface Operation { pointer: string[]; responses: Json }
+interface Operation {
+  pointer: string[];
+  responses: Json;
+}
 
 /**
  * The operation a request reaches: its path (templated segments such as {file} match one segment)
@@ -37,10 +41,26 @@ function operationOf(document: Json, request: CheckedRequest): Operation {
   const paths = (document['paths'] ?? {}) as Record<string, Json>;
   const method = request.method.toLowerCase();
   const templated = Object.keys(paths).filter((p) => p.includes('{'));
-  const path = paths[request.path] !== undefined ? request.path
-    : templated.find((p) => new RegExp(`^${p.split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`).test(request.path));
+  const path =
+    paths[request.path] !== undefined
+      ? request.path
+      : templated.find((p) =>
+          new RegExp(
+            `^${p
+              .split(/\{[^}]+\}/)
+              .map(escape)
+              .join('[^/]+')}$`,
+          ).test(request.path),
+        );
   const item = path === undefined ? undefined : paths[path];
-  const chosen = item === undefined ? undefined : item[method] !== undefined ? method : method === 'head' && item['get'] !== undefined ? 'get' : undefined;
+  const chosen =
+    item === undefined
+      ? undefined
+      : item[method] !== undefined
+        ? method
+        : method === 'head' && item['get'] !== undefined
+          ? 'get'
+          : undefined;
   if (path !== undefined && chosen !== undefined) {
     return { pointer: ['paths', path, chosen, 'responses'], responses: (item![chosen] as Json)['responses'] as Json };
   }
@@ -79,26 +99,36 @@ export function answerChecker(documentText: string): AnswerCheck {
     let responsePointer = [...operation.pointer, responseKey];
     const reference = response['$ref'];
     if (typeof reference === 'string') {
-      responsePointer = reference.replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      responsePointer = reference
+        .replace(/^#\//, '')
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
       response = responsePointer.reduce<unknown>((node, segment) => (node as Json)[segment], document) as Json;
     }
 
     const headers = response['headers'] as Json | undefined;
     const documented = new Set(Object.keys(headers ?? {}).map((h) => h.toLowerCase()));
-    if (documented.has('x-request-id') && !answer.headers.has('x-request-id')) throw new Error(`OpenAPI: X-Request-Id is missing (${where} ${status})`);
+    if (documented.has('x-request-id') && !answer.headers.has('x-request-id'))
+      throw new Error(`OpenAPI: X-Request-Id is missing (${where} ${status})`);
     for (const header of ['retry-after', 'idempotent-replayed', 'allow']) {
-      if (answer.headers.has(header) && !documented.has(header)) throw new Error(`OpenAPI: ${header} is not documented for status ${status} of ${where}`);
+      if (answer.headers.has(header) && !documented.has(header))
+        throw new Error(`OpenAPI: ${header} is not documented for status ${status} of ${where}`);
     }
 
     const content = response['content'] as Json | undefined;
     const mediaType = mediaTypeOf(answer.headers.get('content-type'));
     const hasBody = answer.body !== undefined && answer.body !== '';
     if (content === undefined) {
-      if (hasBody) throw new Error(`OpenAPI: the ${status} answer of ${where} has a body (${mediaType ?? 'no Content-Type'}) but the document describes none`);
+      if (hasBody)
+        throw new Error(
+          `OpenAPI: the ${status} answer of ${where} has a body (${mediaType ?? 'no Content-Type'}) but the document describes none`,
+        );
       return;
     }
     if (mediaType === undefined || content[mediaType] === undefined) {
-      throw new Error(`OpenAPI: Content-Type ${mediaType ?? '(none)'} of the ${status} answer of ${where} is not documented (${Object.keys(content).join(', ')})`);
+      throw new Error(
+        `OpenAPI: Content-Type ${mediaType ?? '(none)'} of the ${status} answer of ${where} is not documented (${Object.keys(content).join(', ')})`,
+      );
     }
     if (!isJson(mediaType) || request.method.toUpperCase() === 'HEAD') return;
     const ref = `openapi.json#/${pointer(...responsePointer, 'content', mediaType, 'schema')}`;
@@ -108,7 +138,9 @@ export function answerChecker(documentText: string): AnswerCheck {
       validators.set(ref, validate);
     }
     if (!validate(answer.body)) {
-      throw new Error(`OpenAPI: the ${status} answer of ${where} does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${JSON.stringify(answer.body).slice(0, 2000)}`);
+      throw new Error(
+        `OpenAPI: the ${status} answer of ${where} does not match the document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${JSON.stringify(answer.body).slice(0, 2000)}`,
+      );
     }
   };
 }

@@ -44,7 +44,10 @@ async function checkedFetch(input: Parameters<Fetch>[0], init?: Parameters<Fetch
   }
   const method = response.redirected ? 'GET' : (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   try {
-    check({ method, path: url.pathname }, { status: response.status, headers: response.headers, body: answerBody(text, response.headers.get('content-type')) });
+    check(
+      { method, path: url.pathname },
+      { status: response.status, headers: response.headers, body: answerBody(text, response.headers.get('content-type')) },
+    );
   } catch (error) {
     throw recorded(error);
   }

@@ -62,7 +62,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     const file = options.configFile ? join(dir, 'server.conf') : undefined;
     if (file && options.configFile && !existsSync(file)) writeFileSync(file, options.configFile(port));
     const common = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--loglevel', 'warning'];
-    const args = file ? [file, ...common, ...(options.args ?? [])]
+    const args = file
+      ? [file, ...common, ...(options.args ?? [])]
       : [...common, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', ...(options.args ?? [])];
     const proc = spawn('redis-server', args, { stdio: 'ignore' });
     child = proc;

@@ -27,10 +27,15 @@ async function clusterStateOk(port: number): Promise<boolean> {
 }
 
 export async function startRedisCluster(masters = 3): Promise<RedisClusterHandle> {
-  const servers = await Promise.all(Array.from({ length: masters }, () =>
-    startRedisServer({ args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000'] })));
+  const servers = await Promise.all(
+    Array.from({ length: masters }, () =>
+      startRedisServer({ args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000'] }),
+    ),
+  );
   const addresses = servers.map((s) => `127.0.0.1:${s.port}`);
-  const created = spawnSync('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' });
+  const created = spawnSync('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'], {
+    encoding: 'utf8',
+  });
   if (created.status !== 0) {
     await Promise.all(servers.map((s) => s.dispose()));
     throw new Error(`redis-cli --cluster create failed: ${created.stderr || created.stdout}`);
@@ -69,19 +74,26 @@ export async function startRedisReplicaPair(): Promise<RedisReplicaPairHandle> {
   // No diskless-sync delay: the replica is in sync at once (Redis waits 5 s for more replicas by default).
   const master = await startRedisServer({ args: ['--repl-diskless-sync-delay', '0'] });
   const replica = await startRedisServer({ args: ['--replicaof', '127.0.0.1', String(master.port), '--repl-diskless-sync-delay', '0'] });
-  const inSync = (timeoutMs = 20_000): Promise<void> => waitUntil(async () => {
-    const probe = new Redis({ port: replica.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined);
-    try {
-      await probe.connect();
-      const info = await probe.info('replication');
-      return /master_link_status:up/.test(info) && !/master_sync_in_progress:1/.test(info);
-    } catch {
-      return false;
-    } finally {
-      probe.disconnect();
-    }
-  }, timeoutMs);
+  const inSync = (timeoutMs = 20_000): Promise<void> =>
+    waitUntil(async () => {
+      const probe = new Redis({
+        port: replica.port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        const info = await probe.info('replication');
+        return /master_link_status:up/.test(info) && !/master_sync_in_progress:1/.test(info);
+      } catch {
+        return false;
+      } finally {
+        probe.disconnect();
+      }
+    }, timeoutMs);
   await inSync();
   return {
     master,
@@ -109,23 +121,37 @@ export interface RedisSentinelHandle {
 
 export async function startRedisSentinel(name = 'dialog-relay', replicaCount = 1): Promise<RedisSentinelHandle> {
   const { master, replica } = await startRedisReplicaPair();
-  const more = await Promise.all(Array.from({ length: replicaCount - 1 }, () =>
-    startRedisServer({ args: ['--replicaof', '127.0.0.1', String(master.port), '--repl-diskless-sync-delay', '0'] })));
+  const more = await Promise.all(
+    Array.from({ length: replicaCount - 1 }, () =>
+      startRedisServer({ args: ['--replicaof', '127.0.0.1', String(master.port), '--repl-diskless-sync-delay', '0'] }),
+    ),
+  );
   const replicas = [replica, ...more];
-  const sentinels = await Promise.all(Array.from({ length: 3 }, () => startRedisServer({
-    args: ['--sentinel'],
-    configFile: (port) => [
-      `port ${port}`,
-      `sentinel monitor ${name} 127.0.0.1 ${master.port} 2`,
-      `sentinel down-after-milliseconds ${name} 1000`,
-      `sentinel failover-timeout ${name} 5000`,
-      `sentinel parallel-syncs ${name} 1`,
-      '',
-    ].join('\n'),
-  })));
+  const sentinels = await Promise.all(
+    Array.from({ length: 3 }, () =>
+      startRedisServer({
+        args: ['--sentinel'],
+        configFile: (port) =>
+          [
+            `port ${port}`,
+            `sentinel monitor ${name} 127.0.0.1 ${master.port} 2`,
+            `sentinel down-after-milliseconds ${name} 1000`,
+            `sentinel failover-timeout ${name} 5000`,
+            `sentinel parallel-syncs ${name} 1`,
+            '',
+          ].join('\n'),
+      }),
+    ),
+  );
   const ask = async (): Promise<number> => {
     for (const sentinel of sentinels) {
-      const probe = new Redis({ port: sentinel.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const probe = new Redis({
+        port: sentinel.port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
       probe.on('error', () => undefined);
       try {
         await probe.connect();
@@ -141,20 +167,28 @@ export async function startRedisSentinel(name = 'dialog-relay', replicaCount = 1
   };
   // Ready once every sentinel knows the replica and the other sentinels.
   await waitUntil(async () => {
-    const counts = await Promise.all(sentinels.map(async (sentinel) => {
-      const probe = new Redis({ port: sentinel.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        const info = (await probe.call('SENTINEL', 'MASTER', name)) as string[];
-        const field = (key: string): number => Number(info[info.indexOf(key) + 1]);
-        return field('num-slaves') >= replicaCount && field('num-other-sentinels') >= 2;
-      } catch {
-        return false;
-      } finally {
-        probe.disconnect();
-      }
-    }));
+    const counts = await Promise.all(
+      sentinels.map(async (sentinel) => {
+        const probe = new Redis({
+          port: sentinel.port,
+          host: '127.0.0.1',
+          lazyConnect: true,
+          maxRetriesPerRequest: 0,
+          retryStrategy: () => null,
+        });
+        probe.on('error', () => undefined);
+        try {
+          await probe.connect();
+          const info = (await probe.call('SENTINEL', 'MASTER', name)) as string[];
+          const field = (key: string): number => Number(info[info.indexOf(key) + 1]);
+          return field('num-slaves') >= replicaCount && field('num-other-sentinels') >= 2;
+        } catch {
+          return false;
+        } finally {
+          probe.disconnect();
+        }
+      }),
+    );
     return counts.every(Boolean);
   }, 20_000);
   return {

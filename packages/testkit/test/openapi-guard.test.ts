@@ -9,10 +9,32 @@ const DOCUMENT = {
   openapi: '3.1.0',
   info: { title: 'dialog-relay Conversation Message API', version: 'test' },
   paths: {
-    '/thing': { get: { responses: { 200: { description: 'ok', headers: { 'X-Request-Id': { schema: { type: 'string' } } }, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { const: true } } } } } } } } },
+    '/thing': {
+      get: {
+        responses: {
+          200: {
+            description: 'ok',
+            headers: { 'X-Request-Id': { schema: { type: 'string' } } },
+            content: {
+              'application/json': {
+                schema: { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { const: true } } },
+              },
+            },
+          },
+        },
+      },
+    },
     '/files/{name}': { get: { responses: { 200: { description: 'a file', content: { 'text/css': { schema: { type: 'string' } } } } } } },
   },
-  'x-other-requests': { responses: { 404: { description: 'unknown', headers: { 'X-Request-Id': { schema: { type: 'string' } } }, content: { 'application/json': { schema: { type: 'object', required: ['error'], properties: { error: { const: 'not_found' } } } } } } } },
+  'x-other-requests': {
+    responses: {
+      404: {
+        description: 'unknown',
+        headers: { 'X-Request-Id': { schema: { type: 'string' } } },
+        content: { 'application/json': { schema: { type: 'object', required: ['error'], properties: { error: { const: 'not_found' } } } } },
+      },
+    },
+  },
 };
 
 type Handler = (path: string) => [number, Record<string, string>, string];
@@ -33,14 +55,21 @@ async function serve(handler: Handler): Promise<{ url: string; requests: string[
   };
 }
 
-const json = (status: number, body: unknown, extra: Record<string, string> = {}): [number, Record<string, string>, string] =>
-  [status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1', ...extra }, JSON.stringify(body)];
+const json = (status: number, body: unknown, extra: Record<string, string> = {}): [number, Record<string, string>, string] => [
+  status,
+  { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1', ...extra },
+  JSON.stringify(body),
+];
 
 /** An API-like server: serves the document and answers each path as the table says. */
-const api = (answers: Record<string, [number, Record<string, string>, string]>) => serve((path) =>
-  path === '/openapi.json' ? json(200, DOCUMENT) : answers[path] ?? json(404, { error: 'not_found' }));
+const api = (answers: Record<string, [number, Record<string, string>, string]>) =>
+  serve((path) => (path === '/openapi.json' ? json(200, DOCUMENT) : (answers[path] ?? json(404, { error: 'not_found' }))));
 
-const rejection = (promise: Promise<unknown>): Promise<string> => promise.then(() => 'resolved', (error: Error) => error.message);
+const rejection = (promise: Promise<unknown>): Promise<string> =>
+  promise.then(
+    () => 'resolved',
+    (error: Error) => error.message,
+  );
 
 describe('openapi guard: every fetch answer of an API under test is checked against the document it serves', () => {
   it('passes a documented answer, a templated path and an unknown path answered as the fallback describes', async () => {
@@ -55,7 +84,11 @@ describe('openapi guard: every fetch answer of an API under test is checked agai
   });
 
   it('fails the fetch of an API answer whose body, status or Content-Type the document does not describe, without a registration', async () => {
-    const server = await api({ '/thing': json(200, { ok: true, extra: 1 }), '/teapot': json(200, { ok: true }), '/files/a.css': [200, { 'content-type': 'text/html', 'x-request-id': 'r-2' }, '<p>'] });
+    const server = await api({
+      '/thing': json(200, { ok: true, extra: 1 }),
+      '/teapot': json(200, { ok: true }),
+      '/files/a.css': [200, { 'content-type': 'text/html', 'x-request-id': 'r-2' }, '<p>'],
+    });
     try {
       expect(await rejection(fetch(`${server.url}/thing`))).to.match(/the 200 answer of GET \/thing does not match the document/);
       expect(await rejection(fetch(`${server.url}/teapot`))).to.match(/status 200 is not documented for GET \/teapot/);
@@ -97,8 +130,13 @@ describe('openapi guard: every fetch answer of an API under test is checked agai
     const server = await api({ '/thing': json(200, { ok: 'no' }) });
     try {
       expect(await rejection(fetch(`${server.url}/thing`))).to.match(/does not match/);
-      expect(() => mochaHooks.afterEach.call({ currentTest: { state: 'passed' } } as unknown as Mocha.Context)).to.throw(/answers the OpenAPI document does not describe:\nOpenAPI: the 200 answer of GET \/thing/);
-      expect(() => mochaHooks.afterEach.call({ currentTest: { state: 'passed' } } as unknown as Mocha.Context), 'reported once').not.to.throw();
+      expect(() => mochaHooks.afterEach.call({ currentTest: { state: 'passed' } } as unknown as Mocha.Context)).to.throw(
+        /answers the OpenAPI document does not describe:\nOpenAPI: the 200 answer of GET \/thing/,
+      );
+      expect(
+        () => mochaHooks.afterEach.call({ currentTest: { state: 'passed' } } as unknown as Mocha.Context),
+        'reported once',
+      ).not.to.throw();
     } finally {
       await server.close();
     }

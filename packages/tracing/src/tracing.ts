@@ -1,4 +1,14 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-node';
@@ -15,12 +25,22 @@ export interface Tracing {
   /** BullMQ's telemetry option, for the queue and the worker. */
   bullmq: BullMQOtel;
   /** Runs `work` in a new active span; ends it when `work` settles (an error marks it). */
-  inSpan<T>(name: string, kind: 'server' | 'client' | 'internal', attributes: Record<string, string | number>, work: (span: Span) => Promise<T>): Promise<T>;
+  inSpan<T>(
+    name: string,
+    kind: 'server' | 'client' | 'internal',
+    attributes: Record<string, string | number>,
+    work: (span: Span) => Promise<T>,
+  ): Promise<T>;
   /**
    * Runs `work` in a new active server span for an incoming request: a W3C `traceparent` (and
    * `tracestate`) among its headers makes the span a child of the caller's, in the caller's trace.
    */
-  inIncomingSpan<T>(name: string, headers: IncomingHeaders, attributes: Record<string, string | number>, work: (span: Span) => Promise<T>): Promise<T>;
+  inIncomingSpan<T>(
+    name: string,
+    headers: IncomingHeaders,
+    attributes: Record<string, string | number>,
+    work: (span: Span) => Promise<T>,
+  ): Promise<T>;
   /** Exports what is left and unregisters the global provider. */
   shutdown(): Promise<void>;
 }
@@ -51,9 +71,10 @@ export interface TracingOptions {
 /** Starts tracing for this process, or returns undefined (off, and free) without an endpoint or exporter. */
 export function startTracing(options: TracingOptions): Tracing | undefined {
   if (options.exporter === undefined && (options.endpoint === undefined || options.endpoint === '')) return undefined;
-  const processor = options.exporter !== undefined
-    ? new SimpleSpanProcessor(options.exporter)
-    : new BatchSpanProcessor(new OTLPTraceExporter({ url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces` }));
+  const processor =
+    options.exporter !== undefined
+      ? new SimpleSpanProcessor(options.exporter)
+      : new BatchSpanProcessor(new OTLPTraceExporter({ url: `${(options.endpoint ?? '').replace(/\/+$/, '')}/v1/traces` }));
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ ...options.attributes, 'service.name': options.serviceName, 'service.version': options.version }),
     spanProcessors: [processor],
@@ -61,7 +82,13 @@ export function startTracing(options: TracingOptions): Tracing | undefined {
   // Global: BullMQ's telemetry reads the global provider; the context manager carries spans across awaits.
   provider.register();
   const tracer = trace.getTracer('dialog-relay', options.version);
-  const run = <T>(name: string, kind: SpanKind, attributes: Record<string, string | number>, parent: Context, work: (span: Span) => Promise<T>): Promise<T> =>
+  const run = <T>(
+    name: string,
+    kind: SpanKind,
+    attributes: Record<string, string | number>,
+    parent: Context,
+    work: (span: Span) => Promise<T>,
+  ): Promise<T> =>
     tracer.startActiveSpan(name, { kind, attributes }, parent, async (span) => {
       try {
         return await work(span);
@@ -77,7 +104,8 @@ export function startTracing(options: TracingOptions): Tracing | undefined {
     tracer,
     bullmq: new BullMQOtel({ tracerName: 'bullmq', version: options.version }),
     inSpan: (name, kind, attributes, work) => run(name, KINDS[kind], attributes, context.active(), work),
-    inIncomingSpan: (name, headers, attributes, work) => run(name, SpanKind.SERVER, attributes, propagation.extract(ROOT_CONTEXT, headers, headerGetter), work),
+    inIncomingSpan: (name, headers, attributes, work) =>
+      run(name, SpanKind.SERVER, attributes, propagation.extract(ROOT_CONTEXT, headers, headerGetter), work),
     shutdown: async () => {
       await provider.shutdown();
       trace.disable();

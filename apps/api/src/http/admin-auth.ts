@@ -56,8 +56,12 @@ const ADMIN_THROTTLE_NAME = '(admin)';
  * limit gets 429 before any check, and failures over the admin name's limit get 429 instead of 401.
  */
 export function createAdminGate(tokens: AdminTokens, throttle?: AuthThrottle): AdminGate {
-  const levels = ([['write', tokens.writeToken], ['read', tokens.readToken]] as const)
-    .filter((entry): entry is readonly ['write' | 'read', string] => entry[1] !== undefined);
+  const levels = (
+    [
+      ['write', tokens.writeToken],
+      ['read', tokens.readToken],
+    ] as const
+  ).filter((entry): entry is readonly ['write' | 'read', string] => entry[1] !== undefined);
   const sessions = levels.map(([access, token]) => [access, sessionValue(access, token)] as const);
 
   const accessOfToken = (token: string): AdminAccess => levels.find(([, expected]) => equal(token, expected))?.[0] ?? 'none';
@@ -66,7 +70,7 @@ export function createAdminGate(tokens: AdminTokens, throttle?: AuthThrottle): A
     // RFC 9110 §11.1: the scheme name is case-insensitive.
     if (header !== undefined) return /^bearer /i.test(header) ? accessOfToken(header.slice('Bearer '.length)) : 'none';
     const cookie = cookieOf(req);
-    return cookie === undefined ? 'none' : sessions.find(([, expected]) => equal(cookie, expected))?.[0] ?? 'none';
+    return cookie === undefined ? 'none' : (sessions.find(([, expected]) => equal(cookie, expected))?.[0] ?? 'none');
   };
 
   const rateLimited = (retryAfterS: number): AppError =>
@@ -91,7 +95,13 @@ export function createAdminGate(tokens: AdminTokens, throttle?: AuthThrottle): A
     startSession(req, res, access) {
       const value = sessions.find(([level]) => level === access)?.[1];
       if (value === undefined) return;
-      res.cookie(ADMIN_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/admin', maxAge: SESSION_MAX_AGE_MS });
+      res.cookie(ADMIN_COOKIE, value, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: req.secure,
+        path: '/admin',
+        maxAge: SESSION_MAX_AGE_MS,
+      });
     },
     require(needed) {
       return async (req, res, next) => {
@@ -113,7 +123,10 @@ export function createAdminGate(tokens: AdminTokens, throttle?: AuthThrottle): A
         }
         const message = levels.length === 0 ? 'Set ADMIN_TOKEN to open the admin endpoints.' : 'Admin token missing or wrong.';
         if (req.method === 'GET' && req.accepts(['json', 'html']) === 'html') {
-          res.status(401).type('html').send(loginPage({ next: req.originalUrl, configured: levels.length > 0, failed: false }));
+          res
+            .status(401)
+            .type('html')
+            .send(loginPage({ next: req.originalUrl, configured: levels.length > 0, failed: false }));
           return;
         }
         next(new AppError('unauthorized', message));

@@ -11,7 +11,9 @@ export function safeNext(next: unknown): string {
 export function loginPage(options: { next: string; configured: boolean; failed: boolean }): string {
   const note = !options.configured
     ? '<p role="alert">No admin token is configured: set ADMIN_TOKEN (read-only) or ADMIN_WRITE_TOKEN on the server.</p>'
-    : options.failed ? '<p role="alert">That token is not valid.</p>' : '';
+    : options.failed
+      ? '<p role="alert">That token is not valid.</p>'
+      : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>dialog-relay admin</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>

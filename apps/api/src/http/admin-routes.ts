@@ -11,13 +11,20 @@ import type { QueueDashboard } from './queue-dashboard.js';
 export function adminRouter(gate: AdminGate, dashboard: QueueDashboard | undefined): Router {
   const router = express.Router();
   router.get('/login', (req: Request, res: Response) => {
-    res.type('html').send(loginPage({ next: typeof req.query['next'] === 'string' ? req.query['next'] : '', configured: gate.configured, failed: false }));
+    res
+      .type('html')
+      .send(
+        loginPage({ next: typeof req.query['next'] === 'string' ? req.query['next'] : '', configured: gate.configured, failed: false }),
+      );
   });
   router.post('/login', express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }), async (req: Request, res: Response) => {
     const form = (req.body ?? {}) as Record<string, unknown>;
     const access = await gate.loginWith(req, typeof form['token'] === 'string' ? form['token'] : '');
     if (access === 'none') {
-      res.status(401).type('html').send(loginPage({ next: safeNext(form['next']), configured: gate.configured, failed: true }));
+      res
+        .status(401)
+        .type('html')
+        .send(loginPage({ next: safeNext(form['next']), configured: gate.configured, failed: true }));
       return;
     }
     gate.startSession(req, res, access);

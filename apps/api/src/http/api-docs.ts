@@ -7,7 +7,8 @@ import { join } from 'node:path';
 const ASSETS: Readonly<Record<string, string>> = DOCS_ASSETS;
 
 // Only our own origin: the page cannot reach anything outside even if a bundled script tried.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -27,22 +27,25 @@ const MAX_REQUESTS_PER_SOCKET = 1000;
  * answers are small, and a client that stops reading is dropped once the idle time-out passes.
  */
 export function createApiServer(app: Express, options: ApiServerOptions): Server {
-  const server = createServer({
-    headersTimeout: options.headersTimeoutMs,
-    requestTimeout: options.requestTimeoutMs,
-    keepAliveTimeout: options.idleTimeoutMs,
-    // How often Node checks the headers and request time-outs (its default is 30 s).
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.headersTimeoutMs / 4))),
-    maxHeaderSize: MAX_HEADER_BYTES,
-    // Node's own refusal of a Host-less HTTP/1.1 request is an empty 400; it is answered below instead.
-    requireHostHeader: false,
-  }, (req: IncomingMessage, res: ServerResponse) => {
-    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
-      answerWithoutApp(res, new AppError('bad_request', 'An HTTP/1.1 request needs a Host header.'));
-      return;
-    }
-    app(req, res);
-  });
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      keepAliveTimeout: options.idleTimeoutMs,
+      // How often Node checks the headers and request time-outs (its default is 30 s).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(options.headersTimeoutMs / 4))),
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // Node's own refusal of a Host-less HTTP/1.1 request is an empty 400; it is answered below instead.
+      requireHostHeader: false,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+        answerWithoutApp(res, new AppError('bad_request', 'An HTTP/1.1 request needs a Host header.'));
+        return;
+      }
+      app(req, res);
+    },
+  );
   server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
   watchIdleSockets(server, options.idleTimeoutMs);
   server.on('clientError', answerClientError);
@@ -60,7 +63,11 @@ function answerWithoutApp(res: ServerResponse, error: AppError): void {
   const requestId = randomUUID();
   const body = errorEnvelopeJson(error, requestId);
   res.shouldKeepAlive = false;
-  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId });
+  res.writeHead(error.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': requestId,
+  });
   res.end(body);
 }
 
@@ -112,13 +119,15 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 function endWithEnvelope(socket: Duplex, error: AppError): void {
   const requestId = randomUUID();
   const body = errorEnvelopeJson(error, requestId);
-  socket.end([
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `X-Request-Id: ${requestId}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n'));
+  socket.end(
+    [
+      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `X-Request-Id: ${requestId}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
 }

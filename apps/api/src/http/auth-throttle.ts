@@ -15,7 +15,8 @@ export function createAuthThrottle(limits: IngressConfig['authFailures']): AuthT
   /** Seconds to wait once more than `allowed` failures were counted (`res` after counting one more, or as it stands). */
   const waitS = (res: RateLimiterRes | null | undefined, allowed: number): number | undefined =>
     res != null && res.consumedPoints > allowed ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : undefined;
-  const count = (limiter: RateLimiterMemory, key: string): Promise<RateLimiterRes | undefined> => limiter.penalty(key, 1).catch(() => undefined);
+  const count = (limiter: RateLimiterMemory, key: string): Promise<RateLimiterRes | undefined> =>
+    limiter.penalty(key, 1).catch(() => undefined);
   const longest = (waits: (number | undefined)[]): number | undefined => {
     const known = waits.filter((s): s is number => s !== undefined);
     return known.length === 0 ? undefined : Math.max(...known);

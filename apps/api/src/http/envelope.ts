@@ -1,4 +1,10 @@
-import { MAX_ERROR_ANSWER_BYTES, MAX_LISTED_ERRORS, type AppError, type ErrorEnvelope, type SuccessEnvelope } from '@dialog-relay/contracts';
+import {
+  MAX_ERROR_ANSWER_BYTES,
+  MAX_LISTED_ERRORS,
+  type AppError,
+  type ErrorEnvelope,
+  type SuccessEnvelope,
+} from '@dialog-relay/contracts';
 import type { Response } from 'express';
 
 /** docs/service-rules.md §3: every answer is one envelope; `code` repeats the HTTP status. */
@@ -24,7 +30,8 @@ export function errorEnvelopeJson(error: AppError, requestId: string): string {
   if (error.errors.length > MAX_LISTED_ERRORS) body.errors_truncated = true;
   let json = JSON.stringify(body);
   while (Buffer.byteLength(json) > MAX_ERROR_ANSWER_BYTES) {
-    if (body.detail !== undefined && body.detail.length > 64) body.detail = `${body.detail.slice(0, Math.floor(body.detail.length / 2))}… (shortened)`;
+    if (body.detail !== undefined && body.detail.length > 64)
+      body.detail = `${body.detail.slice(0, Math.floor(body.detail.length / 2))}… (shortened)`;
     else if (body.errors !== undefined && body.errors.length > 1) {
       body.errors = body.errors.slice(0, Math.floor(body.errors.length / 2));
       body.errors_truncated = true;

@@ -52,14 +52,19 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
     let latest: Promise<QueueSnapshot> | undefined;
     const read = (): Promise<QueueSnapshot> => (latest ??= snapshot().finally(() => (latest = undefined)));
     new Gauge({
-      name: 'dialog_relay_queue_jobs', help: 'Reply jobs by state (all worker replicas)', labelNames: ['state'], registers: [registry],
+      name: 'dialog_relay_queue_jobs',
+      help: 'Reply jobs by state (all worker replicas)',
+      labelNames: ['state'],
+      registers: [registry],
       async collect() {
         const { jobs } = await read();
         for (const [state, count] of Object.entries(jobs)) this.set({ state }, count);
       },
     });
     new Gauge({
-      name: 'dialog_relay_dead_letters_stored', help: 'Replies kept in the dead-letter state now', registers: [registry],
+      name: 'dialog_relay_dead_letters_stored',
+      help: 'Replies kept in the dead-letter state now',
+      registers: [registry],
       async collect() {
         this.set((await read()).deadLetters);
       },
@@ -67,19 +72,25 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
     // What a worker autoscaler reads (deploy/kubernetes/worker-scaledobject.yaml): here on the API,
     // which runs whatever the number of workers, even none.
     new Gauge({
-      name: 'dialog_relay_queue_due_jobs', help: 'Reply jobs due and waiting for a worker (wait list, prioritized, due but not yet promoted; never those still in their delay)', registers: [registry],
+      name: 'dialog_relay_queue_due_jobs',
+      help: 'Reply jobs due and waiting for a worker (wait list, prioritized, due but not yet promoted; never those still in their delay)',
+      registers: [registry],
       async collect() {
         this.set((await read()).dueJobs);
       },
     });
     new Gauge({
-      name: 'dialog_relay_oldest_waiting_reply_age_seconds', help: 'How long the oldest due reply job has waited for a worker (0: none waits)', registers: [registry],
+      name: 'dialog_relay_oldest_waiting_reply_age_seconds',
+      help: 'How long the oldest due reply job has waited for a worker (0: none waits)',
+      registers: [registry],
       async collect() {
         this.set((await read()).oldestDueMs / 1000);
       },
     });
     new Gauge({
-      name: 'dialog_relay_queue_workers', help: 'Worker replicas connected to the reply queue', registers: [registry],
+      name: 'dialog_relay_queue_workers',
+      help: 'Worker replicas connected to the reply queue',
+      registers: [registry],
       async collect() {
         this.set((await read()).workers);
       },
@@ -87,14 +98,30 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
   }
   // The worker exposes the same family with when="before_attempt" | "in_flight" (it cannot tell a stop from a human).
   const cancellations = new Counter({
-    name: 'dialog_relay_reply_cancellations_total', help: 'Replies cancelled by a stop or a human: here, those with no attempt in flight (when="pending"), by cause',
-    labelNames: ['when', 'cause'], registers: [registry],
+    name: 'dialog_relay_reply_cancellations_total',
+    help: 'Replies cancelled by a stop or a human: here, those with no attempt in flight (when="pending"), by cause',
+    labelNames: ['when', 'cause'],
+    registers: [registry],
   });
   const replies = new Counter({
-    name: 'dialog_relay_replies_total', help: 'Replies by engine and outcome (answered, handoff, error): here, assist_dialog and website_dialog', labelNames: ['engine', 'outcome'], registers: [registry],
+    name: 'dialog_relay_replies_total',
+    help: 'Replies by engine and outcome (answered, handoff, error): here, assist_dialog and website_dialog',
+    labelNames: ['engine', 'outcome'],
+    registers: [registry],
   });
-  const requests = new Counter({ name: 'dialog_relay_http_requests_total', help: 'HTTP requests by route, status and event type', labelNames: ['route', 'status', 'event_type'], registers: [registry] });
-  const duration = new Histogram({ name: 'dialog_relay_http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['route'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry] });
+  const requests = new Counter({
+    name: 'dialog_relay_http_requests_total',
+    help: 'HTTP requests by route, status and event type',
+    labelNames: ['route', 'status', 'event_type'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'dialog_relay_http_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
   const durationOf = boundChildren((route) => duration.labels({ route }));
   const requestsOf = boundChildren((key) => {
     const [route, status, eventType] = key.split('\n');
@@ -112,12 +139,19 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
       requestsOf(`${route}\n${status}\n${eventType}`).inc();
     },
     stopLatency: new Histogram({
-      name: 'dialog_relay_stop_latency_seconds', help: 'From the API receiving a stop_auto_reply request to its 200 answer (includes waiting for an aborted attempt in flight)',
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.8, 1, 2.5], registers: [registry],
+      name: 'dialog_relay_stop_latency_seconds',
+      help: 'From the API receiving a stop_auto_reply request to its 200 answer (includes waiting for an aborted attempt in flight)',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.8, 1, 2.5],
+      registers: [registry],
     }),
     autoReplies: { pendingCancelled: (cause, replies) => cancellations.inc({ when: 'pending', cause }, replies) },
     requests,
-    errors: new Counter({ name: 'dialog_relay_http_errors_total', help: 'Error answers by route and error code', labelNames: ['route', 'error'], registers: [registry] }),
+    errors: new Counter({
+      name: 'dialog_relay_http_errors_total',
+      help: 'Error answers by route and error code',
+      labelNames: ['route', 'error'],
+      registers: [registry],
+    }),
     duration,
   };
 }

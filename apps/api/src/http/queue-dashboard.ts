@@ -9,7 +9,8 @@ export interface QueueDashboard {
 
 // Only our own origin: an admin's browser never contacts anything else from the dashboard.
 // bull-board's pages use inline styles and a <base href>, hence 'unsafe-inline' styles and base-uri 'self'.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 /** bull-board's page links a stylesheet on fonts.googleapis.com: left out (the CSP would block it anyway), the page uses a local font. */
 const OUTSIDE_STYLESHEET = /<link\b[^>]*\bhref="https?:\/\/[^"]*"[^>]*>/gi;
@@ -48,7 +49,10 @@ export function shownJobName(job: { name?: string; data?: unknown; failedReason?
 function withoutOutsideStylesheets(req: Request, res: Response): void {
   if (req.url.startsWith('/api/') || req.url.startsWith('/static/')) return;
   const send = res.send.bind(res);
-  res.send = ((body: unknown) => send(typeof body === 'string' && res.get('Content-Type') === undefined ? body.replace(OUTSIDE_STYLESHEET, '') : body)) as Response['send'];
+  res.send = ((body: unknown) =>
+    send(
+      typeof body === 'string' && res.get('Content-Type') === undefined ? body.replace(OUTSIDE_STYLESHEET, '') : body,
+    )) as Response['send'];
 }
 
 /**
@@ -57,7 +61,9 @@ function withoutOutsideStylesheets(req: Request, res: Response): void {
  */
 async function board(queues: Queue[], basePath: string, readOnlyMode: boolean): Promise<RequestHandler> {
   const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
-    import('@bull-board/api'), import('@bull-board/api/bullMQAdapter'), import('@bull-board/express'),
+    import('@bull-board/api'),
+    import('@bull-board/api/bullMQAdapter'),
+    import('@bull-board/express'),
   ]);
   const adapter = new ExpressAdapter();
   adapter.setBasePath(basePath);

@@ -17,9 +17,11 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
   }
   const mediaType = header?.split(';', 1)[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
-    next(new AppError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.', {
-      detail: `received Content-Type: ${req.get('content-type') ?? '(none)'}`,
-    }));
+    next(
+      new AppError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.', {
+        detail: `received Content-Type: ${req.get('content-type') ?? '(none)'}`,
+      }),
+    );
     return;
   }
   next();
@@ -41,7 +43,9 @@ function charsetOf(req: Request): string {
 function parseBody(req: Request): Record<string, unknown> {
   const charset = charsetOf(req);
   if (charset !== 'utf-8' && charset !== 'utf8') {
-    throw new AppError('unsupported_media_type', 'Send UTF-8 JSON (Content-Type: application/json).', { detail: `received charset ${charset}` });
+    throw new AppError('unsupported_media_type', 'Send UTF-8 JSON (Content-Type: application/json).', {
+      detail: `received charset ${charset}`,
+    });
   }
   const raw: unknown = req.body;
   const bytes = Buffer.isBuffer(raw) ? raw : EMPTY;
@@ -73,7 +77,12 @@ export function chatMessagesRouter(deps: { chat: ChatService; logger: Logger; me
     const requestId = requestIdFrom(res);
     const body = parseBody(req);
     const logger = deps.logger.child({ request_id: requestId });
-    const outcome = await deps.chat.handle(body, { requestId, logger, sourceAddress: req.ip ?? req.socket.remoteAddress, shapeChecked: true });
+    const outcome = await deps.chat.handle(body, {
+      requestId,
+      logger,
+      sourceAddress: req.ip ?? req.socket.remoteAddress,
+      shapeChecked: true,
+    });
     if (outcome.idempotentReplay) res.set('Idempotent-Replayed', 'true');
     res.locals['eventType'] = outcome.eventType;
     res.locals['command'] = outcome.command;

@@ -19,8 +19,16 @@ export async function startApiProcess(env: Record<string, string> = {}, nodeArgs
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: {
-      ...process.env, ...testRedisEnv(), PORT: String(port), HOST: '127.0.0.1', REDIS_PREFIX: uniquePrefix('proc'), LOG_LEVEL: 'error',
-      CLIENTS: JSON.stringify(CLIENTS), AUTH_FAILURES_PER_CLIENT: '1000000', AUTH_FAILURES_PER_ADDRESS: '1000000', ...env,
+      ...process.env,
+      ...testRedisEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_PREFIX: uniquePrefix('proc'),
+      LOG_LEVEL: 'error',
+      CLIENTS: JSON.stringify(CLIENTS),
+      AUTH_FAILURES_PER_CLIENT: '1000000',
+      AUTH_FAILURES_PER_ADDRESS: '1000000',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -38,7 +46,13 @@ export async function startApiProcess(env: Record<string, string> = {}, nodeArgs
   };
   for (let i = 0; i < 400; i++) {
     if (child.exitCode !== null) break;
-    if ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200) return { url, child, output: () => output, stop };
+    if (
+      (await fetch(`${url}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      return { url, child, output: () => output, stop };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stop();

@@ -29,7 +29,10 @@ export function launchChromium(): Promise<Browser> {
 export async function keepOnLoopback(context: BrowserContext, origin: string): Promise<{ requested: string[]; outside: () => string[] }> {
   const requested: string[] = [];
   context.on('request', (request) => void requested.push(request.url()));
-  await context.route((url) => url.origin !== origin, (route) => route.abort());
+  await context.route(
+    (url) => url.origin !== origin,
+    (route) => route.abort(),
+  );
   return {
     requested,
     outside: () => requested.filter((url) => !url.startsWith('data:') && new URL(url).hostname !== '127.0.0.1'),

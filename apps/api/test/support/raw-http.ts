@@ -40,11 +40,18 @@ export function parseRawAnswer(raw: string): { status: number; statusLine: strin
 export async function rawExchange(url: string, request: string | Buffer): Promise<string> {
   const raw = await exchange(url, request);
   const requestLine = /^([A-Z]+) (\/[^ ?]*)\S* HTTP\/1\.[01]\r\n/.exec(request.toString('latin1'));
-  if (!requestLine) throw new Error('rawExchange needs a request line naming a method and a path, to check the answer against the OpenAPI document');
+  if (!requestLine)
+    throw new Error('rawExchange needs a request line naming a method and a path, to check the answer against the OpenAPI document');
   const answer = parseRawAnswer(raw);
-  await checkAnswerAgainstOpenApi(url, { method: requestLine[1]!, path: requestLine[2]! }, {
-    status: answer.status, headers: answer.headers, body: answerBody(answer.body, answer.headers.get('content-type')),
-  });
+  await checkAnswerAgainstOpenApi(
+    url,
+    { method: requestLine[1]!, path: requestLine[2]! },
+    {
+      status: answer.status,
+      headers: answer.headers,
+      body: answerBody(answer.body, answer.headers.get('content-type')),
+    },
+  );
   return raw;
 }
 

@@ -13,7 +13,12 @@ export const CLIENTS = {
   widget: { secret: 'widget-secret-01', signature_scheme: 'md5' },
   tiny: { secret: 'tiny-secret-0001', rate_limit_per_s: 2 },
   // A loopback default_send_url needs private addresses allowed (start-up refuses it otherwise).
-  hub: { secret: 'hub-secret-00001', default_send_url: 'http://127.0.0.1:9/default', group_policy: 'always', allow_private_send_urls: true },
+  hub: {
+    secret: 'hub-secret-00001',
+    default_send_url: 'http://127.0.0.1:9/default',
+    group_policy: 'always',
+    allow_private_send_urls: true,
+  },
 } as const;
 
 export interface TestApi {
@@ -96,7 +101,12 @@ export function sign(body: Body, secret = 'shop-secret-0001', scheme: SignatureS
 export interface Answer {
   status: number;
   headers: Headers;
-  json: Record<string, unknown> & { data?: Record<string, unknown>; error?: string; errors?: { path: string; code: string }[]; detail?: string };
+  json: Record<string, unknown> & {
+    data?: Record<string, unknown>;
+    error?: string;
+    errors?: { path: string; code: string }[];
+    detail?: string;
+  };
 }
 
 export async function post(baseUrl: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {

@@ -11,7 +11,10 @@ export const SERVICE_CLIENTS_ENV = 'DIALOG_RELAY_SERVICE_CLIENTS';
  * the ids a running `npm start` of the checkout runs with.
  */
 export function serviceEnvClientIds(clients: ReadonlyMap<string, ClientSettings>, env: NodeJS.ProcessEnv): ReadonlySet<string> {
-  const fromService = (env[SERVICE_CLIENTS_ENV] ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '');
+  const fromService = (env[SERVICE_CLIENTS_ENV] ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
   return new Set([...clients.keys(), ...fromService]);
 }
 
@@ -32,17 +35,26 @@ function shadowWarning(id: string, action: 'add' | 'remove'): string {
  * ALLOW_PRIVATE_SEND_URLS: the only way clients get into Redis.
  */
 export async function clientsCommand(
-  store: ClientStore, args: readonly string[], options: ClientCheckOptions & { defaultRateLimitPerS: number; envClientIds?: ReadonlySet<string> },
+  store: ClientStore,
+  args: readonly string[],
+  options: ClientCheckOptions & { defaultRateLimitPerS: number; envClientIds?: ReadonlySet<string> },
 ): Promise<Output> {
   const [action, id, json] = args;
-  const warning = (action === 'add' || action === 'remove') && id !== undefined && options.envClientIds?.has(id) ? shadowWarning(id, action) : undefined;
-  const warned = (result: Output): Output => (warning === undefined ? result : { ...result, warning, json: { ...(result.json as object), warning } });
+  const warning =
+    (action === 'add' || action === 'remove') && id !== undefined && options.envClientIds?.has(id) ? shadowWarning(id, action) : undefined;
+  const warned = (result: Output): Output =>
+    warning === undefined ? result : { ...result, warning, json: { ...(result.json as object), warning } };
   const describe = (c: ClientSettings): string =>
     `${c.id}\tscheme=${c.signatureScheme}\tsecrets=${c.secrets.length}\twebhook_secret=${c.webhookSecret ? 'set' : 'none'}\tgroup_policy=${c.groupPolicy}\trate=${c.rateLimitPerS}/s\tdefault_send_url=${c.defaultSendUrl ?? '-'}`;
   /** A client as scripts see it: never a secret. */
   const view = (c: ClientSettings) => ({
-    id: c.id, signature_scheme: c.signatureScheme, secrets: c.secrets.length, webhook_secret: c.webhookSecret !== undefined,
-    group_policy: c.groupPolicy, rate_limit_per_s: c.rateLimitPerS, default_send_url: c.defaultSendUrl ?? null,
+    id: c.id,
+    signature_scheme: c.signatureScheme,
+    secrets: c.secrets.length,
+    webhook_secret: c.webhookSecret !== undefined,
+    group_policy: c.groupPolicy,
+    rate_limit_per_s: c.rateLimitPerS,
+    default_send_url: c.defaultSendUrl ?? null,
   });
   switch (action) {
     case 'list': {
@@ -50,7 +62,10 @@ export async function clientsCommand(
       return output(clients.map(describe).join('\n') || '(no clients in Redis)', { clients: clients.map(view) });
     }
     case 'add': {
-      if (!id || !json) throw new UsageError('usage: clients add <id> (\'{"secret":"…","webhook_secret":"whsec_…"}\' | --record-stdin | env DIALOG_RELAY_CLIENT_RECORD)');
+      if (!id || !json)
+        throw new UsageError(
+          'usage: clients add <id> (\'{"secret":"…","webhook_secret":"whsec_…"}\' | --record-stdin | env DIALOG_RELAY_CLIENT_RECORD)',
+        );
       let record: unknown;
       try {
         record = JSON.parse(json);
@@ -64,7 +79,11 @@ export async function clientsCommand(
     }
     case 'remove':
       if (!id) throw new UsageError('usage: clients remove <id>');
-      return warned((await store.remove(id)) ? output(`removed ${id}`, { removed: id }) : output(`no client ${id}`, { removed: null, error: `no client ${id}` }, false));
+      return warned(
+        (await store.remove(id))
+          ? output(`removed ${id}`, { removed: id })
+          : output(`no client ${id}`, { removed: null, error: `no client ${id}` }, false),
+      );
     case undefined:
     default:
       throw new UsageError('usage: clients list | add <id> <json> | remove <id>');

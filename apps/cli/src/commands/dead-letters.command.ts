@@ -3,11 +3,17 @@ import { listDeadLetters, replayDeadLetter, type DeliveryStore } from '@dialog-r
 import { output, UsageError, type Output } from '../output.js';
 
 /** A receiver's answer on one line: JSON-quoted (no raw newlines or control characters), cut to 300 characters. */
-const answerLine = (body: string | null): string => (body === null || body === '' ? '' : ` answer=${JSON.stringify(body.length > 300 ? `${body.slice(0, 300)}…` : body)}`);
+const answerLine = (body: string | null): string =>
+  body === null || body === '' ? '' : ` answer=${JSON.stringify(body.length > 300 ? `${body.slice(0, 300)}…` : body)}`;
 
 /** `dead-letters list [limit] | replay <delivery_id>`: failed replies with their reason, attempts and the receiver's answers. */
 export async function deadLettersCommand(
-  deps: { deliveries: DeliveryStore; jobs: Pick<JobProducer, 'add'>; shardOfDelivery: (deliveryId: string) => number; replyMaxAgeMs: number },
+  deps: {
+    deliveries: DeliveryStore;
+    jobs: Pick<JobProducer, 'add'>;
+    shardOfDelivery: (deliveryId: string) => number;
+    replyMaxAgeMs: number;
+  },
   args: readonly string[],
 ): Promise<Output> {
   const [action, arg] = args;
@@ -18,12 +24,21 @@ export async function deadLettersCommand(
       const letters = await listDeadLetters(deps.deliveries, 0, limit);
       const json = { dead_letters: letters.map(({ record, attempts }) => ({ ...withoutPayload(record), attempts })) };
       if (letters.length === 0) return output('(no dead letters)', json);
-      return output(letters.map(({ record, attempts }) => [
-        `${record.delivery_id}\treason=${record.dead_reason || 'failed'}\tconversation=${record.conversation_id}\tclient=${record.client}\tsend_url=${record.send_url}\tin_reply_to=${record.in_reply_to.join(',')}`,
-        ...(record.dead_detail ? [`  detail: ${record.dead_detail}`] : []),
-        ...(attempts.length === 0 ? ['  (no delivery attempt was made)'] : []),
-        ...attempts.map((a) => `  #${a.attempt} ${a.at} status=${a.status ?? '-'} ${a.latency_ms}ms ${a.error ?? ''}${answerLine(a.response_body)}`),
-      ].join('\n')).join('\n'), json);
+      return output(
+        letters
+          .map(({ record, attempts }) =>
+            [
+              `${record.delivery_id}\treason=${record.dead_reason || 'failed'}\tconversation=${record.conversation_id}\tclient=${record.client}\tsend_url=${record.send_url}\tin_reply_to=${record.in_reply_to.join(',')}`,
+              ...(record.dead_detail ? [`  detail: ${record.dead_detail}`] : []),
+              ...(attempts.length === 0 ? ['  (no delivery attempt was made)'] : []),
+              ...attempts.map(
+                (a) => `  #${a.attempt} ${a.at} status=${a.status ?? '-'} ${a.latency_ms}ms ${a.error ?? ''}${answerLine(a.response_body)}`,
+              ),
+            ].join('\n'),
+          )
+          .join('\n'),
+        json,
+      );
     }
     case 'replay': {
       if (!arg) throw new UsageError('usage: dead-letters replay <delivery_id>');

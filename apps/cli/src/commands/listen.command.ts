@@ -24,7 +24,8 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
  */
 export async function listenCommand(options: ListenOptions): Promise<Output> {
   if (!LOOPBACK.has(options.host)) throw new UsageError('listen binds to loopback only: --host 127.0.0.1 or ::1');
-  if (options.secret.length === 0) throw new UsageError('listen needs your whsec_… webhook secret: --secret, --secret-stdin or DIALOG_RELAY_WEBHOOK_SECRET');
+  if (options.secret.length === 0)
+    throw new UsageError('listen needs your whsec_… webhook secret: --secret, --secret-stdin or DIALOG_RELAY_WEBHOOK_SECRET');
   try {
     webhookKey(options.secret);
   } catch (error) {
@@ -33,31 +34,44 @@ export async function listenCommand(options: ListenOptions): Promise<Output> {
   let received = 0;
   let failed = 0;
   const server = createServer((req, res) => {
-    void readBody(req).then((raw) => {
-      const diagnosis = raw === undefined
-        ? { ok: false, reason: 'payload_too_large', explanation: `body over ${MAX_BODY_BYTES} bytes` }
-        : explainDelivery(raw, req.headers, options.secret, { toleranceS: options.toleranceS });
-      const id = typeof req.headers['webhook-id'] === 'string' ? req.headers['webhook-id'] : '(no webhook-id)';
-      received += 1;
-      if (!diagnosis.ok) failed += 1;
-      let payload: unknown;
-      try {
-        payload = diagnosis.ok && raw ? JSON.parse(raw.toString('utf8')) : undefined;
-      } catch {
-        payload = undefined;
-      }
-      options.print(
-        diagnosis.ok ? `✔ ${id} verified ${req.method ?? ''} ${req.url ?? ''}${replyText(payload)}` : `✘ ${id} refused: ${diagnosis.reason ?? ''}: ${diagnosis.explanation}`,
-        { event: 'delivery', id, ok: diagnosis.ok, reason: diagnosis.reason ?? null, explanation: diagnosis.explanation, payload: payload ?? null },
-      );
-      res.statusCode = diagnosis.ok ? 204 : 401;
-      if (!diagnosis.ok) res.setHeader('content-type', 'application/json');
-      res.end(diagnosis.ok ? undefined : JSON.stringify({ error: diagnosis.reason, message: diagnosis.explanation }));
-      if (options.count !== undefined && received >= options.count) server.close();
-    }, () => {
-      // The sender went away in the middle of its body: nothing to verify and no one to answer.
-      req.socket.destroy();
-    });
+    void readBody(req).then(
+      (raw) => {
+        const diagnosis =
+          raw === undefined
+            ? { ok: false, reason: 'payload_too_large', explanation: `body over ${MAX_BODY_BYTES} bytes` }
+            : explainDelivery(raw, req.headers, options.secret, { toleranceS: options.toleranceS });
+        const id = typeof req.headers['webhook-id'] === 'string' ? req.headers['webhook-id'] : '(no webhook-id)';
+        received += 1;
+        if (!diagnosis.ok) failed += 1;
+        let payload: unknown;
+        try {
+          payload = diagnosis.ok && raw ? JSON.parse(raw.toString('utf8')) : undefined;
+        } catch {
+          payload = undefined;
+        }
+        options.print(
+          diagnosis.ok
+            ? `✔ ${id} verified ${req.method ?? ''} ${req.url ?? ''}${replyText(payload)}`
+            : `✘ ${id} refused: ${diagnosis.reason ?? ''}: ${diagnosis.explanation}`,
+          {
+            event: 'delivery',
+            id,
+            ok: diagnosis.ok,
+            reason: diagnosis.reason ?? null,
+            explanation: diagnosis.explanation,
+            payload: payload ?? null,
+          },
+        );
+        res.statusCode = diagnosis.ok ? 204 : 401;
+        if (!diagnosis.ok) res.setHeader('content-type', 'application/json');
+        res.end(diagnosis.ok ? undefined : JSON.stringify({ error: diagnosis.reason, message: diagnosis.explanation }));
+        if (options.count !== undefined && received >= options.count) server.close();
+      },
+      () => {
+        // The sender went away in the middle of its body: nothing to verify and no one to answer.
+        req.socket.destroy();
+      },
+    );
   });
   const closed = new Promise<void>((resolve) => server.on('close', resolve));
   await new Promise<void>((resolve, reject) => {
@@ -75,7 +89,11 @@ export async function listenCommand(options: ListenOptions): Promise<Output> {
   options.signal.addEventListener('abort', stop, { once: true });
   await closed;
   const ok = failed === 0;
-  return output(`${received} received, ${received - failed} verified, ${failed} refused`, { event: 'summary', received, verified: received - failed, refused: failed }, ok);
+  return output(
+    `${received} received, ${received - failed} verified, ${failed} refused`,
+    { event: 'summary', received, verified: received - failed, refused: failed },
+    ok,
+  );
 }
 
 /** The reply's text (message_info.content) as one quoted line, for the plain-text listing. */

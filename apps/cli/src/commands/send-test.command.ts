@@ -23,8 +23,14 @@ export function testPayload(client: string, atS: number): DeliveryPayload {
     handoff: false,
     sources: [],
     message_info: {
-      msg_id: id, from_user_id: 'bound-account', to_user_id: 'customer-1', content: 'This is a test delivery from dialog-relay.',
-      message_type: 1, event_type: 'auto_dialog', from_user_type: 4, create_timestamp: atS,
+      msg_id: id,
+      from_user_id: 'bound-account',
+      to_user_id: 'customer-1',
+      content: 'This is a test delivery from dialog-relay.',
+      message_type: 1,
+      event_type: 'auto_dialog',
+      from_user_type: 4,
+      create_timestamp: atS,
     },
   };
 }
@@ -48,16 +54,27 @@ export async function sendTestCommand(options: SendTestOptions): Promise<Output>
   let response: Response;
   try {
     response = await fetch(target, {
-      method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs),
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'dialog-relay-cli/send-test' }, body,
+      method: 'POST',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(options.timeoutMs),
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'dialog-relay-cli/send-test' },
+      body,
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return output(`✘ ${payload.delivery_id}: no answer from ${target.toString()}: ${message}`, { delivery_id: payload.delivery_id, status: null, ok: false, error: message }, false);
+    return output(
+      `✘ ${payload.delivery_id}: no answer from ${target.toString()}: ${message}`,
+      { delivery_id: payload.delivery_id, status: null, ok: false, error: message },
+      false,
+    );
   }
   const answer = (await response.text()).slice(0, 4096);
   const ok = response.status >= 200 && response.status < 300;
   const latencyMs = Date.now() - started;
   const shown = answer === '' ? '' : ` answer=${JSON.stringify(answer.length > 300 ? `${answer.slice(0, 300)}…` : answer)}`;
-  return output(`${ok ? '✔' : '✘'} ${payload.delivery_id}: ${response.status} in ${latencyMs} ms${shown}`, { delivery_id: payload.delivery_id, status: response.status, ok, answer }, ok);
+  return output(
+    `${ok ? '✔' : '✘'} ${payload.delivery_id}: ${response.status} in ${latencyMs} ms${shown}`,
+    { delivery_id: payload.delivery_id, status: response.status, ok, answer },
+    ok,
+  );
 }

@@ -23,8 +23,10 @@ export async function shardsCommand(deps: ShardsDeps, args: readonly string[]): 
   if (action !== 'migrate' || rest.length > 0) throw new UsageError(USAGE);
   const { redis, keys } = deps;
   const recorded = await redis.get(keys.shardCount);
-  if (recorded === null) return output(`no QUEUE_SHARDS recorded under ${keys.prefix}: nothing to move`, { ok: false, recorded: null }, false);
-  if (Number(recorded) === keys.shards) return output(`QUEUE_SHARDS is already ${keys.shards}: nothing to move`, { ok: true, recorded: keys.shards, moved: 0 });
+  if (recorded === null)
+    return output(`no QUEUE_SHARDS recorded under ${keys.prefix}: nothing to move`, { ok: false, recorded: null }, false);
+  if (Number(recorded) === keys.shards)
+    return output(`QUEUE_SHARDS is already ${keys.shards}: nothing to move`, { ok: true, recorded: keys.shards, moved: 0 });
   const from = createRedisKeys(keys.prefix, Number(recorded));
   const source: KeySource = { prefix: keys.prefix, tags: new Set(from.shardTags) };
   const oldQueues = from.shardTags.map((_, shard) => from.bullPrefix(shard));
@@ -33,8 +35,16 @@ export async function shardsCommand(deps: ShardsDeps, args: readonly string[]): 
   // 1. Plan, and refuse while anything is on its way.
   const queues = oldQueues.map((prefix) => ({ prefix, queue: new Queue(QUEUE_NAMES.replies, { connection: redis, prefix }) }));
   try {
-    const jobs = (await Promise.all(queues.map(async ({ queue }) =>
-      Object.values(await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children')).reduce((a, b) => a + b, 0)))).reduce((a, b) => a + b, 0);
+    const jobs = (
+      await Promise.all(
+        queues.map(async ({ queue }) =>
+          Object.values(await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children')).reduce(
+            (a, b) => a + b,
+            0,
+          ),
+        ),
+      )
+    ).reduce((a, b) => a + b, 0);
     const plan: { key: string; move: KeyMove }[] = [];
     const blockers: string[] = [];
     await scanMasters(redis, `${keys.prefix}{*}:*`, (key) => {
@@ -43,8 +53,16 @@ export async function shardsCommand(deps: ShardsDeps, args: readonly string[]): 
       else if (move.kind === 'move' || move.kind === 'dead-letters' || move.kind === 'drop') plan.push({ key, move });
     });
     if (jobs > 0 || blockers.length > 0) {
-      const why = [...(jobs > 0 ? [`${jobs} reply job(s) in the old queues`] : []), ...blockers.slice(0, 10), ...(blockers.length > 10 ? [`… ${blockers.length - 10} more`] : [])];
-      return output(`not drained, nothing moved: stop the API, let the workers finish, then run again:\n  ${why.join('\n  ')}`, { ok: false, jobs, blockers }, false);
+      const why = [
+        ...(jobs > 0 ? [`${jobs} reply job(s) in the old queues`] : []),
+        ...blockers.slice(0, 10),
+        ...(blockers.length > 10 ? [`… ${blockers.length - 10} more`] : []),
+      ];
+      return output(
+        `not drained, nothing moved: stop the API, let the workers finish, then run again:\n  ${why.join('\n  ')}`,
+        { ok: false, jobs, blockers },
+        false,
+      );
     }
 
     // 2. Move.
@@ -67,8 +85,10 @@ export async function shardsCommand(deps: ShardsDeps, args: readonly string[]): 
     // 3. The drained old queues go (not one the new layout shares), and the new count is recorded.
     for (const { prefix, queue } of queues) if (!newQueues.has(prefix)) await queue.obliterate();
     await redis.set(keys.shardCount, String(keys.shards));
-    const text = [`moved ${moved} key(s), re-indexed ${deadLetters} dead letter(s), deleted ${dropped} derived key(s); QUEUE_SHARDS ${recorded} -> ${keys.shards} recorded`,
-      ...conflicts.map((c) => `  kept (the new key exists already): ${c}`)].join('\n');
+    const text = [
+      `moved ${moved} key(s), re-indexed ${deadLetters} dead letter(s), deleted ${dropped} derived key(s); QUEUE_SHARDS ${recorded} -> ${keys.shards} recorded`,
+      ...conflicts.map((c) => `  kept (the new key exists already): ${c}`),
+    ].join('\n');
     return output(text, { ok: true, from: Number(recorded), to: keys.shards, moved, deadLetters, dropped, conflicts });
   } finally {
     await Promise.all(queues.map(({ queue }) => queue.close()));

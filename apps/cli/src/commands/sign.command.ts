@@ -22,7 +22,8 @@ export interface SignOptions {
 
 /** The signed request body and the curl line that sends it. */
 export function signedRequest(options: SignOptions): { body: Record<string, unknown>; curl: string } {
-  if (!(SIGNATURE_SCHEMES as readonly string[]).includes(options.scheme)) throw new UsageError(`--scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
+  if (!(SIGNATURE_SCHEMES as readonly string[]).includes(options.scheme))
+    throw new UsageError(`--scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
   const info: Record<string, unknown> = {
     msg_id: options.msgId ?? `cli-${randomUUID().slice(0, 8)}`,
     ...(options.group === undefined ? {} : { group_id: options.group }),
@@ -41,7 +42,10 @@ export function signedRequest(options: SignOptions): { body: Record<string, unkn
   const body: Record<string, unknown> = { client: options.client, timestamp: options.nowS, message_info: info };
   if (options.sendUrl !== undefined) body['send_url'] = options.sendUrl;
   body['signature'] = signRequestBody(body, options.secret, options.scheme as SignatureScheme);
-  return { body, curl: `curl -s ${shellQuoted(`${options.url.replace(/\/+$/, '')}/custom-im/chat-messages`)} -H 'Content-Type: application/json' -d ${shellQuoted(JSON.stringify(body))}` };
+  return {
+    body,
+    curl: `curl -s ${shellQuoted(`${options.url.replace(/\/+$/, '')}/custom-im/chat-messages`)} -H 'Content-Type: application/json' -d ${shellQuoted(JSON.stringify(body))}`,
+  };
 }
 
 /** One shell word, whatever it holds: single-quoted, each ' written as '\''. */

@@ -13,7 +13,10 @@ export interface CliRun {
 
 /** Starts the CLI as a separate process, as a script would run it; `input`, when given, is written to its stdin (then closed). */
 export function startCli(args: string[], env: Record<string, string> = {}, input?: string): CliRun {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOG_LEVEL: 'error', ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   if (input !== undefined) child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
@@ -24,7 +27,9 @@ export function startCli(args: string[], env: Record<string, string> = {}, input
     waiting.splice(0).forEach((wake) => wake());
   });
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   const nextLine = async (): Promise<string> => {
     for (;;) {
       const end = stdout.indexOf('\n', consumed);
@@ -43,4 +48,7 @@ export function startCli(args: string[], env: Record<string, string> = {}, input
 export const runCli = (args: string[], env: Record<string, string> = {}, input?: string): CliRun['done'] => startCli(args, env, input).done;
 
 export const jsonLines = (stdout: string): Record<string, unknown>[] =>
-  stdout.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);

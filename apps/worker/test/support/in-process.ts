@@ -17,8 +17,14 @@ export interface InProcess {
 /** The API and one worker in this process (to read their metrics or traces), on the test Redis, client `shop`. */
 export async function startInProcess(label: string, env: Record<string, string> = {}, tracing?: Tracing): Promise<InProcess> {
   const config = loadConfig({
-    REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix(label), CLIENTS: JSON.stringify({ shop: SHOP }),
-    ALLOW_PRIVATE_SEND_URLS: 'true', AUTO_REPLY_DEBOUNCE_MS: '0', DELIVERY_TIMEOUT_MS: '2000', LOG_LEVEL: 'error', ...env,
+    REDIS_URL: testRedisUrl(),
+    REDIS_PREFIX: uniquePrefix(label),
+    CLIENTS: JSON.stringify({ shop: SHOP }),
+    ALLOW_PRIVATE_SEND_URLS: 'true',
+    AUTO_REPLY_DEBOUNCE_MS: '0',
+    DELIVERY_TIMEOUT_MS: '2000',
+    LOG_LEVEL: 'error',
+    ...env,
   });
   const logger = createLogger({ level: 'error', service: `${label}-test`, silent: true });
   const api = await buildApi(config, logger, { tracing });

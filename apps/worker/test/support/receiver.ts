@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 export interface Received {
   headers: IncomingHttpHeaders;
   raw: string;
-  body: { delivery_id: string; conversation_id: string; in_reply_to: string[]; message_info: Record<string, unknown> } & Record<string, unknown>;
+  body: { delivery_id: string; conversation_id: string; in_reply_to: string[]; message_info: Record<string, unknown> } & Record<
+    string,
+    unknown
+  >;
   at: number;
 }
 
@@ -51,17 +54,24 @@ export async function startReceiver(responder?: Responder): Promise<Receiver> {
     respond: (next) => {
       respond = next;
     },
-    waitFor: (count, timeoutMs = 20_000) => new Promise((resolve, reject) => {
-      if (requests.length >= count) {
-        resolve(requests);
-        return;
-      }
-      const timer = setTimeout(() => reject(new Error(`receiver got ${requests.length} of ${count} requests within ${timeoutMs} ms`)), timeoutMs);
-      waiters.push({ count, resolve: () => {
-        clearTimeout(timer);
-        resolve(requests);
-      } });
-    }),
+    waitFor: (count, timeoutMs = 20_000) =>
+      new Promise((resolve, reject) => {
+        if (requests.length >= count) {
+          resolve(requests);
+          return;
+        }
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${requests.length} of ${count} requests within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(requests);
+          },
+        });
+      }),
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -32,7 +32,10 @@ export interface System {
   apiErrors(): string[];
   workers: WorkerProcess[];
   startWorker(): WorkerProcess;
-  send(info: Record<string, unknown>, top?: Record<string, unknown>): Promise<{ status: number; headers: Headers; json: { data?: Record<string, unknown>; error?: string } }>;
+  send(
+    info: Record<string, unknown>,
+    top?: Record<string, unknown>,
+  ): Promise<{ status: number; headers: Headers; json: { data?: Record<string, unknown>; error?: string } }>;
   /** BullMQ's state of a conversation's turn job ('completed', 'active', 'delayed', …; 'unknown' when there is none). */
   turnJobState(conversationId: string, generation: number): Promise<string>;
   close(): Promise<void>;
@@ -49,7 +52,11 @@ afterEach(function () {
 const failed = (): boolean => failures > 0;
 
 /** The API in-process and `workers` real worker processes, sharing a fresh key prefix on the test Redis. */
-export async function startSystem(options: { workers: number; env?: Record<string, string>; redis?: Record<string, string> }): Promise<System> {
+export async function startSystem(options: {
+  workers: number;
+  env?: Record<string, string>;
+  redis?: Record<string, string>;
+}): Promise<System> {
   const env: Record<string, string> = {
     ...(options.redis ?? testRedisEnv()),
     REDIS_PREFIX: uniquePrefix('sys'),
@@ -94,7 +101,10 @@ export async function startSystem(options: { workers: number; env?: Record<strin
   // Tests start once every worker listens on the queue, so a slow process start (a busy machine) is
   // not mistaken for a slow delivery.
   const probeRedis = createRedis(config.redis, 'worker', { name: 'e2e-probe' });
-  const probe = new Queue(QUEUE_NAMES.replies, { connection: probeRedis, prefix: createRedisKeys(config.redisPrefix, config.redis.shards).bullPrefix(0) });
+  const probe = new Queue(QUEUE_NAMES.replies, {
+    connection: probeRedis,
+    prefix: createRedisKeys(config.redisPrefix, config.redis.shards).bullPrefix(0),
+  });
   try {
     await waitUntil(async () => (await probe.getWorkersCount()) >= options.workers, 20_000);
   } finally {
@@ -122,8 +132,16 @@ export async function startSystem(options: { workers: number; env?: Record<strin
         message_info: { from_user_type: 2, message_type: 1, event_type: 'auto_dialog', create_timestamp: now, trace: ++sequence, ...info },
       };
       body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
-      const response = await fetch(`${apiUrl}/custom-im/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: response.status, headers: response.headers, json: (await response.json()) as { data?: Record<string, unknown>; error?: string } };
+      const response = await fetch(`${apiUrl}/custom-im/chat-messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return {
+        status: response.status,
+        headers: response.headers,
+        json: (await response.json()) as { data?: Record<string, unknown>; error?: string },
+      };
     },
     async turnJobState(conversationId, generation) {
       inspector ??= { redis: createRedis(config.redis, 'worker', { name: 'e2e-inspector' }), queues: new Map() };

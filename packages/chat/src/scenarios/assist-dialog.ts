@@ -15,13 +15,34 @@ export const assistDialog: Scenario = (deps, input) => {
   const participants = conversationIdOf(client.id, info);
   const window = deps.engine.contextWindow;
   const reads = [deps.messageIndex.lookupStep(client.id, msgId), ...(window > 0 ? [deps.contexts.readStep(participants, window)] : [])];
-  return { reads, finish: async (replies) => {
-    const indexed = typeof replies[0] === 'string' ? replies[0] : null;
-    const conversationId = indexed ?? participants;
-    const context = window === 0 ? [] : conversationId === participants ? deps.contexts.readReply(replies[1]) : await deps.contexts.read(conversationId, window);
-    const message = contextMessageFrom(info, msgId);
-    const { content, handoff, sources } = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
-    const data = { conversation_id: conversationId, msg_id: deps.newId(), in_reply_to: [msgId], content, handoff, sources, context_reused: indexed !== null } satisfies AssistReplyData;
-    return { status: 200, conversationId, data, writes: [deps.contexts.recordStep(conversationId, [message])], settle: settled(data) };
-  } };
+  return {
+    reads,
+    finish: async (replies) => {
+      const indexed = typeof replies[0] === 'string' ? replies[0] : null;
+      const conversationId = indexed ?? participants;
+      const context =
+        window === 0
+          ? []
+          : conversationId === participants
+            ? deps.contexts.readReply(replies[1])
+            : await deps.contexts.read(conversationId, window);
+      const message = contextMessageFrom(info, msgId);
+      const { content, handoff, sources } = await deps.engine.reply({
+        conversationId,
+        client: client.id,
+        message,
+        context: context.filter((m) => m.msg_id !== msgId),
+      });
+      const data = {
+        conversation_id: conversationId,
+        msg_id: deps.newId(),
+        in_reply_to: [msgId],
+        content,
+        handoff,
+        sources,
+        context_reused: indexed !== null,
+      } satisfies AssistReplyData;
+      return { status: 200, conversationId, data, writes: [deps.contexts.recordStep(conversationId, [message])], settle: settled(data) };
+    },
+  };
 };

@@ -20,25 +20,34 @@ const STATUS_OF = { queued: 'queued', stopped: 'suppressed', paused: 'suppressed
  * the request fails (503) and the caller's retry with the same msg_id finds the message already
  * queued (SCHEDULE dedupes).
  */
-export const autoDialog: Scenario = (deps, input) => ({ reads: [], finish: () => {
+export const autoDialog: Scenario = (deps, input) => ({
+  reads: [],
+  finish: () => {
     const { request, client, msgId, sendUrl } = input;
     const info = request.message_info;
     const conversationId = conversationIdOf(client.id, info);
     const recorded = contextMessageFrom(info, msgId);
-    const due: AutoReplyRequest | undefined = isReplyDue(info, client) && sendUrl !== undefined ? {
-      // The message travels with its reply: the capped context may have dropped it by the time the reply is produced.
-      message: recorded,
-      client: client.id,
-      conversationId,
-      sendUrl,
-      groupId: info.group_id || undefined,
-      groupName: info.group_name,
-      boundAccountId: info.to_user_id ?? '',
-      receivedAtMs: deps.nowMs(),
-    } : undefined;
+    const due: AutoReplyRequest | undefined =
+      isReplyDue(info, client) && sendUrl !== undefined
+        ? {
+            // The message travels with its reply: the capped context may have dropped it by the time the reply is produced.
+            message: recorded,
+            client: client.id,
+            conversationId,
+            sendUrl,
+            groupId: info.group_id || undefined,
+            groupName: info.group_name,
+            boundAccountId: info.to_user_id ?? '',
+            receivedAtMs: deps.nowMs(),
+          }
+        : undefined;
     const schedule = due ? deps.autoReplies.scheduleStep(due) : undefined;
     const human = !due && isHumanReply(info);
-    const data = { conversation_id: conversationId, msg_id: msgId, status: schedule ? STATUS_SLOT : ('recorded' satisfies AutoDialogStatus) };
+    const data = {
+      conversation_id: conversationId,
+      msg_id: msgId,
+      status: schedule ? STATUS_SLOT : ('recorded' satisfies AutoDialogStatus),
+    };
     return Promise.resolve({
       status: 202,
       conversationId,
@@ -54,10 +63,15 @@ export const autoDialog: Scenario = (deps, input) => ({ reads: [], finish: () =>
         if (schedule) {
           const scheduled = await schedule.settle(replies[0]);
           if (scheduled === 'full') {
-            throw new AppError('pending_limit', 'This conversation already holds the most messages that may wait for their reply; this one was not accepted.', {
-              retryAfterS: 5,
-              detail: 'Nothing was recorded or queued: send the message again once the conversation has been answered (PENDING_MESSAGES_MAX).',
-            });
+            throw new AppError(
+              'pending_limit',
+              'This conversation already holds the most messages that may wait for their reply; this one was not accepted.',
+              {
+                retryAfterS: 5,
+                detail:
+                  'Nothing was recorded or queued: send the message again once the conversation has been answered (PENDING_MESSAGES_MAX).',
+              },
+            );
           }
           return { ...data, status: STATUS_OF[scheduled] };
         }
@@ -65,4 +79,5 @@ export const autoDialog: Scenario = (deps, input) => ({ reads: [], finish: () =>
         return data;
       },
     });
-} });
+  },
+});

@@ -14,31 +14,45 @@ const CANCELLED_SLOT = '\u0000cancelled';
 export const cmdDialog: Scenario = (deps, input) => {
   const conversationId = conversationIdOf(input.client.id, input.request.message_info);
   const status = input.command === 'auto_reply_status' ? deps.autoReplies.statusStep(conversationId) : undefined;
-  return { reads: status ? [status.call] : [], finish: async (replies): Promise<ScenarioResult> => {
-    switch (input.command) {
-      case 'stop_auto_reply': {
-        const stop = deps.autoReplies.stopStep(conversationId);
-        return {
-          status: 200, conversationId, data: { conversation_id: conversationId, command: 'stop_auto_reply', auto_reply: 'stopped', cancelled: CANCELLED_SLOT },
-          writes: [stop.call],
-          outcome: { slot: CANCELLED_SLOT, words: '*' },
-          async settle([reply]) {
-            const cancelled = await stop.settle(reply);
-            input.logger.info('auto reply stopped', { conversation_id: conversationId, cancelled });
-            return { conversation_id: conversationId, command: 'stop_auto_reply', auto_reply: 'stopped', cancelled } satisfies StopAnswerData;
-          },
-        };
+  return {
+    reads: status ? [status.call] : [],
+    finish: async (replies): Promise<ScenarioResult> => {
+      switch (input.command) {
+        case 'stop_auto_reply': {
+          const stop = deps.autoReplies.stopStep(conversationId);
+          return {
+            status: 200,
+            conversationId,
+            data: { conversation_id: conversationId, command: 'stop_auto_reply', auto_reply: 'stopped', cancelled: CANCELLED_SLOT },
+            writes: [stop.call],
+            outcome: { slot: CANCELLED_SLOT, words: '*' },
+            async settle([reply]) {
+              const cancelled = await stop.settle(reply);
+              input.logger.info('auto reply stopped', { conversation_id: conversationId, cancelled });
+              return {
+                conversation_id: conversationId,
+                command: 'stop_auto_reply',
+                auto_reply: 'stopped',
+                cancelled,
+              } satisfies StopAnswerData;
+            },
+          };
+        }
+        case 'resume_auto_reply': {
+          const data = { conversation_id: conversationId, command: 'resume_auto_reply', auto_reply: 'active' } satisfies ResumeAnswerData;
+          return { status: 200, conversationId, data, writes: [deps.autoReplies.resumeStep(conversationId).call], settle: settled(data) };
+        }
+        case 'auto_reply_status': {
+          const data = {
+            conversation_id: conversationId,
+            command: 'auto_reply_status',
+            ...(await status!.settle(replies[0])),
+          } satisfies StatusAnswerData;
+          return { status: 200, conversationId, data, writes: [], settle: settled(data) };
+        }
+        case undefined:
+          throw new AppError('unknown_command', `cmd_dialog needs a command: ${COMMANDS.join(', ')}.`);
       }
-      case 'resume_auto_reply': {
-        const data = { conversation_id: conversationId, command: 'resume_auto_reply', auto_reply: 'active' } satisfies ResumeAnswerData;
-        return { status: 200, conversationId, data, writes: [deps.autoReplies.resumeStep(conversationId).call], settle: settled(data) };
-      }
-      case 'auto_reply_status': {
-        const data = { conversation_id: conversationId, command: 'auto_reply_status', ...(await status!.settle(replies[0])) } satisfies StatusAnswerData;
-        return { status: 200, conversationId, data, writes: [], settle: settled(data) };
-      }
-      case undefined:
-        throw new AppError('unknown_command', `cmd_dialog needs a command: ${COMMANDS.join(', ')}.`);
-    }
-  } };
+    },
+  };
 };

@@ -8,26 +8,41 @@ export const websiteDialog: Scenario = (deps, input) => {
   const info = request.message_info;
   const conversationId = conversationIdOf(client.id, info);
   const window = deps.engine.contextWindow;
-  return { reads: window > 0 ? [deps.contexts.readStep(conversationId, window)] : [], finish: async (replies) => {
-    const context = window > 0 ? deps.contexts.readReply(replies[0]) : [];
-    const message = contextMessageFrom(info, msgId);
-    const { content, handoff, sources } = await deps.engine.reply({ conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) });
-    const replyId = deps.newId();
-    const reply: ContextMessage = {
-      msg_id: replyId,
-      role: 'bot',
-      from_user_id: info.to_user_id ?? '',
-      content,
-      event_type: 'website_dialog',
-      create_timestamp: Math.floor(deps.nowMs() / 1000),
-    };
-    const data = { conversation_id: conversationId, msg_id: replyId, in_reply_to: [msgId], content, handoff, sources } satisfies SyncReplyData;
-    return {
-      status: 200,
-      conversationId,
-      data,
-      writes: [deps.contexts.recordStep(conversationId, content.length > 0 ? [message, reply] : [message])],
-      settle: settled(data),
-    };
-  } };
+  return {
+    reads: window > 0 ? [deps.contexts.readStep(conversationId, window)] : [],
+    finish: async (replies) => {
+      const context = window > 0 ? deps.contexts.readReply(replies[0]) : [];
+      const message = contextMessageFrom(info, msgId);
+      const { content, handoff, sources } = await deps.engine.reply({
+        conversationId,
+        client: client.id,
+        message,
+        context: context.filter((m) => m.msg_id !== msgId),
+      });
+      const replyId = deps.newId();
+      const reply: ContextMessage = {
+        msg_id: replyId,
+        role: 'bot',
+        from_user_id: info.to_user_id ?? '',
+        content,
+        event_type: 'website_dialog',
+        create_timestamp: Math.floor(deps.nowMs() / 1000),
+      };
+      const data = {
+        conversation_id: conversationId,
+        msg_id: replyId,
+        in_reply_to: [msgId],
+        content,
+        handoff,
+        sources,
+      } satisfies SyncReplyData;
+      return {
+        status: 200,
+        conversationId,
+        data,
+        writes: [deps.contexts.recordStep(conversationId, content.length > 0 ? [message, reply] : [message])],
+        settle: settled(data),
+      };
+    },
+  };
 };

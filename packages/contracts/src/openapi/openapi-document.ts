@@ -36,9 +36,12 @@ export function buildOpenApiDocument(options: OpenApiOptions): Schema {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const timings: DocumentedTimings = { ...DEFAULT_TIMINGS, ...options.timings };
   const requestSchema = structuredClone(buildRequestSchema(limits));
-  const examples = Object.fromEntries(Object.entries(requestExampleBodies()).map(([name, { summary, body }]) => [
-    name, { summary, value: { ...body, signature: options.signExample(body) } },
-  ]));
+  const examples = Object.fromEntries(
+    Object.entries(requestExampleBodies()).map(([name, { summary, body }]) => [
+      name,
+      { summary, value: { ...body, signature: options.signExample(body) } },
+    ]),
+  );
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
@@ -48,7 +51,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Schema {
       description: [
         'One signed endpoint, four scenarios chosen by `message_info.event_type`. Every answer is one JSON envelope whose `code` repeats the HTTP status.',
         '',
-        '**Signing**: the body carries `signature` = lowercase hex HMAC-SHA256 (key: the UTF-8 bytes of the client secret) of the RFC 8785 (JCS) form of the body without `signature`; legacy clients may use md5(secret + timestamp + client), which does not protect the body. `timestamp` must be within ' + String(timings.timestampToleranceS) + ' s of the server clock. The request examples are signed with the secret `demo-secret`.',
+        '**Signing**: the body carries `signature` = lowercase hex HMAC-SHA256 (key: the UTF-8 bytes of the client secret) of the RFC 8785 (JCS) form of the body without `signature`; legacy clients may use md5(secret + timestamp + client), which does not protect the body. `timestamp` must be within ' +
+          String(timings.timestampToleranceS) +
+          ' s of the server clock. The request examples are signed with the secret `demo-secret`.',
         '',
         '**auto_dialog** replies are POSTed to `send_url` as Standard Webhooks (see the callback `autoReply`).',
         '',
@@ -56,7 +61,12 @@ export function buildOpenApiDocument(options: OpenApiOptions): Schema {
       ].join('\n'),
     },
     servers: [{ url: '/', description: 'this service' }],
-    tags: [{ name: 'messages' }, { name: 'operations' }, { name: 'documentation' }, { name: 'other methods', description: 'Any method but POST on the chat path answers 405.' }],
+    tags: [
+      { name: 'messages' },
+      { name: 'operations' },
+      { name: 'documentation' },
+      { name: 'other methods', description: 'Any method but POST on the chat path answers 405.' },
+    ],
     paths: {
       '/custom-im/chat-messages': {
         post: {
@@ -74,14 +84,29 @@ export function buildOpenApiDocument(options: OpenApiOptions): Schema {
     },
     'x-other-requests': otherRequests(),
     components: {
-      schemas: { ChatMessageRequest: { ...requestSchema, description: 'The request body (the schema the API validates with; the cross-field rules are the 400 codes).' }, ...responseSchemas() },
+      schemas: {
+        ChatMessageRequest: {
+          ...requestSchema,
+          description: 'The request body (the schema the API validates with; the cross-field rules are the 400 codes).',
+        },
+        ...responseSchemas(),
+      },
       responses: sharedResponses(),
       parameters: {
-        RequestId: { name: 'X-Request-Id', in: 'header', required: false, description: 'Echoed when it is 1–128 safe characters; else the service makes one.', schema: { type: 'string', maxLength: 128 } },
+        RequestId: {
+          name: 'X-Request-Id',
+          in: 'header',
+          required: false,
+          description: 'Echoed when it is 1–128 safe characters; else the service makes one.',
+          schema: { type: 'string', maxLength: 128 },
+        },
       },
       headers: {
         RequestId: { description: 'The request id (yours, or one the service made).', schema: { type: 'string' } },
-        IdempotentReplayed: { description: `\`true\` when this is the stored first answer to a msg_id sent again within ${describeSeconds(timings.idempotencyTtlS)}.`, schema: { const: 'true' } },
+        IdempotentReplayed: {
+          description: `\`true\` when this is the stored first answer to a msg_id sent again within ${describeSeconds(timings.idempotencyTtlS)}.`,
+          schema: { const: 'true' },
+        },
         RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'string', pattern: '^[0-9]+$' } },
       },
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' } },
@@ -97,10 +122,12 @@ function chatResponses(): Record<string, Schema> {
     200: {
       description: 'assist_dialog, website_dialog and cmd_dialog answers.',
       headers: successHeaders,
-      content: { 'application/json': {
-        schema: successEnvelope(200, { oneOf: ['AssistData', 'WebsiteData', 'StopData', 'ResumeData', 'StatusData'].map(ref) }),
-        examples: SUCCESS_EXAMPLES,
-      } },
+      content: {
+        'application/json': {
+          schema: successEnvelope(200, { oneOf: ['AssistData', 'WebsiteData', 'StopData', 'ResumeData', 'StatusData'].map(ref) }),
+          examples: SUCCESS_EXAMPLES,
+        },
+      },
     },
     202: {
       description: 'auto_dialog accepted; a queued reply is delivered to send_url (callback autoReply).',
@@ -119,10 +146,12 @@ function chatResponses(): Record<string, Schema> {
     responses[String(status)] = {
       description: `error: ${codes.map((c) => `\`${c}\``).join(', ')}`,
       headers: { ...requestIdHeader, ...(retryAfter ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}) },
-      content: { 'application/json': {
-        schema: { allOf: [ref('ErrorEnvelope')], properties: { code: { const: status }, error: { enum: codes } } },
-        ...(Object.keys(examples).length > 0 ? { examples } : {}),
-      } },
+      content: {
+        'application/json': {
+          schema: { allOf: [ref('ErrorEnvelope')], properties: { code: { const: status }, error: { enum: codes } } },
+          ...(Object.keys(examples).length > 0 ? { examples } : {}),
+        },
+      },
     };
   }
   return responses;

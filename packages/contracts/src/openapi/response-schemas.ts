@@ -1,9 +1,35 @@
 import { AUTO_DIALOG_STATUSES } from '../auto-dialog-status.js';
-import { AUTO_REPLY_STATES, AUTO_REPLY_STATUS_FIELDS, PENDING_REPLIES_FIELDS, PENDING_REPLY_STATES, type AutoReplyStatusView, type PendingReplies } from '../auto-reply-status.js';
-import { RESUME_ANSWER_FIELDS, STOP_ANSWER_FIELDS, type ResumeAnswerData, type StatusAnswerData, type StopAnswerData } from '../command-answers.js';
+import {
+  AUTO_REPLY_STATES,
+  AUTO_REPLY_STATUS_FIELDS,
+  PENDING_REPLIES_FIELDS,
+  PENDING_REPLY_STATES,
+  type AutoReplyStatusView,
+  type PendingReplies,
+} from '../auto-reply-status.js';
+import {
+  RESUME_ANSWER_FIELDS,
+  STOP_ANSWER_FIELDS,
+  type ResumeAnswerData,
+  type StatusAnswerData,
+  type StopAnswerData,
+} from '../command-answers.js';
 import { COMMANDS } from '../commands.js';
-import { DELIVERY_MESSAGE_INFO_FIELDS, DELIVERY_PAYLOAD_FIELDS, DELIVERY_PAYLOAD_TYPE, type DeliveryMessageInfo, type DeliveryPayload } from '../delivery-payload.js';
-import { DEAD_LETTER_REASONS, DELIVERY_ATTEMPT_FIELDS, DELIVERY_STATES, DELIVERY_VIEW_FIELDS, type DeliveryAttemptView, type DeliveryView } from '../delivery-view.js';
+import {
+  DELIVERY_MESSAGE_INFO_FIELDS,
+  DELIVERY_PAYLOAD_FIELDS,
+  DELIVERY_PAYLOAD_TYPE,
+  type DeliveryMessageInfo,
+  type DeliveryPayload,
+} from '../delivery-payload.js';
+import {
+  DEAD_LETTER_REASONS,
+  DELIVERY_ATTEMPT_FIELDS,
+  DELIVERY_STATES,
+  DELIVERY_VIEW_FIELDS,
+  type DeliveryAttemptView,
+  type DeliveryView,
+} from '../delivery-view.js';
 import { ERROR_STATUS } from '../error-codes.js';
 import { MAX_LISTED_ERRORS } from '../envelope.types.js';
 import { FILE_TYPES } from '../message.types.js';
@@ -17,14 +43,28 @@ import { ASSIST_REPLY_FIELDS, SYNC_REPLY_FIELDS, type AssistReplyData, type Sync
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const closed = (required: string[], properties: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object', additionalProperties: false, required, properties, ...(description ? { description } : {}),
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+  ...(description ? { description } : {}),
 });
 
-const conversationId = { type: 'string', description: 'Opaque, stable id of the conversation (client + group, or the pair of participants).' };
+const conversationId = {
+  type: 'string',
+  description: 'Opaque, stable id of the conversation (client + group, or the pair of participants).',
+};
 const stringList = { type: 'array', items: { type: 'string' } };
 /** docs/service-rules.md §17: every reply says whether it hands off, and which knowledge entries it rests on. */
-const handoff = { type: 'boolean', description: 'True when the reply hands the conversation to a person: nothing in the client\'s knowledge answers (the reply is the fallback text), or the engine failed.' };
-const sources = { ...stringList, description: 'Ids of the knowledge entries the reply rests on; empty for a handoff, a greeting, or an engine without knowledge.' };
+const handoff = {
+  type: 'boolean',
+  description:
+    "True when the reply hands the conversation to a person: nothing in the client's knowledge answers (the reply is the fallback text), or the engine failed.",
+};
+const sources = {
+  ...stringList,
+  description: 'Ids of the knowledge entries the reply rests on; empty for a handoff, a greeting, or an engine without knowledge.',
+};
 
 /** The properties of a shape contracts defines: the compiler holds them to its fields (none missing, none extra). */
 type PropertiesOf<T> = { [K in keyof T]-?: Schema };
@@ -37,7 +77,10 @@ export function responseSchemas(): Record<string, Schema> {
     }),
     FieldError: closed(['path', 'code', 'message'], {
       path: { type: 'string', description: 'JSON Pointer into the request body, e.g. /message_info/quote/msg_id.' },
-      code: { type: 'string', description: 'The rule\'s error code, or the JSON Schema keyword (type, enum, maxLength …) for invalid_request.' },
+      code: {
+        type: 'string',
+        description: "The rule's error code, or the JSON Schema keyword (type, enum, maxLength …) for invalid_request.",
+      },
       message: { type: 'string' },
     }),
     ErrorCode: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'Stable machine code of an error answer.' },
@@ -46,32 +89,56 @@ export function responseSchemas(): Record<string, Schema> {
       message: { type: 'string' },
       request_id: { type: 'string' },
       error: ref('ErrorCode'),
-      detail: { type: 'string', description: 'Help for the integrator; for invalid_signature the strings the server signed (never a secret).' },
-      errors: { type: 'array', maxItems: MAX_LISTED_ERRORS, items: ref('FieldError'), description: 'Every field problem found (at most 50).' },
+      detail: {
+        type: 'string',
+        description: 'Help for the integrator; for invalid_signature the strings the server signed (never a secret).',
+      },
+      errors: {
+        type: 'array',
+        maxItems: MAX_LISTED_ERRORS,
+        items: ref('FieldError'),
+        description: 'Every field problem found (at most 50).',
+      },
       errors_truncated: { const: true },
     }),
-    AssistData: closed([...ASSIST_REPLY_FIELDS.required], {
-      conversation_id: conversationId,
-      msg_id: { type: 'string', description: 'The suggestion\'s id.' },
-      in_reply_to: stringList,
-      content: { type: 'array', items: ref('ReplyPart') },
-      handoff,
-      sources,
-      context_reused: { type: 'boolean', description: 'True when the msg_id was seen in auto_dialog and that conversation was used.' },
-    } satisfies PropertiesOf<AssistReplyData>, 'assist_dialog: a suggested reply (not recorded).'),
-    WebsiteData: closed([...SYNC_REPLY_FIELDS.required], {
-      conversation_id: conversationId,
-      msg_id: { type: 'string', description: 'The reply\'s id.' },
-      in_reply_to: stringList,
-      content: { type: 'array', items: ref('ReplyPart') },
-      handoff,
-      sources,
-    } satisfies PropertiesOf<SyncReplyData>, 'website_dialog: the reply, recorded with the message.'),
-    AutoData: closed(['conversation_id', 'msg_id', 'status'], {
-      conversation_id: conversationId,
-      msg_id: { type: 'string' },
-      status: { type: 'string', enum: [...AUTO_DIALOG_STATUSES], description: 'queued: a reply will be delivered to send_url; recorded: none is due; suppressed: auto reply is stopped or paused.' },
-    }, 'auto_dialog: accepted; the reply goes to send_url (see the callback).'),
+    AssistData: closed(
+      [...ASSIST_REPLY_FIELDS.required],
+      {
+        conversation_id: conversationId,
+        msg_id: { type: 'string', description: "The suggestion's id." },
+        in_reply_to: stringList,
+        content: { type: 'array', items: ref('ReplyPart') },
+        handoff,
+        sources,
+        context_reused: { type: 'boolean', description: 'True when the msg_id was seen in auto_dialog and that conversation was used.' },
+      } satisfies PropertiesOf<AssistReplyData>,
+      'assist_dialog: a suggested reply (not recorded).',
+    ),
+    WebsiteData: closed(
+      [...SYNC_REPLY_FIELDS.required],
+      {
+        conversation_id: conversationId,
+        msg_id: { type: 'string', description: "The reply's id." },
+        in_reply_to: stringList,
+        content: { type: 'array', items: ref('ReplyPart') },
+        handoff,
+        sources,
+      } satisfies PropertiesOf<SyncReplyData>,
+      'website_dialog: the reply, recorded with the message.',
+    ),
+    AutoData: closed(
+      ['conversation_id', 'msg_id', 'status'],
+      {
+        conversation_id: conversationId,
+        msg_id: { type: 'string' },
+        status: {
+          type: 'string',
+          enum: [...AUTO_DIALOG_STATUSES],
+          description: 'queued: a reply will be delivered to send_url; recorded: none is due; suppressed: auto reply is stopped or paused.',
+        },
+      },
+      'auto_dialog: accepted; the reply goes to send_url (see the callback).',
+    ),
     StopData: closed([...STOP_ANSWER_FIELDS.required], {
       conversation_id: conversationId,
       command: { const: COMMANDS[0] },
@@ -86,7 +153,7 @@ export function responseSchemas(): Record<string, Schema> {
     DeliveryAttempt: closed([...DELIVERY_ATTEMPT_FIELDS.required], {
       attempt: { type: 'integer', minimum: 1 },
       at: { type: 'string', format: 'date-time' },
-      status: { type: ['integer', 'null'], description: 'Your server\'s HTTP status, or null (network error, time-out, cancelled).' },
+      status: { type: ['integer', 'null'], description: "Your server's HTTP status, or null (network error, time-out, cancelled)." },
       latency_ms: { type: 'integer', minimum: 0 },
       error: { type: ['string', 'null'] },
     } satisfies PropertiesOf<DeliveryAttemptView>),
@@ -102,34 +169,51 @@ export function responseSchemas(): Record<string, Schema> {
       command: { const: COMMANDS[2] },
       ...({
         auto_reply: { type: 'string', enum: [...AUTO_REPLY_STATES] },
-        paused_until: { type: ['string', 'null'], description: 'ISO time until which a human\'s message (HUMAN_PAUSE_S) or a handoff (HANDOFF_PAUSE_S) pauses auto replies; resume_auto_reply ends it.' },
-        pending: { type: 'array', items: closed([...PENDING_REPLIES_FIELDS.required], { msg_ids: stringList, state: { type: 'string', enum: [...PENDING_REPLY_STATES] } } satisfies PropertiesOf<PendingReplies>) },
+        paused_until: {
+          type: ['string', 'null'],
+          description:
+            "ISO time until which a human's message (HUMAN_PAUSE_S) or a handoff (HANDOFF_PAUSE_S) pauses auto replies; resume_auto_reply ends it.",
+        },
+        pending: {
+          type: 'array',
+          items: closed([...PENDING_REPLIES_FIELDS.required], {
+            msg_ids: stringList,
+            state: { type: 'string', enum: [...PENDING_REPLY_STATES] },
+          } satisfies PropertiesOf<PendingReplies>),
+        },
         deliveries: { type: 'array', items: ref('DeliveryView'), description: 'The latest deliveries with their attempts.' },
       } satisfies PropertiesOf<AutoReplyStatusView>),
     } satisfies PropertiesOf<StatusAnswerData>),
-    DeliveryPayload: closed([...DELIVERY_PAYLOAD_FIELDS.required], {
-      type: { const: DELIVERY_PAYLOAD_TYPE },
-      delivery_id: { type: 'string', description: '= webhook-id: the same on every retry; deduplicate on it.' },
-      client: { type: 'string' },
-      conversation_id: conversationId,
-      in_reply_to: { ...stringList, description: 'The customer messages this reply answers (several when debounced).' },
-      handoff: { ...handoff, description: `${handoff.description} The conversation's auto replies then pause for HANDOFF_PAUSE_S.` },
-      sources,
-      message_info: closed([...DELIVERY_MESSAGE_INFO_FIELDS.required], {
-        msg_id: { type: 'string', description: 'The reply\'s id (= delivery_id).' },
-        group_id: { type: 'string' },
-        group_name: { type: 'string' },
-        from_user_id: { type: 'string', description: 'The bound account (the sender of the reply).' },
-        to_user_id: { type: 'string', description: 'The customer.' },
-        at_list: stringList,
-        content: { type: 'string' },
-        files_info: { type: 'array', items: closed(['content', 'file_type'], { content: { type: 'string' }, file_type: { type: 'string', enum: [...FILE_TYPES] } }) },
-        message_type: { const: 1 },
-        event_type: { const: 'auto_dialog' },
-        from_user_type: { const: 4 },
-        create_timestamp: { type: 'integer' },
-      } satisfies PropertiesOf<DeliveryMessageInfo>),
-    } satisfies PropertiesOf<DeliveryPayload>, 'The reply POSTed to send_url; message_info mirrors the request format.'),
+    DeliveryPayload: closed(
+      [...DELIVERY_PAYLOAD_FIELDS.required],
+      {
+        type: { const: DELIVERY_PAYLOAD_TYPE },
+        delivery_id: { type: 'string', description: '= webhook-id: the same on every retry; deduplicate on it.' },
+        client: { type: 'string' },
+        conversation_id: conversationId,
+        in_reply_to: { ...stringList, description: 'The customer messages this reply answers (several when debounced).' },
+        handoff: { ...handoff, description: `${handoff.description} The conversation's auto replies then pause for HANDOFF_PAUSE_S.` },
+        sources,
+        message_info: closed([...DELIVERY_MESSAGE_INFO_FIELDS.required], {
+          msg_id: { type: 'string', description: "The reply's id (= delivery_id)." },
+          group_id: { type: 'string' },
+          group_name: { type: 'string' },
+          from_user_id: { type: 'string', description: 'The bound account (the sender of the reply).' },
+          to_user_id: { type: 'string', description: 'The customer.' },
+          at_list: stringList,
+          content: { type: 'string' },
+          files_info: {
+            type: 'array',
+            items: closed(['content', 'file_type'], { content: { type: 'string' }, file_type: { type: 'string', enum: [...FILE_TYPES] } }),
+          },
+          message_type: { const: 1 },
+          event_type: { const: 'auto_dialog' },
+          from_user_type: { const: 4 },
+          create_timestamp: { type: 'integer' },
+        } satisfies PropertiesOf<DeliveryMessageInfo>),
+      } satisfies PropertiesOf<DeliveryPayload>,
+      'The reply POSTed to send_url; message_info mirrors the request format.',
+    ),
   };
 }
 

@@ -10,7 +10,12 @@ export interface DocumentedTimings {
   replyMaxAgeMs: number;
 }
 
-export const DEFAULT_TIMINGS: DocumentedTimings = { timestampToleranceS: 300, idempotencyTtlS: 86_400, deliveryTimeoutMs: 10_000, replyMaxAgeMs: 900_000 };
+export const DEFAULT_TIMINGS: DocumentedTimings = {
+  timestampToleranceS: 300,
+  idempotencyTtlS: 86_400,
+  deliveryTimeoutMs: 10_000,
+  replyMaxAgeMs: 900_000,
+};
 
 /** A duration for prose: whole hours, whole minutes, or seconds. */
 export function describeSeconds(seconds: number): string {

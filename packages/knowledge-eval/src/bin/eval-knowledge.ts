@@ -54,7 +54,12 @@ async function main(): Promise<number> {
   }
   const cases = parseEvalCases(await readFile(values.cases, 'utf8'));
   if (values.engine === 'openai') {
-    return runModelEval({ file: values.file, cases, json: values.json, concurrency: Number(values.concurrency) }, process.env, print, printError);
+    return runModelEval(
+      { file: values.file, cases, json: values.json, concurrency: Number(values.concurrency) },
+      process.env,
+      print,
+      printError,
+    );
   }
   const kb = await loadKnowledgeBase(values.file ?? EXAMPLE_KNOWLEDGE_FILE);
   const responder = createKnowledgeResponder(kb);
@@ -63,10 +68,14 @@ async function main(): Promise<number> {
   const calibration = values.calibrate ? calibrateThresholds(responder, cases, Number(values['wrong-cost'])) : undefined;
   const recall = recallK === undefined ? undefined : measureRecall(responder, cases, recallK);
   if (values.json) {
-    print(JSON.stringify({ ...report, microsPerReply, thresholds: kb.thresholds, entries: kb.entries.length, calibration, recall }, null, 2));
+    print(
+      JSON.stringify({ ...report, microsPerReply, thresholds: kb.thresholds, entries: kb.entries.length, calibration, recall }, null, 2),
+    );
   } else {
     const { minScore, minMargin, minCoverage } = kb.thresholds;
-    print(`${kb.entries.length} entries; confidence thresholds min_score ${minScore}, min_margin ${minMargin}, min_coverage ${minCoverage}`);
+    print(
+      `${kb.entries.length} entries; confidence thresholds min_score ${minScore}, min_margin ${minMargin}, min_coverage ${minCoverage}`,
+    );
     print(formatEvalReport(report, { microsPerReply, confusions: Number(values.confusions) }));
     if (recall) print(`\n${formatRecallReport(recall)}`);
     if (calibration) print(`\n${formatCalibration(calibration)}`);

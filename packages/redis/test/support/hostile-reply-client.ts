@@ -3,9 +3,14 @@
 // A reply that crashed the process would end it with an uncaught exception instead (exit code ≠ 0).
 import { createRedis, waitForRedis } from '../../src/index.js';
 
-const redis = createRedis({ target: { mode: 'single', url: `redis://127.0.0.1:${process.env.PORT ?? ''}` }, password: undefined, tls: false }, 'request', {
-  name: 'hostile-reply-test', commandTimeoutMs: 2000,
-});
+const redis = createRedis(
+  { target: { mode: 'single', url: `redis://127.0.0.1:${process.env.PORT ?? ''}` }, password: undefined, tls: false },
+  'request',
+  {
+    name: 'hostile-reply-test',
+    commandTimeoutMs: 2000,
+  },
+);
 redis.on('error', () => undefined);
 let outcome: { outcome: 'resolved'; value: unknown } | { outcome: 'rejected'; message: string };
 try {

@@ -79,7 +79,9 @@ export function createEmbeddingReranker(options: EmbeddingRerankerOptions): Embe
       return first >= minSimilarity && first - second >= minMargin ? best : undefined;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      options.logger.warn('embeddings re-rank failed, answering from the knowledge file alone', { error: error instanceof Error ? error.message : String(error) });
+      options.logger.warn('embeddings re-rank failed, answering from the knowledge file alone', {
+        error: error instanceof Error ? error.message : String(error),
+      });
       return undefined;
     }
   };

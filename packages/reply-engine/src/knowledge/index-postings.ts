@@ -90,7 +90,8 @@ export function buildIndexPostings(entries: readonly KnowledgeEntry[], lexicon: 
       phrasingTerms.push({ entry: index, terms });
     }
     const answerTerms = new Map<string, number>();
-    for (const parts of Object.values(entry.answer)) for (const part of parts) if (part.type === 'text') termsWithScale(part.content, ANSWER_FACTOR, answerTerms, lexicon);
+    for (const parts of Object.values(entry.answer))
+      for (const part of parts) if (part.type === 'text') termsWithScale(part.content, ANSWER_FACTOR, answerTerms, lexicon);
     addDoc(index, answerTerms, true);
   });
   const terms = new Map<string, TermPostings>();

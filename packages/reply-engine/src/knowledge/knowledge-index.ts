@@ -42,7 +42,10 @@ export const PAIR_FACTOR = 0.5;
 
 /** A text as compared letter for letter with a phrasing: case, width, spaces and punctuation aside. */
 export function verbatimKey(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** What one message term matches in the index: the index terms it stands for (term-expansion.ts). */
@@ -93,7 +96,11 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
   const entryCount = entries.length;
   const pairsBuilder = createTermPairsBuilder(lexicon);
   for (const { entry, terms: phrasing } of index.phrasingTerms) {
-    pairsBuilder.add(entry, [...phrasing].filter(([, factor]) => factor >= MIN_OWN_FACTOR).map(([term]) => term), conceptSiblings(phrasing.keys(), lexicon));
+    pairsBuilder.add(
+      entry,
+      [...phrasing].filter(([, factor]) => factor >= MIN_OWN_FACTOR).map(([term]) => term),
+      conceptSiblings(phrasing.keys(), lexicon),
+    );
   }
   index.phrasingTerms.length = 0;
   const pairs = pairsBuilder.build((entriesWithPair) => distinctiveness(entriesWithPair, entryCount));
@@ -261,7 +268,12 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
         if (match.score <= 0) continue;
         // kept in order (score, then entry) by insertion: a handful of entries
         let at = scored.length;
-        while (at > 0 && ((scored[at - 1]?.match.score ?? 0) < match.score || ((scored[at - 1]?.match.score ?? 0) === match.score && (scored[at - 1]?.e ?? 0) > e))) at--;
+        while (
+          at > 0 &&
+          ((scored[at - 1]?.match.score ?? 0) < match.score ||
+            ((scored[at - 1]?.match.score ?? 0) === match.score && (scored[at - 1]?.e ?? 0) > e))
+        )
+          at--;
         scored.splice(at, 0, { match, e });
         if (scored.length >= wanted) floor = scored[wanted - 1]?.match.score ?? floor;
       }

@@ -53,7 +53,8 @@ export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder 
       const text = rankedPart(fullText);
       const history = fullHistory.map(rankedPart);
       const ranking = index.rank(text, 2);
-      const language = detectLanguage(text, kb.languages) ?? (history.length > 0 ? detectLanguage(history.join('\n'), kb.languages) : undefined);
+      const language =
+        detectLanguage(text, kb.languages) ?? (history.length > 0 ? detectLanguage(history.join('\n'), kb.languages) : undefined);
       // Files only, or only stop words ("thanks!"): nothing to search for, and the history would
       // just repeat the answer to an earlier question.
       if (ranking.weight === 0 && tokenize(text, lexicon).length === 0) return { entry: undefined, language, ranking };

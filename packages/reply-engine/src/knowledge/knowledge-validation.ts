@@ -92,7 +92,8 @@ function readEntry(value: unknown, index: number, seenIds: Set<string>, defaultL
 function readThreshold(raw: Raw, key: string, fallback: number, max: number): number {
   const value = raw[key];
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) fail(`confidence.${key}`, `must be a number from 0 to ${max}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max)
+    fail(`confidence.${key}`, `must be a number from 0 to ${max}`);
   return value;
 }
 
@@ -115,7 +116,8 @@ function readThresholds(value: unknown, defaults: ConfidenceThresholds): Confide
 function readLexicons(namesRaw: unknown, synonymsRaw: unknown): { names: string[]; lexicon: Lexicon } {
   let names = [...DEFAULT_LEXICONS];
   if (namesRaw !== undefined && namesRaw !== null) {
-    if (!Array.isArray(namesRaw) || !namesRaw.every((name) => typeof name === 'string' && name.trim() !== '')) fail('lexicons', 'must be a list of lexicon names such as [shop], or []');
+    if (!Array.isArray(namesRaw) || !namesRaw.every((name) => typeof name === 'string' && name.trim() !== ''))
+      fail('lexicons', 'must be a list of lexicon names such as [shop], or []');
     names = [...new Set((namesRaw as string[]).map((name) => name.trim()))];
   }
   const data = names.map((name, i) => {
@@ -138,7 +140,11 @@ function readLexicons(namesRaw: unknown, synonymsRaw: unknown): { names: string[
 /** Validates the parsed content of a knowledge file; see parseKnowledgeBase. */
 export function readKnowledgeBase(raw: unknown, defaults: ConfidenceThresholds): KnowledgeBase {
   if (!isObject(raw)) fail('the file', 'must contain an object with fallback and entries');
-  if (raw['min_score'] !== undefined) fail('min_score', `is not a top-level field: the thresholds go under confidence: (confidence: { min_score: ${JSON.stringify(raw['min_score'])} })`);
+  if (raw['min_score'] !== undefined)
+    fail(
+      'min_score',
+      `is not a top-level field: the thresholds go under confidence: (confidence: { min_score: ${JSON.stringify(raw['min_score'])} })`,
+    );
   checkKeys(raw, TOP_LEVEL_KEYS, 'the file');
   const languageRaw = raw['default_language'] ?? 'en';
   if (typeof languageRaw !== 'string' || !LANGUAGE_CODE.test(languageRaw)) fail('default_language', 'must be a language code such as en');

@@ -8,7 +8,11 @@ import { parseKnowledgeBase, type KnowledgeBase, type KnowledgeFormat } from './
  * configuration: the default file's stops start-up with exit 78, like any ConfigError.
  */
 export class KnowledgeFileError extends ConfigError {
-  constructor(readonly file: string, readonly problem: string, options?: ErrorOptions) {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+    options?: ErrorOptions,
+  ) {
     super('KNOWLEDGE_FILE', `${file}: ${problem}`);
     if (options?.cause !== undefined) this.cause = options.cause;
     this.name = 'KnowledgeFileError';

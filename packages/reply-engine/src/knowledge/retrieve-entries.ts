@@ -55,7 +55,8 @@ export function retrieveEntries(
   const { kb } = responder;
   const text = rankedPart(message);
   const earlier = history.map(rankedPart).filter((past) => past.trim() !== '');
-  const language = detectLanguage(text, kb.languages) ?? (earlier.length > 0 ? detectLanguage(earlier.join('\n'), kb.languages) : undefined);
+  const language =
+    detectLanguage(text, kb.languages) ?? (earlier.length > 0 ? detectLanguage(earlier.join('\n'), kb.languages) : undefined);
   const answerLanguage = language !== undefined && kb.entries.some((entry) => entry.answer[language]) ? language : kb.defaultLanguage;
   const limit = Math.max(0, Math.floor(k));
   if (limit === 0) return { language, answerLanguage, entries: [] };
@@ -73,7 +74,10 @@ export function retrieveEntries(
     .slice(0, limit)
     .map(([entry, score]) => {
       const parts = answerOf(entry, answerLanguage, kb.defaultLanguage);
-      const answer = parts.filter((part) => part.type === 'text').map((part) => part.content).join('\n\n');
+      const answer = parts
+        .filter((part) => part.type === 'text')
+        .map((part) => part.content)
+        .join('\n\n');
       return { id: entry.id, score, answer, parts };
     });
   return { language, answerLanguage, entries };

@@ -30,7 +30,8 @@ export function createTermExpansion(vocabulary: Iterable<string>): TermExpansion
   for (const term of vocabulary) {
     known.add(term);
     if (term.length < MIN_LENGTH || !LATIN_TERM.test(term)) continue;
-    for (let length = Math.max(MIN_LENGTH, term.length - MAX_SUFFIX); length < term.length; length++) push(byPrefix, term.slice(0, length), term);
+    for (let length = Math.max(MIN_LENGTH, term.length - MAX_SUFFIX); length < term.length; length++)
+      push(byPrefix, term.slice(0, length), term);
     typoTargets.push(term);
   }
   const oneEdit = createOneEditIndex(typoTargets);

@@ -50,7 +50,8 @@ export function conceptSiblings(terms: Iterable<string>, lexicon: Lexicon = defa
   const siblings = new Set<string>();
   for (const term of terms) {
     const concepts = lexicon.conceptsOf(term);
-    for (let i = 0; i < concepts.length; i++) for (let j = i + 1; j < concepts.length; j++) siblings.add(siblingKey(concepts[i] ?? '', concepts[j] ?? ''));
+    for (let i = 0; i < concepts.length; i++)
+      for (let j = i + 1; j < concepts.length; j++) siblings.add(siblingKey(concepts[i] ?? '', concepts[j] ?? ''));
   }
   return siblings;
 }

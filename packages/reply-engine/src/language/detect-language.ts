@@ -40,8 +40,20 @@ export function detectLanguage(text: string, candidates: readonly string[] = [])
 
 /** English names of languages the engines meet most, for prompts; other codes are passed as they are. */
 const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
-  en: 'English', zh: 'Chinese', ja: 'Japanese', ko: 'Korean', de: 'German', fr: 'French', es: 'Spanish',
-  it: 'Italian', pt: 'Portuguese', nl: 'Dutch', ru: 'Russian', vi: 'Vietnamese', th: 'Thai', id: 'Indonesian',
+  en: 'English',
+  zh: 'Chinese',
+  ja: 'Japanese',
+  ko: 'Korean',
+  de: 'German',
+  fr: 'French',
+  es: 'Spanish',
+  it: 'Italian',
+  pt: 'Portuguese',
+  nl: 'Dutch',
+  ru: 'Russian',
+  vi: 'Vietnamese',
+  th: 'Thai',
+  id: 'Indonesian',
 };
 
 export function languageName(code: string): string {

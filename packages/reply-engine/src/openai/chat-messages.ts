@@ -44,7 +44,9 @@ export function buildChatMessages(
 ): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const language = customerLanguage(context, message);
-  const system = [systemPrompt.trim(), language === undefined ? '' : languageInstruction(language)].filter((line) => line !== '').join('\n\n');
+  const system = [systemPrompt.trim(), language === undefined ? '' : languageInstruction(language)]
+    .filter((line) => line !== '')
+    .join('\n\n');
   if (system !== '') messages.push({ role: 'system', content: system });
   messages.push(...conversationMessages(context, message, historyMessages));
   return messages;

@@ -48,7 +48,9 @@ export interface GroundedSystem {
 
 /** One entry as the prompt shows it: its id, then its answer's text parts, a file named by its kind ("(image attached)"). */
 const entryBlock = (entry: RetrievedEntry): string => {
-  const lines = entry.parts.map((part) => (part.type === 'text' ? part.content.trim() : `(${part.type} attached)`)).filter((line) => line !== '');
+  const lines = entry.parts
+    .map((part) => (part.type === 'text' ? part.content.trim() : `(${part.type} attached)`))
+    .filter((line) => line !== '');
   return `[id: ${entry.id}]\n${lines.join('\n')}`;
 };
 
@@ -58,7 +60,12 @@ const entryBlock = (entry: RetrievedEntry): string => {
  * together; a first entry longer than that alone is cut to it). Only operator content goes here: the
  * customer's words are in user messages.
  */
-export function groundedSystemMessage(systemPrompt: string, language: string | undefined, entries: readonly RetrievedEntry[], maxChars: number): GroundedSystem {
+export function groundedSystemMessage(
+  systemPrompt: string,
+  language: string | undefined,
+  entries: readonly RetrievedEntry[],
+  maxChars: number,
+): GroundedSystem {
   const blocks: string[] = [];
   const shown: string[] = [];
   let used = 0;
@@ -72,7 +79,12 @@ export function groundedSystemMessage(systemPrompt: string, language: string | u
     shown.push(entry.id);
     used += block.length;
   }
-  const knowledge = blocks.length > 0 ? `Knowledge entries (each: its id, then its answer):\n\n${blocks.join('\n\n')}` : 'Knowledge entries: none match this conversation.';
-  const content = [systemPrompt.trim(), `${GROUNDING_RULES}\n${replyLanguageRule(language)}`, knowledge].filter((part) => part !== '').join('\n\n');
+  const knowledge =
+    blocks.length > 0
+      ? `Knowledge entries (each: its id, then its answer):\n\n${blocks.join('\n\n')}`
+      : 'Knowledge entries: none match this conversation.';
+  const content = [systemPrompt.trim(), `${GROUNDING_RULES}\n${replyLanguageRule(language)}`, knowledge]
+    .filter((part) => part !== '')
+    .join('\n\n');
   return { content, shown };
 }

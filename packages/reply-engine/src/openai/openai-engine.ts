@@ -96,7 +96,8 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
   };
 
   const prepare = async (request: ReplyRequest): Promise<Prepared | EngineReply> => {
-    if (!grounding) return { body: { model, messages: buildChatMessages(options.systemPrompt, request.context, request.message, historyMessages) } };
+    if (!grounding)
+      return { body: { model, messages: buildChatMessages(options.systemPrompt, request.context, request.message, historyMessages) } };
     const responder = await grounding.knowledgeFor(request.client);
     const text = messageText(request.message);
     const history = recentCustomerTexts(request.context, RETRIEVAL_HISTORY_MESSAGES);
@@ -109,12 +110,21 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
       return handoffReply(handoff);
     }
     const system = groundedSystemMessage(options.systemPrompt, language, retrieval.entries, grounding.contextMaxChars);
-    const messages: ChatMessage[] = [{ role: 'system', content: system.content }, ...conversationMessages(request.context, request.message, historyMessages)];
+    const messages: ChatMessage[] = [
+      { role: 'system', content: system.content },
+      ...conversationMessages(request.context, request.message, historyMessages),
+    ];
     const files = new Map(retrieval.entries.map((entry) => [entry.id, entry.parts.filter((part) => part.type !== 'text')]));
-    return { body: { model, messages, response_format: GROUNDED_RESPONSE_FORMAT }, grounded: { shown: system.shown, handoff, language, files } };
+    return {
+      body: { model, messages, response_format: GROUNDED_RESPONSE_FORMAT },
+      grounded: { shown: system.shown, handoff, language, files },
+    };
   };
 
-  const call = async (body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<{ body: string } | { failure: Record<string, unknown> }> => {
+  const call = async (
+    body: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<{ body: string } | { failure: Record<string, unknown> }> => {
     let tooLarge = (): boolean => false;
     try {
       const pending = got.post(url, {
@@ -177,10 +187,16 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): ReplyEngine {
       }
       // A proxy or server that echoes the request's headers must not hand the key to a customer. A
       // short key is a placeholder (local servers need none) that ordinary text may contain.
-      if (options.apiKey.length >= ECHOED_KEY_MIN_CHARS && text.includes(options.apiKey)) return fail({ reason: 'answer contains the API key' });
+      if (options.apiKey.length >= ECHOED_KEY_MIN_CHARS && text.includes(options.apiKey))
+        return fail({ reason: 'answer contains the API key' });
       const cut = cutText(text, OPENAI_REPLY_MAX_CHARS);
       if (cut !== text) {
-        logger.warn('openai engine: answer cut to the reply limit', { engine: 'openai', model, chars: text.length, limit: OPENAI_REPLY_MAX_CHARS });
+        logger.warn('openai engine: answer cut to the reply limit', {
+          engine: 'openai',
+          model,
+          chars: text.length,
+          limit: OPENAI_REPLY_MAX_CHARS,
+        });
       }
       replied();
       return answeredReply([{ type: 'text', content: cut }, ...attached], sources);

@@ -50,7 +50,10 @@ export function readSynonyms(value: unknown, where: string): Record<string, Syno
     if (Array.isArray(raw)) {
       // one list in any language: each word goes where the matcher looks for it (synonyms.ts)
       const words = readWords(raw, at);
-      groups[name] = { en: words.filter((word) => /^[\p{Script=Latin}\s'’-]+$/u.test(word)), zh: words.filter((word) => !/^[\p{Script=Latin}\s'’-]+$/u.test(word)) };
+      groups[name] = {
+        en: words.filter((word) => /^[\p{Script=Latin}\s'’-]+$/u.test(word)),
+        zh: words.filter((word) => !/^[\p{Script=Latin}\s'’-]+$/u.test(word)),
+      };
       continue;
     }
     if (!isObject(raw)) fail(at, 'must be a map {en, zh, ja} of word lists, or a list of words');
@@ -83,7 +86,8 @@ function readPhrases(value: unknown, where: string): [RegExp, string][] {
 /** Validates a lexicon file's parsed content ({synonyms, english_phrases}); errors name `where` and the field. */
 export function readLexiconData(raw: unknown, where: string): LexiconData {
   if (!isObject(raw)) fail(where, 'must be a map {synonyms, english_phrases}');
-  for (const key of Object.keys(raw)) if (key !== 'synonyms' && key !== 'english_phrases') fail(where, `has unknown field "${key}" (allowed: synonyms, english_phrases)`);
+  for (const key of Object.keys(raw))
+    if (key !== 'synonyms' && key !== 'english_phrases') fail(where, `has unknown field "${key}" (allowed: synonyms, english_phrases)`);
   return {
     synonyms: raw['synonyms'] === undefined ? {} : readSynonyms(raw['synonyms'], `${where}: synonyms`),
     englishPhrases: readPhrases(raw['english_phrases'], `${where}: english_phrases`),

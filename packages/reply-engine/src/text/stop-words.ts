@@ -11,7 +11,8 @@ function readStopWords(): Record<'en' | 'zh' | 'ja' | 'ja_kept_hiragana', string
   const lists = {} as Record<'en' | 'zh' | 'ja' | 'ja_kept_hiragana', string[]>;
   for (const key of ['en', 'zh', 'ja', 'ja_kept_hiragana'] as const) {
     const value = (raw as Record<string, unknown> | null)?.[key];
-    if (!Array.isArray(value) || !value.every((word) => typeof word === 'string')) throw new Error(`lexicons/${STOP_WORDS_FILE}: ${key} must be a list of words`);
+    if (!Array.isArray(value) || !value.every((word) => typeof word === 'string'))
+      throw new Error(`lexicons/${STOP_WORDS_FILE}: ${key} must be a list of words`);
     lists[key] = value;
   }
   return lists;

@@ -60,7 +60,6 @@ const everyLeading = (alternatives: string[], leading: (text: string) => string 
   return starts.length === alternatives.length ? starts : undefined;
 };
 
-
 /**
  * Chinese and Japanese words the tokenizer yields as one term (a word, a bigram, a katakana word);
  * the others are found by substring instead. A two-character word with a grammar character (坏了,
@@ -130,7 +129,8 @@ export function compileLexicon(parts: readonly LexiconData[]): Lexicon {
       tried.fill(0);
       for (const index of rulesAlways) tried[index] = 1;
       for (const [word] of text.matchAll(/[a-z]+/g)) {
-        for (let length = 1; length <= Math.min(3, word.length); length++) for (const index of rulesByStart.get(word.slice(0, length)) ?? []) tried[index] = 1;
+        for (let length = 1; length <= Math.min(3, word.length); length++)
+          for (const index of rulesByStart.get(word.slice(0, length)) ?? []) tried[index] = 1;
       }
       let rewritten = text;
       phrases.forEach(([pattern, replacement], index) => {

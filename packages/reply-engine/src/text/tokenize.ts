@@ -38,8 +38,34 @@ function add(terms: WeightedTerms, term: string, factor: number): void {
 /** A negated message ("doesn't work", 用不了, 使えない) is about a problem: it leans to entries about problems. */
 export const NEGATION_TERM = '~not';
 const ENGLISH_NEGATIONS: ReadonlySet<string> = new Set([
-  'not', 'no', 'never', 'nothing', 'without', 'cannot', 'cant', "can't", 'dont', "don't", 'doesnt', "doesn't", 'didnt', "didn't",
-  'isnt', "isn't", 'arent', "aren't", 'wasnt', "wasn't", 'havent', "haven't", 'hasnt', "hasn't", 'wont', "won't", 'couldnt', "couldn't",
+  'not',
+  'no',
+  'never',
+  'nothing',
+  'without',
+  'cannot',
+  'cant',
+  "can't",
+  'dont',
+  "don't",
+  'doesnt',
+  "doesn't",
+  'didnt',
+  "didn't",
+  'isnt',
+  "isn't",
+  'arent',
+  "aren't",
+  'wasnt',
+  "wasn't",
+  'havent',
+  "haven't",
+  'hasnt',
+  "hasn't",
+  'wont',
+  "won't",
+  'couldnt',
+  "couldn't",
 ]);
 const CJK_NEGATION = /[不没未无]|ない|ません|なかった|できず|不可|なし|無し/u;
 
@@ -88,7 +114,8 @@ function addHanJapanese(terms: WeightedTerms, run: string): void {
   // a kanji run is usually one word (注文, 送料) or a verb stem before its kana ending (届く → 届)
   add(terms, run, chars.length > 1 ? TERM_FACTORS.word : TERM_FACTORS.kanji);
   // a longer run is often a compound (配送状況, 会員登録, 採用情報): its dictionary words count as words too
-  if (chars.length > 2) for (const word of japaneseWords(run)) if (word.length > 1 && !JAPANESE_STOP_WORDS.has(word)) add(terms, word, TERM_FACTORS.word);
+  if (chars.length > 2)
+    for (const word of japaneseWords(run)) if (word.length > 1 && !JAPANESE_STOP_WORDS.has(word)) add(terms, word, TERM_FACTORS.word);
   if (chars.length > 2) addBigrams(terms, chars, JAPANESE_STOP_WORDS, TERM_FACTORS.bigram);
   if (chars.length > 1) for (const char of chars) if (!JAPANESE_STOP_WORDS.has(char)) add(terms, char, TERM_FACTORS.character);
 }
