@@ -16,6 +16,7 @@ import {
   ShardCountMismatchError,
   waitForRedis,
   type StepCall,
+  subscriberOpener,
 } from '@dialog-relay/redis';
 import { createReplyServices } from '@dialog-relay/replies';
 import { countedEngine, startReplyEngine } from '@dialog-relay/reply-engine';
@@ -94,11 +95,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     {
       keys,
       redis,
-      openSubscriber: () => {
-        const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-api-signals' });
-        subscriber.on('error', () => undefined);
-        return subscriber;
-      },
+      openSubscriber: subscriberOpener(config.redis, 'dialog-relay-api-signals'),
     },
     {
       telemetry: options.tracing?.bullmq,

@@ -10,6 +10,7 @@ import {
   waitForRedis,
   type Redis,
   type RedisKeys,
+  subscriberOpener,
 } from '@dialog-relay/redis';
 import { clientsCommand, serviceEnvClientIds } from './commands/clients.command.js';
 import { conversationCommand } from './commands/conversation.command.js';
@@ -217,11 +218,7 @@ async function redisCommand(
   const replies = createReplyServices(config, {
     keys,
     redis,
-    openSubscriber: () => {
-      const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-cli-signals' });
-      subscriber.on('error', () => undefined);
-      return subscriber;
-    },
+    openSubscriber: subscriberOpener(config.redis, 'dialog-relay-cli-signals'),
   });
   try {
     switch (group) {

@@ -11,7 +11,7 @@ import {
   oldestDueJobAgeMs,
   QUEUE_NAMES,
 } from '@dialog-relay/queue';
-import { checkShardCount, createRedis, createRedisKeys } from '@dialog-relay/redis';
+import { checkShardCount, createRedis, createRedisKeys, subscriberOpener } from '@dialog-relay/redis';
 import { createReplyServices, newDeliveryId } from '@dialog-relay/replies';
 import { createReplyJobHandlers, startTurnSweeper, type WorkerDeps } from '@dialog-relay/replies/worker';
 import { countedEngine, startReplyEngine } from '@dialog-relay/reply-engine';
@@ -53,11 +53,7 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
       keys,
       redis,
       commands,
-      openSubscriber: () => {
-        const subscriber = createRedis(config.redis, 'subscriber', { name: 'dialog-relay-worker-signals' });
-        subscriber.on('error', () => undefined);
-        return subscriber;
-      },
+      openSubscriber: subscriberOpener(config.redis, 'dialog-relay-worker-signals'),
     },
     { telemetry: tracing?.bullmq, onQueueError: (error) => logger.warn('queue error', { error: error.message }) },
   );

@@ -1,6 +1,6 @@
 export { createRedisKeys, type RedisKeys } from './redis-keys.js';
 export { shardTags, checkShardCount, CLUSTER_SLOTS, slotOf, ShardCountMismatchError } from './shard-layout.js';
-export { createRedis, createRequestRedis, waitForRedis, type Redis, type ConnectionRole } from './redis-connection.js';
+export { createRedis, createRequestRedis, subscriberOpener, waitForRedis, type Redis, type ConnectionRole } from './redis-connection.js';
 export { isRedisUnavailableError } from './redis-errors.js';
 export { defineLuaScript, runScript, scriptConventionProblems, type LuaScript } from './lua-script.js';
 export { defineLuaPart, stepCall, composedScripts, runSteps, type StepCall, type Step, type LuaPart } from './lua-steps.js';

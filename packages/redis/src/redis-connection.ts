@@ -55,6 +55,18 @@ function roleOptions(role: ConnectionRole, options: RedisConnectionOptions): Red
   }
 }
 
+/**
+ * Opens a pub/sub connection named `name` (CLIENT LIST) when called: what createReplyServices'
+ * `openSubscriber` wants. Its errors are left to ioredis's reconnection, not reported.
+ */
+export const subscriberOpener =
+  (config: Pick<RedisConfig, 'target' | 'password' | 'tls'>, name: string): (() => Redis) =>
+  () => {
+    const subscriber = createRedis(config, 'subscriber', { name });
+    subscriber.on('error', () => undefined);
+    return subscriber;
+  };
+
 /** The one factory: the right ioredis client for the configured mode, with the options the role needs. */
 export function createRedis(
   config: Pick<RedisConfig, 'target' | 'password' | 'tls'>,
