@@ -1,9 +1,5 @@
-import { MODULE_RECORDER } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startApiProcess, type ApiProcess } from './support/api-process.js';
+import { startRecordedApi, type RecordedApi } from './support/recorded-api.js';
 
 const READ = 'dashboard-loading-read-token-0001';
 
@@ -13,30 +9,22 @@ const READ = 'dashboard-loading-read-token-0001';
  */
 describe('the queue dashboard is loaded on first use', function () {
   this.timeout(60_000);
-  let folder: string;
-  let api: ApiProcess | undefined;
-  before(() => {
-    folder = mkdtempSync(join(tmpdir(), 'dialog-relay-modules-'));
-  });
+  let recorded: RecordedApi | undefined;
   after(async () => {
-    await api?.stop();
-    rmSync(folder, { recursive: true, force: true });
+    await recorded?.stop();
   });
-  const bullBoard = (log: string): string[] =>
-    readFileSync(log, 'utf8')
-      .split('\n')
-      .filter((line) => /@bull-board/.test(line.split(' ')[1] ?? ''));
+  const bullBoard = (): string[] => (recorded?.loaded() ?? []).filter((url) => /@bull-board/.test(url));
 
   it('starts and answers without loading bull-board, and loads it when the dashboard is opened', async () => {
-    const log = join(folder, 'api.modules');
-    api = await startApiProcess({ ADMIN_TOKEN: READ, MODULE_LOG: log }, ['--import', MODULE_RECORDER]);
+    recorded = await startRecordedApi({ ADMIN_TOKEN: READ });
+    const { api } = recorded;
     expect((await fetch(`${api.url}/readyz`)).status).to.equal(200);
-    expect(bullBoard(log), 'loaded at start').to.deep.equal([]);
+    expect(bullBoard(), 'loaded at start').to.deep.equal([]);
 
     const page = await fetch(`${api.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${READ}` } });
     expect(page.status, api.output()).to.equal(200);
     const answer = (await page.json()) as { queues: { name: string }[] };
     expect(answer.queues.length).to.be.greaterThan(0);
-    expect(bullBoard(log), 'loaded once opened').to.not.deep.equal([]);
+    expect(bullBoard(), 'loaded once opened').to.not.deep.equal([]);
   });
 });

@@ -1,9 +1,5 @@
-import { MODULE_RECORDER } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startApiProcess, type ApiProcess } from './support/api-process.js';
+import { startRecordedApi, type RecordedApi } from './support/recorded-api.js';
 
 /**
  * docs/design/performance.md (memory): the API never delivers a webhook, so it never loads the webhook
@@ -13,23 +9,15 @@ import { startApiProcess, type ApiProcess } from './support/api-process.js';
  */
 describe('the API loads no module it never uses', function () {
   this.timeout(60_000);
-  let folder: string;
-  let api: ApiProcess | undefined;
-  before(() => {
-    folder = mkdtempSync(join(tmpdir(), 'dialog-relay-modules-'));
-  });
+  let recorded: RecordedApi | undefined;
   after(async () => {
-    await api?.stop();
-    rmSync(folder, { recursive: true, force: true });
+    await recorded?.stop();
   });
 
   it('starts and answers /readyz without got, packages/delivery, the openai engine or the embeddings client', async () => {
-    const log = join(folder, 'api.modules');
-    api = await startApiProcess({ REPLY_ENGINE: 'knowledge', MODULE_LOG: log }, ['--import', MODULE_RECORDER]);
-    expect((await fetch(`${api.url}/readyz`)).status).to.equal(200);
-    const loaded = readFileSync(log, 'utf8')
-      .split('\n')
-      .map((line) => line.split(' ')[1] ?? '');
+    recorded = await startRecordedApi({ REPLY_ENGINE: 'knowledge' });
+    expect((await fetch(`${recorded.api.url}/readyz`)).status).to.equal(200);
+    const loaded = recorded.loaded();
     expect(
       loaded.filter((m) => /reply-engine\/dist\/src\/knowledge\//.test(m)),
       'the knowledge engine is loaded (the log works)',
