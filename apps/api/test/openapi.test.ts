@@ -3,7 +3,7 @@ import { buildRequestSchema, createRequestValidator, DEFAULT_LIMITS, ERROR_STATU
 import { verifyRequestSignature } from '@dialog-relay/signing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'chai';
-import { checkAnswerAgainstOpenApi } from '@dialog-relay/testkit';
+import { checkAnswerAgainstOpenApi, isRegisteredApi } from '@dialog-relay/testkit';
 import { startTestApi, type TestApi } from './support/test-api.js';
 
 type Json = Record<string, unknown>;
@@ -209,5 +209,15 @@ describe('OpenAPI document at GET /openapi.json', () => {
       await refusal({ status: 202, headers: new Headers({ 'x-request-id': 'r', 'content-type': 'text/html' }), body: '<p>ok</p>' }),
     ).to.match(/Content-Type text\/html of the 202 answer .* is not documented/);
     expect(await refusal({ status: 202, headers: new Headers({ 'x-request-id': 'r' }), body: good })).to.match(/Content-Type \(none\)/);
+  });
+
+  it('forgets a closed test API, so a later server on its reused port is not checked as an API', async () => {
+    // CI once failed here: a CLI listener got the port of an API closed earlier in the same run, and
+    // the guard, still taking that origin for an API, tried to read the listener's OpenAPI document.
+    const other = await startTestApi();
+    const origin = new URL(other.url).origin;
+    expect(isRegisteredApi(origin)).to.equal(true);
+    await other.close();
+    expect(isRegisteredApi(origin)).to.equal(false);
   });
 });

@@ -37,13 +37,14 @@ export async function startService(): Promise<RunningService> {
   const worker: WorkerRuntime = await buildWorker(config, logger);
   await Promise.all(worker.workers.map((w) => w.waitUntilReady()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  registerApiUnderTest(url);
+  const forget = registerApiUnderTest(url);
   return {
     url,
     close: async () => {
       await worker.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      forget();
       await api.close();
     },
   };

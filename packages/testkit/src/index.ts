@@ -17,7 +17,7 @@ export {
   type RedisReplicaPairHandle,
   type RedisSentinelHandle,
 } from './redis-topologies.js';
-export { registerApiUnderTest, checkAnswerAgainstOpenApi, answerBody } from './openapi-apis.js';
+export { registerApiUnderTest, isRegisteredApi, checkAnswerAgainstOpenApi, answerBody } from './openapi-apis.js';
 /**
  * `node --import MODULE_RECORDER main.js` with MODULE_LOG=<file>: the process writes every module it
  * loads to the file (module-recorder.ts). Not exported as a module: importing it starts recording.

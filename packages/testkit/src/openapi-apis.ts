@@ -22,11 +22,19 @@ export const apiRegistry: Registry = ((globalThis as unknown as Record<symbol, R
   checkers: new Map(),
 });
 
-/** Marks a base URL as an API under test: every answer from its origin is checked (an API on a reused port is read afresh). */
-export function registerApiUnderTest(baseUrl: string): void {
+/**
+ * Marks a base URL as an API under test: every answer from its origin is checked (an API on a reused
+ * port is read afresh). Returns the function that forgets it: call it when the API closes, or a
+ * later server that the system gives the same port (a CLI listener, a receiver) is taken for an API.
+ */
+export function registerApiUnderTest(baseUrl: string): () => void {
   const origin = new URL(baseUrl).origin;
   apiRegistry.registered.add(origin);
   apiRegistry.checkers.delete(origin);
+  return () => {
+    apiRegistry.registered.delete(origin);
+    apiRegistry.checkers.delete(origin);
+  };
 }
 
 export const isRegisteredApi = (origin: string): boolean => apiRegistry.registered.has(origin);

@@ -113,6 +113,19 @@ describe('openapi guard: every fetch answer of an API under test is checked agai
     }
   });
 
+  it('leaves an unregistered origin alone again, as when its port is later reused by another server', async () => {
+    const server = await api({ '/thing': [200, { 'content-type': 'application/json' }, JSON.stringify({ ok: true })] });
+    try {
+      const forget = registerApiUnderTest(server.url);
+      expect(await rejection(fetch(`${server.url}/thing`))).to.match(/X-Request-Id is missing/);
+      forget();
+      expect((await fetch(`${server.url}/thing`)).status).to.equal(200);
+    } finally {
+      mochaHooks.afterEach.call({ currentTest: { state: 'failed' } } as unknown as Mocha.Context);
+      await server.close();
+    }
+  });
+
   it('leaves other servers and the operator pages under /admin alone', async () => {
     const receiver = await serve(() => [418, { 'x-request-id': 'x' }, 'not an API']);
     const server = await api({ '/admin/queues': [200, { 'content-type': 'text/html', 'x-request-id': 'r' }, '<html>'] });

@@ -51,7 +51,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   // Every answer the tests' fetch gets from it is checked against its OpenAPI document (testkit's openapi-guard).
-  registerApiUnderTest(`http://127.0.0.1:${port}`);
+  const forget = registerApiUnderTest(`http://127.0.0.1:${port}`);
   return {
     url: `http://127.0.0.1:${port}`,
     server,
@@ -61,6 +61,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      forget();
       await api.close();
     },
   };

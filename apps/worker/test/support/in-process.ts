@@ -34,7 +34,7 @@ export async function startInProcess(label: string, env: Record<string, string> 
   const worker = await buildWorker(config, logger, { tracing });
   await Promise.all(worker.workers.map((w) => w.waitUntilReady()));
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  registerApiUnderTest(apiUrl);
+  const forget = registerApiUnderTest(apiUrl);
   return {
     apiUrl,
     worker,
@@ -42,6 +42,7 @@ export async function startInProcess(label: string, env: Record<string, string> 
       await worker.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      forget();
       await api.close();
     },
   };

@@ -85,7 +85,7 @@ export async function startSystem(options: {
     const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  registerApiUnderTest(apiUrl);
+  const forget = registerApiUnderTest(apiUrl);
   const workers: WorkerProcess[] = [];
   const startWorker = (): WorkerProcess => {
     const child = spawn(process.execPath, [WORKER_MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -166,6 +166,7 @@ export async function startSystem(options: {
       await Promise.all(workers.map((w) => w.exited));
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      forget();
       await api.close();
     },
   };
