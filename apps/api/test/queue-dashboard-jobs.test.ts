@@ -83,6 +83,18 @@ describe('queue dashboard jobs (bull-board JSON API on a real Redis)', function 
     expect(JSON.stringify(shown)).to.not.include('4242');
   });
 
+  it('shows why a turn waits after a failed delivery attempt the worker retries itself (no thrown error)', async () => {
+    const job = await queues[0]!.add(
+      JOB_NAMES.conversationTurn,
+      { conversationId: 'c_dashboard_3', generation: 1 },
+      { jobId: 'c_dashboard_3-1', delay: 60_000 },
+    );
+    await job.updateProgress({ last_error: 'delivery dlv_3 attempt 2: answered 503' });
+    const shown = (await boardJobs('delayed')).find((j) => j.id === job.id);
+    expect(shown!.name).to.include('c_dashboard_3').and.include('retrying after: delivery dlv_3 attempt 2: answered 503');
+    expect(shown!.name).to.not.include('last error');
+  });
+
   it('names a redelivery job by its delivery id', async () => {
     const job = await queues[0]!.add(JOB_NAMES.redeliver, { deliveryId: 'dlv_dashboard_2' }, { delay: 60_000 });
     const shown = (await boardJobs('delayed')).find((j) => j.id === job.id);

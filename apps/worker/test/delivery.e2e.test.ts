@@ -93,7 +93,14 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
 
   it('waits as long as Retry-After says after a 429', async () => {
     receiver.respond((_r, i, res) => (i === 0 ? res.writeHead(429, { 'retry-after': '2' }).end() : res.writeHead(200).end()));
-    await send(customer());
+    const accepted = await send(customer());
+    const [first] = await receiver.waitFor(1);
+    // While the turn waits, its job says why (the queue dashboard shows it): no run failed, so BullMQ has no failedReason.
+    const conversationId = String(accepted.json.data!['conversation_id']);
+    await waitUntil(async () => (await system.turnJobState(conversationId, 0)) === 'delayed');
+    expect(await system.turnJobProgress(conversationId, 0)).to.deep.equal({
+      last_error: `delivery ${first!.body.delivery_id} attempt 1: answered 429`,
+    });
     const requests = await receiver.waitFor(2, 10_000);
     expect(requests[1]!.at - requests[0]!.at).to.be.at.least(1900);
   });

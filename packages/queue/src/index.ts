@@ -7,6 +7,7 @@ export {
   type JobName,
   type JobPayloads,
   type JobDecision,
+  type WaitingProgress,
   type JobHandlers,
 } from './job-catalog.js';
 export { createReplyQueues } from './reply-queue.js';

@@ -18,8 +18,17 @@ export interface JobPayloads {
   redeliver: { deliveryId: string };
 }
 
-/** What the queue must do next with a job: it is finished, or it runs again at untilMs (not a failed attempt). */
-export type JobDecision = { kind: 'done' } | { kind: 'wait'; untilMs: number };
+/**
+ * What the queue must do next with a job: it is finished, or it runs again at untilMs (not a failed
+ * run). `lastError`: why it waits when a step failed and the handler retries it itself (a delivery
+ * attempt), written where the queue dashboard shows it; ids, statuses and error codes only.
+ */
+export type JobDecision = { kind: 'done' } | { kind: 'wait'; untilMs: number; lastError?: string };
+
+/** What the dispatcher writes to a job's progress (BullMQ) for a wait with a last error: the dashboard shows it. */
+export interface WaitingProgress {
+  last_error: string;
+}
 
 export const DONE: JobDecision = { kind: 'done' };
 

@@ -1,5 +1,5 @@
 import { DelayedError, type Job } from 'bullmq';
-import { isJobName, type JobDecision, type JobHandlers, type JobName, type JobPayloads } from './job-catalog.js';
+import { isJobName, type JobDecision, type JobHandlers, type JobName, type JobPayloads, type WaitingProgress } from './job-catalog.js';
 
 export interface DispatchOptions {
   /** Failed runs of one job before its handler's failedForGood runs (the job then completes). */
@@ -13,7 +13,7 @@ export const cappedBackoffMs = (attemptsMade: number): number => Math.min(1000 *
 
 /**
  * Runs a BullMQ job through its typed handler and turns the decision into BullMQ: done, or back to
- * the delayed set until `untilMs`. A run that throws is retried (with the capped backoff) until the
+ * the delayed set until `untilMs` (with why, when a step failed: the job's progress). A run that throws is retried (with the capped backoff) until the
  * failure budget is spent; then the handler's failedForGood settles the domain state and the job
  * completes. If failedForGood throws too (Redis away), the job is retried later, running only failedForGood.
  */
@@ -45,7 +45,12 @@ export function createJobDispatcher(handlers: JobHandlers, options: DispatchOpti
       return;
     }
     if (decision.kind === 'done') return;
-    await job.moveToDelayed(decision.untilMs, token);
+    if (decision.lastError === undefined) await job.moveToDelayed(decision.untilMs, token);
+    else {
+      // Only after a failed step (not a debounce wait): one more command, sent with the move in one round trip.
+      const progress: WaitingProgress = { last_error: decision.lastError };
+      await Promise.all([job.updateProgress(progress), job.moveToDelayed(decision.untilMs, token)]);
+    }
     throw new DelayedError();
   };
 }

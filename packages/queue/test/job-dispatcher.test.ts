@@ -4,13 +4,14 @@ import { expect } from 'chai';
 import { cappedBackoffMs, createFailedJobListener, createJobDispatcher, DONE, type JobHandlers, type JobPayloads } from '../src/index.js';
 
 /** The parts of a BullMQ Job the dispatcher reads, and a record of moveToDelayed. */
-const fakeJob = (name: string, data: unknown, attemptsMade: number, delayed: number[] = []): Job =>
+const fakeJob = (name: string, data: unknown, attemptsMade: number, delayed: number[] = [], progress: unknown[] = []): Job =>
   ({
     name,
     data,
     attemptsMade,
     failedReason: 'earlier',
     moveToDelayed: (until: number) => Promise.resolve(void delayed.push(until)),
+    updateProgress: (value: unknown) => Promise.resolve(void progress.push(value)),
   }) as unknown as Job;
 
 describe('job dispatcher', () => {
@@ -25,7 +26,12 @@ describe('job dispatcher', () => {
       failedForGood: (payload, error) => Promise.resolve(void calls.push(`gave up ${payload.conversationId}: ${error.message}`)),
     },
     redeliver: {
-      process: () => Promise.resolve({ kind: 'wait', untilMs: 1234 }),
+      process: (payload) =>
+        Promise.resolve(
+          payload.deliveryId === 'failing'
+            ? { kind: 'wait', untilMs: 5678, lastError: 'attempt 1: answered 503' }
+            : { kind: 'wait', untilMs: 1234 },
+        ),
       failedForGood: () => Promise.resolve(),
     },
   };
@@ -46,6 +52,17 @@ describe('job dispatcher', () => {
     await dispatch(fakeJob('redeliver', { deliveryId: 'd' }, 0, delayed), 'token').catch((e: unknown) => (thrown = e));
     expect(delayed).to.deep.equal([1234]);
     expect(thrown).to.be.instanceOf(DelayedError);
+  });
+
+  it('writes why a job waits (a failed attempt) to its progress, where the queue dashboard shows it, and nothing when no attempt failed', async () => {
+    const delayed: number[] = [];
+    const progress: unknown[] = [];
+    await dispatch(fakeJob('redeliver', { deliveryId: 'failing' }, 0, delayed, progress), 'token').catch(() => undefined);
+    expect(delayed).to.deep.equal([5678]);
+    expect(progress).to.deep.equal([{ last_error: 'attempt 1: answered 503' }]);
+    progress.length = 0;
+    await dispatch(fakeJob('redeliver', { deliveryId: 'd' }, 0, delayed, progress), 'token').catch(() => undefined);
+    expect(progress, 'a debounce wait writes nothing more').to.deep.equal([]);
   });
 
   it('rethrows a failure within the budget, so BullMQ retries it', async () => {

@@ -45,7 +45,7 @@ export async function endTurn(
       break;
     case 'settle': {
       const settled = await settleAttempt(deps, step.result, true);
-      if (settled.turn === 'open') return { kind: 'wait', untilMs: step.result.retryAtMs ?? deps.nowMs() };
+      if (settled.turn === 'open') return retryLater(deps, step.result);
       next = { next: settled.turn === 'next', generation: settled.generation };
       break;
     }
@@ -134,6 +134,17 @@ async function answer(
 
 type InFlight = ReturnType<WorkerDeps['attempts']['register']>;
 
+/** A retry's wait, with what the queue dashboard shows meanwhile: the failed attempt's number and status or error code (never a body). */
+function retryLater(deps: WorkerDeps, result: AttemptEnd): JobDecision {
+  const { settlement, outcome } = result;
+  const failure = outcome?.status != null ? `answered ${outcome.status}` : (outcome?.error ?? 'failed');
+  return {
+    kind: 'wait',
+    untilMs: result.retryAtMs ?? deps.nowMs(),
+    lastError: `delivery ${settlement.deliveryId} attempt ${settlement.attempt?.attempt ?? '?'}: ${failure}`,
+  };
+}
+
 /** No attempt was made: refused by the check (the reply is cancelled), or nothing to send (only the marker ends). */
 const withoutAttempt = (settlement: AttemptEnd['settlement'], kind: 'refused' | 'none'): AttemptEnd => ({
   settlement,
@@ -157,7 +168,7 @@ export async function processRedelivery(deps: WorkerDeps, payload: JobPayloads['
       ? await attemptDelivery(deps, record, { generation: null, attemptsMade: opened.attemptsMade, produced: false, openedAtMs }, inFlight)
       : withoutAttempt({ conversationId, generation: null, deliveryId: record.delivery_id, state: 'cancelled' }, 'refused');
     const settled = await settleAttempt(deps, result, false);
-    return settled.moved === 'retrying' ? { kind: 'wait', untilMs: result.retryAtMs ?? deps.nowMs() } : DONE;
+    return settled.moved === 'retrying' ? retryLater(deps, result) : DONE;
   } finally {
     inFlight.release();
   }

@@ -121,7 +121,11 @@ describe('dead letters: listing, replay and redelivery', () => {
     const decision = await processRedelivery(h.deps, { deliveryId: id });
 
     // random() is 0.5 in the harness: half of the first window, SETTINGS.backoffMs.
-    expect(decision).to.deep.equal({ kind: 'wait', untilMs: h.clock.now + SETTINGS.backoffMs / 2 });
+    expect(decision).to.deep.equal({
+      kind: 'wait',
+      untilMs: h.clock.now + SETTINGS.backoffMs / 2,
+      lastError: `delivery ${id} attempt 4: answered 503`,
+    });
   });
 
   it('does not send a replay to a stopped conversation', async () => {

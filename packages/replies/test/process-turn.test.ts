@@ -108,6 +108,8 @@ describe('processTurn (one conversation turn)', () => {
 
     const first = await turn(0);
     expect(first.kind).to.equal('wait');
+    // What the queue dashboard shows while the job waits: the failed attempt, ids and status only.
+    expect(first.kind === 'wait' && first.lastError).to.equal(`delivery ${firstId} attempt 1: answered 503`);
     expect((await h.deliveries.get(firstId))?.state).to.equal('retrying');
 
     h.clock.advance(first.kind === 'wait' ? first.untilMs - h.clock.now : 0);

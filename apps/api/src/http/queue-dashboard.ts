@@ -1,3 +1,4 @@
+import type { WaitingProgress } from '@dialog-relay/queue';
 import type { Queue } from 'bullmq';
 import type { Request, RequestHandler, Response } from 'express';
 
@@ -30,18 +31,32 @@ export function shownJobData(data: unknown): Record<string, unknown> {
   return Object.fromEntries(SHOWN_DATA.filter((key) => record[key] !== undefined).map((key) => [key, record[key]]));
 }
 
+/** Why a job waits after a failed step its handler retries itself (the dispatcher's progress), or ''. */
+const waitingReason = (progress: unknown): string =>
+  typeof progress === 'object' && progress !== null && typeof (progress as Partial<WaitingProgress>).last_error === 'string'
+    ? (progress as WaitingProgress).last_error
+    : '';
+
+const bounded = (text: string): string => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > ERROR_CHARS ? `${line.slice(0, ERROR_CHARS)}…` : line;
+};
+
 /**
- * A job's name on the board: what it works on (conversation and generation, or delivery) and its last
- * error, so a job retried "5 started" says which conversation it is and why its last run failed.
+ * A job's name on the board: what it works on (conversation and generation, or delivery), why it
+ * waits when a delivery attempt failed (the worker retries those itself: no run failed), and its last
+ * thrown error, so a job retried "5 started" says which conversation it is and what went wrong.
  */
-export function shownJobName(job: { name?: string; data?: unknown; failedReason?: string }): string {
+export function shownJobName(job: { name?: string; data?: unknown; failedReason?: string; progress?: unknown }): string {
   const data = shownJobData(job.data);
   const parts = [job.name ?? ''];
   if (typeof data['conversationId'] === 'string') parts.push(`conversation ${data['conversationId']}`);
   if (typeof data['generation'] === 'number') parts.push(`generation ${data['generation']}`);
   if (typeof data['deliveryId'] === 'string') parts.push(`delivery ${data['deliveryId']}`);
-  const error = (job.failedReason ?? '').replace(/\s+/g, ' ').trim();
-  if (error !== '') parts.push(`last error: ${error.length > ERROR_CHARS ? `${error.slice(0, ERROR_CHARS)}…` : error}`);
+  const waiting = bounded(waitingReason(job.progress));
+  if (waiting !== '') parts.push(`retrying after: ${waiting}`);
+  const error = bounded(job.failedReason ?? '');
+  if (error !== '') parts.push(`last error: ${error}`);
   return parts.join(' · ');
 }
 
@@ -69,7 +84,9 @@ async function board(queues: Queue[], basePath: string, readOnlyMode: boolean): 
   adapter.setBasePath(basePath);
   const adapters = queues.map((queue, shard) => {
     const queueAdapter = new BullMQAdapter(queue, { readOnlyMode, prefix: shardQueueLabel(shard) });
-    queueAdapter.setFormatter('name', (job: { name?: string; data?: unknown; failedReason?: string }) => shownJobName(job));
+    queueAdapter.setFormatter('name', (job: { name?: string; data?: unknown; failedReason?: string; progress?: unknown }) =>
+      shownJobName(job),
+    );
     queueAdapter.setFormatter('data', shownJobData);
     return queueAdapter;
   });

@@ -38,6 +38,8 @@ export interface System {
   ): Promise<{ status: number; headers: Headers; json: { data?: Record<string, unknown>; error?: string } }>;
   /** BullMQ's state of a conversation's turn job ('completed', 'active', 'delayed', …; 'unknown' when there is none). */
   turnJobState(conversationId: string, generation: number): Promise<string>;
+  /** The progress BullMQ keeps for a conversation's turn job (why it waits after a failed attempt); undefined when there is no job. */
+  turnJobProgress(conversationId: string, generation: number): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -114,6 +116,17 @@ export async function startSystem(options: {
 
   const keys = createRedisKeys(config.redisPrefix, config.redis.shards);
   let inspector: { redis: ReturnType<typeof createRedis>; queues: Map<number, Queue> } | undefined;
+  /** The queue of the conversation's shard, on one inspector connection opened on first use. */
+  const inspectorQueue = (conversationId: string): Queue => {
+    inspector ??= { redis: createRedis(config.redis, 'worker', { name: 'e2e-inspector' }), queues: new Map() };
+    const shard = keys.shardOf(conversationId);
+    let queue = inspector.queues.get(shard);
+    if (!queue) {
+      queue = new Queue(QUEUE_NAMES.replies, { connection: inspector.redis, prefix: keys.bullPrefix(shard) });
+      inspector.queues.set(shard, queue);
+    }
+    return queue;
+  };
   return {
     apiUrl,
     api,
@@ -143,15 +156,9 @@ export async function startSystem(options: {
         json: (await response.json()) as { data?: Record<string, unknown>; error?: string },
       };
     },
-    async turnJobState(conversationId, generation) {
-      inspector ??= { redis: createRedis(config.redis, 'worker', { name: 'e2e-inspector' }), queues: new Map() };
-      const shard = keys.shardOf(conversationId);
-      let queue = inspector.queues.get(shard);
-      if (!queue) {
-        queue = new Queue(QUEUE_NAMES.replies, { connection: inspector.redis, prefix: keys.bullPrefix(shard) });
-        inspector.queues.set(shard, queue);
-      }
-      return queue.getJobState(turnJobId(conversationId, generation));
+    turnJobState: (conversationId, generation) => inspectorQueue(conversationId).getJobState(turnJobId(conversationId, generation)),
+    async turnJobProgress(conversationId, generation) {
+      return (await inspectorQueue(conversationId).getJob(turnJobId(conversationId, generation)))?.progress;
     },
     async close() {
       if (inspector) {
