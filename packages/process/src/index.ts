@@ -1,0 +1,2 @@
+export { boundChildren } from './bound-children.js';
+export { createReplyCounter } from './reply-counter.js';
