@@ -1,2 +1,3 @@
 export { boundChildren } from './bound-children.js';
 export { createReplyCounter } from './reply-counter.js';
+export { runService, exitOnFatal, type ServiceName, type StartedService } from './service-start.js';
