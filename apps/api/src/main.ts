@@ -5,7 +5,7 @@ import { buildApi } from './build-api.js';
 import { createApiServer } from './http/api-server.js';
 
 /** Process wiring of the API, after the shared start (configuration, logger, tracing): listen, and a graceful drain on SIGTERM / SIGINT. */
-async function main({ config, logger, tracing }: StartedService): Promise<void> {
+async function main({ config, logger, tracing, onStopSignal, exitWhenClosed }: StartedService): Promise<void> {
   // A QUEUE_SHARDS mismatch found at start or later (Redis away at start) stops the process (exit 78).
   const onShardMismatch = (error: ShardCountMismatchError): never => exitOnFatal('api', error);
   const api = await buildApi(config, logger, { tracing, onShardMismatch });
@@ -24,36 +24,23 @@ async function main({ config, logger, tracing }: StartedService): Promise<void> 
     process.exit(1);
   });
 
-  let stopping = false;
   const drain = (): void => {
     const force = setTimeout(() => {
       logger.warn('api drain timed out, closing remaining connections');
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     force.unref();
-    server.close(() => {
-      void api
-        .close()
-        .then(() => tracing?.shutdown())
-        .then(() => {
-          logger.info('api stopped');
-          process.exit(0);
-        });
-    });
+    server.close(() => exitWhenClosed(() => api.close()));
     server.closeIdleConnections();
   };
   // readyz answers 503 at once; requests are served SHUTDOWN_DELAY_MS more (an orchestrator stops
   // routing here meanwhile), then the listener closes and requests in flight finish.
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
+  onStopSignal((signal) => {
     logger.info('api draining', { signal, delay_ms: config.shutdownDelayMs });
     api.drain();
     if (config.shutdownDelayMs === 0) drain();
     else setTimeout(drain, config.shutdownDelayMs);
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  });
 }
 
 runService('api', main);

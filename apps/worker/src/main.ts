@@ -4,7 +4,7 @@ import { buildWorker } from './build-worker.js';
 import { startHeartbeat } from './heartbeat.js';
 
 /** Process wiring of one worker replica, after the shared start (configuration, logger, tracing): start, and a drain on SIGTERM / SIGINT. */
-async function main({ config, logger, tracing }: StartedService): Promise<void> {
+async function main({ config, logger, tracing, onStopSignal, exitWhenClosed }: StartedService): Promise<void> {
   const runtime = await buildWorker(config, logger, { tracing });
   logger.info('worker started', { concurrency: config.workerConcurrency, pid: process.pid });
   const { file, intervalMs } = config.workerHeartbeat;
@@ -13,10 +13,7 @@ async function main({ config, logger, tracing }: StartedService): Promise<void> 
       ? undefined
       : startHeartbeat({ file, intervalMs, alive: () => runtime.workers.every((worker) => worker.isRunning()), logger });
 
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
+  onStopSignal((signal) => {
     logger.info('worker draining', { signal });
     heartbeat?.stop();
     const force = setTimeout(() => {
@@ -24,16 +21,8 @@ async function main({ config, logger, tracing }: StartedService): Promise<void> 
       process.exit(1);
     }, workerDrainBoundMs(config));
     force.unref();
-    void runtime
-      .close()
-      .then(() => tracing?.shutdown())
-      .then(() => {
-        logger.info('worker stopped');
-        process.exit(0);
-      });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+    exitWhenClosed(() => runtime.close());
+  });
 }
 
 runService('worker', main);

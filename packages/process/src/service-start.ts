@@ -11,6 +11,10 @@ export interface StartedService {
   config: Config;
   logger: Logger;
   tracing: Tracing | undefined;
+  /** Calls `stop` once, on the first SIGTERM or SIGINT (a later signal, during the drain, is ignored). */
+  onStopSignal: (stop: (signal: string) => void) => void;
+  /** Once `close()` has settled: tracing shut down, "<service> stopped" logged, exit 0. */
+  exitWhenClosed: (close: () => Promise<void>) => void;
 }
 
 /**
@@ -49,7 +53,29 @@ async function startService(service: ServiceName): Promise<StartedService> {
           version: SERVICE_VERSION,
           endpoint: config.otelEndpoint,
         });
-  return { config, logger, tracing };
+  return {
+    config,
+    logger,
+    tracing,
+    onStopSignal: (stop) => {
+      let stopping = false;
+      const once = (signal: string): void => {
+        if (stopping) return;
+        stopping = true;
+        stop(signal);
+      };
+      process.on('SIGTERM', () => once('SIGTERM'));
+      process.on('SIGINT', () => once('SIGINT'));
+    },
+    exitWhenClosed: (close) => {
+      void close()
+        .then(() => tracing?.shutdown())
+        .then(() => {
+          logger.info(`${service} stopped`);
+          process.exit(0);
+        });
+    },
+  };
 }
 
 /**
