@@ -1,4 +1,4 @@
-import { boundChildren, createReplyCounter } from '@dialog-relay/process';
+import { boundChildren, createOldestWaitingGauge, createReplyCounter } from '@dialog-relay/process';
 import type { ReplyMetrics } from '@dialog-relay/replies';
 import type { CountReply } from '@dialog-relay/reply-engine';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -81,14 +81,7 @@ export function createWorkerMetrics(oldestWaitingMs: () => Promise<number>): Wor
     help: 'Unix time a job last started or ended on this worker',
     registers,
   });
-  new Gauge({
-    name: 'dialog_relay_oldest_waiting_reply_age_seconds',
-    help: 'How long the oldest due reply job has waited for a worker (0: none waits)',
-    registers,
-    async collect() {
-      this.set((await oldestWaitingMs().catch(() => 0)) / 1000);
-    },
-  });
+  createOldestWaitingGauge(registry, () => oldestWaitingMs().catch(() => 0));
   const countReply = createReplyCounter(registry, 'auto_dialog');
   // Label children bound once per label set (the values are bounded): prom-client hashes a label object per call otherwise.
   const attemptsOf = boundChildren((key) => {

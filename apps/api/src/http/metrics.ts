@@ -1,4 +1,4 @@
-import { boundChildren, createReplyCounter } from '@dialog-relay/process';
+import { boundChildren, createOldestWaitingGauge, createReplyCounter } from '@dialog-relay/process';
 import type { AutoReplyMetrics } from '@dialog-relay/replies';
 import type { CountReply } from '@dialog-relay/reply-engine';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -66,14 +66,7 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
         this.set((await read()).dueJobs);
       },
     });
-    new Gauge({
-      name: 'dialog_relay_oldest_waiting_reply_age_seconds',
-      help: 'How long the oldest due reply job has waited for a worker (0: none waits)',
-      registers: [registry],
-      async collect() {
-        this.set((await read()).oldestDueMs / 1000);
-      },
-    });
+    createOldestWaitingGauge(registry, async () => (await read()).oldestDueMs);
     new Gauge({
       name: 'dialog_relay_queue_workers',
       help: 'Worker replicas connected to the reply queue',
