@@ -7,9 +7,9 @@
 // refuse, never falling back to a Redis that merely answers on the default port.
 // DIALOG_RELAY_STATE_FILE names another file (tests).
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { root } from './checkout-prefix.mjs';
+import { probe } from './socket-probe.mjs';
 
 export const stateFile = () => process.env.DIALOG_RELAY_STATE_FILE || join(root, '.data', 'service.json');
 
@@ -74,16 +74,10 @@ function answers(url) {
   } catch {
     return Promise.resolve(false);
   }
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: target.hostname.replace(/^\[|\]$/g, ''), port: Number(target.port || 6379) });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (data) => done(/^[+-]/.test(data.toString())));
+  return probe(target.hostname.replace(/^\[|\]$/g, ''), Number(target.port || 6379), {
+    timeoutMs: 1000,
+    send: 'PING\r\n',
+    accept: (text) => /^[+-]/.test(text),
   });
 }
 

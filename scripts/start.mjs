@@ -8,11 +8,12 @@
 // Without CLIENTS a demo client is configured and a ready-to-paste signed curl example is printed.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { checkoutPrefix, root } from './checkout-prefix.mjs';
 import { ensureNode } from './node-runtime.mjs';
 import { removeState, writeState } from './service-state.mjs';
+import { probe } from './socket-probe.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
 const say = (line) => process.stdout.write(`[dialog-relay] ${line}\n`);
@@ -58,32 +59,11 @@ process.on('exit', removeState);
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-function redisAnswers(host, port) {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host, port });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
-  });
-}
+/** True when a Redis at host:port answers PING with PONG. */
+const redisAnswers = (host, port) => probe(host, port, { timeoutMs: 500, send: 'PING\r\n', accept: (text) => text.startsWith('+PONG') });
 
-function reachable(host, port) {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host, port });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(2000, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => done(true));
-  });
-}
+/** True when something accepts a connection at host:port. */
+const reachable = (host, port) => probe(host, port, { timeoutMs: 2000 });
 
 function portInUse(host, port) {
   return new Promise((resolve) => {

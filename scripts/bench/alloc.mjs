@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { load, pool } from './load.mjs';
 import { freePort, killAll, serviceEnv, sleep, stop, track } from './processes.mjs';
 import { startReceiver } from './receiver.mjs';
-import { clientsEnv, createSigner, loadMessages } from './traffic.mjs';
+import { bareBody, clientsEnv, createSigner, loadMessages } from './traffic.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const REQUESTS = Number(process.env.BENCH_ALLOC_REQUESTS ?? 4000);
@@ -67,15 +67,6 @@ try {
   const sign = createSigner(signRequestBody, messages, 'alloc');
   const barePort = await freePort();
   const bare = await traced([join(root, 'scripts/bench/bare-server.mjs')], { ...process.env, REDIS_URL: '' }, barePort);
-  const bareBody = (i) => ({
-    msgId: String(i),
-    body: JSON.stringify({
-      client: 'bench',
-      timestamp: Math.floor(Date.now() / 1000),
-      signature: 'x',
-      message_info: { content: 'hi', trace: i },
-    }),
-  });
   const bareResult = await perRequest(bare, pool(0, bareBody));
   await stop(bare.child);
   const api = await traced(

@@ -6,8 +6,7 @@
 // MONITOR slows Redis down: this phase counts, it never times.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { CONCURRENCY } from './delivery-phase.mjs';
-import { serviceEnv, sleep, startApi, startWorker, stop } from './processes.mjs';
+import { sleep, startPhaseService, stop } from './processes.mjs';
 
 const WARM = 5;
 
@@ -54,13 +53,7 @@ async function processesByAddress(url) {
 }
 
 export async function commandsPhase({ root, redis, receiver, sign, clients, log }, count) {
-  const env = serviceEnv(redis, {
-    REDIS_PREFIX: `bench-cmd-${randomUUID().slice(0, 6)}:`,
-    CLIENTS: clients,
-    WORKER_CONCURRENCY: String(CONCURRENCY),
-  });
-  const api = await startApi(root, env);
-  const worker = startWorker(root, env);
+  const { api, worker } = await startPhaseService({ root, redis, clients }, 'cmd');
   const run = randomUUID().slice(0, 4);
   const scenarios = [
     ['assist', 'assist_dialog', {}],

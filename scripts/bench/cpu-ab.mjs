@@ -11,7 +11,7 @@ import { processCpuUs } from './cpu.mjs';
 import { load, pool } from './load.mjs';
 import { forkReady, freePort, killAll, serviceEnv, sleep, startApi, startWorker, stop } from './processes.mjs';
 import { startReceiver } from './receiver.mjs';
-import { clientsEnv, createSigner, loadMessages } from './traffic.mjs';
+import { bareBody, clientsEnv, createSigner, loadMessages } from './traffic.mjs';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const roots = process.argv.slice(2).map((r) => resolve(r));
@@ -40,15 +40,6 @@ const results = new Map(roots.map((r) => [r, []]));
 try {
   const messages = loadMessages(here);
   const sign = createSigner(signRequestBody, messages, 'ab');
-  const bareBody = (i) => ({
-    msgId: String(i),
-    body: JSON.stringify({
-      client: 'bench',
-      timestamp: Math.floor(Date.now() / 1000),
-      signature: 'x',
-      message_info: { content: 'hi', trace: i },
-    }),
-  });
   for (let round = 0; round < ROUNDS; round++) {
     const barePort = await freePort();
     const bare = await forkReady(join(here, 'scripts/bench/bare-server.mjs'), { PORT: String(barePort), REDIS_URL: '' });

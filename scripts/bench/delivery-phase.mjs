@@ -1,15 +1,12 @@
 // 2. Delivery throughput: one dialog-relay worker at WORKER_CONCURRENCY=50 against a raw BullMQ
 // worker (concurrency 50) POSTing with got to the same loopback receiver; the clock runs from the
 // first delivery to the last, for both alike.
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { perUnit, processCpuUs, redisCpuUs } from './cpu.mjs';
 import { failures, load, pool } from './load.mjs';
-import { forkReady, serviceEnv, startApi, startWorker, stop } from './processes.mjs';
-
-export const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 50);
+import { phaseEnv, startApi, startRawWorker, startWorker, stop } from './processes.mjs';
 
 /**
  * Raw BullMQ: `count` jobs added up front, then the worker starts. Returns deliveries/s and Redis's
@@ -29,13 +26,7 @@ export async function rawDeliveries({ root, redis, receiver, messages }, count) 
     })),
   );
   const start = receiver.state.received;
-  const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), {
-    REDIS_URL: redis.url,
-    QUEUE: 'raw',
-    PREFIX: prefix,
-    RECEIVER: `${receiver.base}/raw`,
-    CONCURRENCY: String(CONCURRENCY),
-  });
+  const worker = await startRawWorker({ root, redis, receiver }, prefix);
   await receiver.until(start + 1, 30_000);
   const t0 = performance.now();
   await receiver.until(start + count, 120_000);
@@ -55,11 +46,7 @@ export async function rawDeliveries({ root, redis, receiver, messages }, count) 
  * the last delivery; one Redis only).
  */
 export async function ourDeliveries({ root, receiver, sign, clients }, redis, count, conversations) {
-  const env = serviceEnv(redis, {
-    REDIS_PREFIX: `bench-dlv-${randomUUID().slice(0, 6)}:`,
-    CLIENTS: clients,
-    WORKER_CONCURRENCY: String(CONCURRENCY),
-  });
+  const env = phaseEnv(redis, clients, 'dlv');
   const api = await startApi(root, env);
   const probe = redis.url ? new Redis(redis.url, { protocol: 2 }) : undefined;
   const redisCpuBefore = probe ? await redisCpuUs(probe) : null;

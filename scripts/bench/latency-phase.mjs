@@ -1,12 +1,10 @@
 // 3. accept→delivered latency at a fixed rate over 200 conversations, against raw BullMQ
 // add→delivered at the same rate; 4. stop_auto_reply under that load.
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { CONCURRENCY } from './delivery-phase.mjs';
 import { failures, load, paced, pool } from './load.mjs';
-import { forkReady, serviceEnv, sleep, startApi, startWorker, stop } from './processes.mjs';
+import { sleep, startPhaseService, startRawWorker, stop } from './processes.mjs';
 
 const CONVERSATIONS = 200;
 const ms = (histogram, p) => histogram.getValueAtPercentile(p) / 1000;
@@ -16,13 +14,7 @@ export async function rawLatency({ root, redis, receiver }, rate, count) {
   const connection = new Redis(redis.url, { maxRetriesPerRequest: null, protocol: 2 });
   const prefix = `bench-rawlat-${randomUUID().slice(0, 6)}`;
   const queue = new Queue('raw', { connection, prefix });
-  const worker = await forkReady(join(root, 'scripts/bench/raw-worker.mjs'), {
-    REDIS_URL: redis.url,
-    QUEUE: 'raw',
-    PREFIX: prefix,
-    RECEIVER: `${receiver.base}/raw`,
-    CONCURRENCY: String(CONCURRENCY),
-  });
+  const worker = await startRawWorker({ root, redis, receiver }, prefix);
   const add = (key) => queue.add('deliver', { key, text: 'warm' }, { removeOnComplete: true });
   let start = receiver.state.received;
   await Promise.all(Array.from({ length: CONVERSATIONS }, (_, i) => add(`warm-${i}`)));
@@ -51,13 +43,7 @@ export async function rawLatency({ root, redis, receiver }, rate, count) {
  * stop_auto_reply, and every attempt reaching the receiver after the stop's answer is counted.
  */
 export async function ourLatency({ root, redis, receiver, sign, clients }, rate, count, stops) {
-  const env = serviceEnv(redis, {
-    REDIS_PREFIX: `bench-e2e-${randomUUID().slice(0, 6)}:`,
-    CLIENTS: clients,
-    WORKER_CONCURRENCY: String(CONCURRENCY),
-  });
-  const api = await startApi(root, env);
-  const worker = startWorker(root, env);
+  const { api, worker } = await startPhaseService({ root, redis, clients }, 'e2e');
   const run = randomUUID().slice(0, 4);
   const customer = (i) => `e2e-${run}-${i % CONVERSATIONS}`;
   let start = receiver.state.received;

@@ -1,9 +1,8 @@
 // 5. Memory: API and worker RSS after `small` and after `large` requests of a mix of every scenario
 // (the auto_dialog share delivered by the worker before each sample).
 import { randomUUID } from 'node:crypto';
-import { CONCURRENCY } from './delivery-phase.mjs';
 import { failures, load, pool } from './load.mjs';
-import { rssMiB, serviceEnv, startApi, startWorker, stop } from './processes.mjs';
+import { rssMiB, startPhaseService, stop } from './processes.mjs';
 
 const CHUNK = 25_000;
 const MIX = [
@@ -20,13 +19,7 @@ const MIX = [
 ];
 
 export async function memoryPhase({ root, redis, receiver, sign, clients, log }, small, large) {
-  const env = serviceEnv(redis, {
-    REDIS_PREFIX: `bench-mem-${randomUUID().slice(0, 6)}:`,
-    CLIENTS: clients,
-    WORKER_CONCURRENCY: String(CONCURRENCY),
-  });
-  const api = await startApi(root, env);
-  const worker = startWorker(root, env);
+  const { api, worker } = await startPhaseService({ root, redis, clients }, 'mem');
   const run = randomUUID().slice(0, 4);
   const make = (i) => {
     const eventType = MIX[i % MIX.length];

@@ -1,6 +1,7 @@
 // The processes of a benchmark run: dialog-relay's API and worker, the baselines, their memory.
 // Everything listens on 127.0.0.1 only; every wait is bounded.
 import { fork, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 
@@ -63,6 +64,35 @@ export function serviceEnv(redis, extra) {
   else env.REDIS_URL = redis.url;
   return env;
 }
+
+/** Worker concurrency of every phase: dialog-relay's WORKER_CONCURRENCY and the raw BullMQ worker's (BENCH_WORKER_CONCURRENCY, 50). */
+export const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 50);
+
+/** Environment of a phase's dialog-relay processes: keys under a fresh `bench-<phase>-…:` prefix, the bench clients, CONCURRENCY. */
+export const phaseEnv = (redis, clients, phase) =>
+  serviceEnv(redis, {
+    REDIS_PREFIX: `bench-${phase}-${randomUUID().slice(0, 6)}:`,
+    CLIENTS: clients,
+    WORKER_CONCURRENCY: String(CONCURRENCY),
+  });
+
+/** A phase's API (up, /healthz answered) and one worker, on phaseEnv. */
+export async function startPhaseService({ root, redis, clients }, phase) {
+  const env = phaseEnv(redis, clients, phase);
+  const api = await startApi(root, env);
+  const worker = startWorker(root, env);
+  return { api, worker };
+}
+
+/** The raw BullMQ baseline's worker (raw-worker.mjs) on queue `raw` under `prefix`, posting to the receiver's /raw. */
+export const startRawWorker = ({ root, redis, receiver }, prefix) =>
+  forkReady(join(root, 'scripts/bench/raw-worker.mjs'), {
+    REDIS_URL: redis.url,
+    QUEUE: 'raw',
+    PREFIX: prefix,
+    RECEIVER: `${receiver.base}/raw`,
+    CONCURRENCY: String(CONCURRENCY),
+  });
 
 /** Starts the API (`nodeArgs` e.g. --cpu-prof) and waits for /healthz. */
 export async function startApi(root, env, nodeArgs = []) {

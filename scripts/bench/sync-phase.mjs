@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { processCpuUs } from './cpu.mjs';
 import { failures, load, pool } from './load.mjs';
 import { forkReady, freePort, serviceEnv, startApi, stop } from './processes.mjs';
+import { bareBody } from './traffic.mjs';
 
 /** Runs the load and adds the server's CPU µs per answered request (less sensitive to a loaded machine than requests/s). */
 const measured = async (pid, run) => {
@@ -15,15 +16,6 @@ const measured = async (pid, run) => {
 };
 
 export async function syncPhase({ root, redis, receiver, sign, seconds, log, clients }) {
-  const bareBody = (i) => ({
-    msgId: String(i),
-    body: JSON.stringify({
-      client: 'bench',
-      timestamp: Math.floor(Date.now() / 1000),
-      signature: 'x',
-      message_info: { content: 'hi', trace: i },
-    }),
-  });
   const runBare = async (redisUrl) => {
     const port = await freePort();
     const bare = await forkReady(join(root, 'scripts/bench/bare-server.mjs'), { REDIS_URL: redisUrl, PORT: String(port) });

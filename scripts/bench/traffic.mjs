@@ -56,3 +56,14 @@ export function createSigner(signRequestBody, messages, run) {
     return { msgId: info.msg_id, body: JSON.stringify({ ...body, signature: signRequestBody(body, SECRET, 'hmac-sha256') }) };
   };
 }
+
+/** The bare Express baseline's request `i` (bare-server.mjs): a small JSON body, not signed, not validated. */
+export const bareBody = (i) => ({
+  msgId: String(i),
+  body: JSON.stringify({
+    client: 'bench',
+    timestamp: Math.floor(Date.now() / 1000),
+    signature: 'x',
+    message_info: { content: 'hi', trace: i },
+  }),
+});

@@ -1,3 +1,4 @@
+import { boundChildren, createOldestWaitingGauge, createReplyCounter } from '@dialog-relay/process';
 import type { ReplyMetrics } from '@dialog-relay/replies';
 import type { CountReply } from '@dialog-relay/reply-engine';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -14,16 +15,6 @@ export interface WorkerMetrics {
   jobActivity(): void;
   /** auto_dialog replies by engine and outcome (answered, handoff, error). */
   countReply: CountReply;
-}
-
-/** A metric's child per label set, bound on first use and kept (the label values are bounded, so is the map). */
-function boundChildren<T>(bind: (key: string) => T): (key: string) => T {
-  const children = new Map<string, T>();
-  return (key) => {
-    let child = children.get(key);
-    if (child === undefined) children.set(key, (child = bind(key)));
-    return child;
-  };
 }
 
 /**
@@ -90,20 +81,8 @@ export function createWorkerMetrics(oldestWaitingMs: () => Promise<number>): Wor
     help: 'Unix time a job last started or ended on this worker',
     registers,
   });
-  new Gauge({
-    name: 'dialog_relay_oldest_waiting_reply_age_seconds',
-    help: 'How long the oldest due reply job has waited for a worker (0: none waits)',
-    registers,
-    async collect() {
-      this.set((await oldestWaitingMs().catch(() => 0)) / 1000);
-    },
-  });
-  const replies = new Counter({
-    name: 'dialog_relay_replies_total',
-    help: 'Replies by engine and outcome (answered, handoff, error): here, auto_dialog',
-    labelNames: ['engine', 'outcome'],
-    registers,
-  });
+  createOldestWaitingGauge(registry, () => oldestWaitingMs().catch(() => 0));
+  const countReply = createReplyCounter(registry, 'auto_dialog');
   // Label children bound once per label set (the values are bounded): prom-client hashes a label object per call otherwise.
   const attemptsOf = boundChildren((key) => {
     const [result, statusClass] = key.split('\n');
@@ -112,13 +91,9 @@ export function createWorkerMetrics(oldestWaitingMs: () => Promise<number>): Wor
   const attemptDurationOf = boundChildren((result) => attemptDuration.labels({ result }));
   const engineOf = boundChildren((outcome) => engine.labels({ outcome }));
   const turnOf = boundChildren((outcome) => turn.labels({ outcome }));
-  const repliesOf = boundChildren((key) => {
-    const [engineName, outcome] = key.split('\n');
-    return replies.labels({ engine: engineName ?? '', outcome: outcome ?? '' });
-  });
   return {
     registry,
-    countReply: (engineName, outcome) => repliesOf(`${engineName}\n${outcome}`).inc(),
+    countReply,
     replies: {
       attempt: (result, statusClass, seconds) => {
         attemptsOf(`${result}\n${statusClass}`).inc();

@@ -1,23 +1,5 @@
 import type { ClientSettings } from '@dialog-relay/config';
-import type { AutoReplyStatusView, ContextMessage, MessageInfo } from '@dialog-relay/contracts';
-
-/**
- * A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands
- * it over: the replies package's DueMessage (docs/design/reply-protocol.md "What a due message holds"), kept
- * in step with it (a property, not a method, in AutoReplies below, so the compiler checks the wiring).
- */
-export interface AutoReplyRequest {
-  /** The message itself, the context message recorded with it: the reply is produced from it even once the capped context has dropped it. */
-  message: ContextMessage;
-  client: string;
-  conversationId: string;
-  sendUrl: string;
-  /** Where the reply goes and who it is from: the bound account answers the customer (message.from_user_id). */
-  groupId: string | undefined;
-  groupName: string | undefined;
-  boundAccountId: string;
-  receivedAtMs: number;
-}
+import type { AutoReplyStatusView, ContextMessage, DueMessage, MessageInfo } from '@dialog-relay/contracts';
 
 /**
  * One part of a request's script (packages/redis StepCall, docs/design/lua-scripts.md "Composed scripts"):
@@ -44,9 +26,9 @@ export type RunScriptParts = (calls: readonly ScriptCall[]) => Promise<unknown[]
  */
 export interface AutoReplies {
   /** Queues (or joins, within the debounce window) the conversation's next reply; 'stopped' or 'paused' when none will come. */
-  schedule: (message: AutoReplyRequest) => Promise<'queued' | 'stopped' | 'paused' | 'full'>;
+  schedule: (message: DueMessage) => Promise<'queued' | 'stopped' | 'paused' | 'full'>;
   /** schedule() as a part of the accept script: 'full' (PENDING_MESSAGES_MAX waiting) ends the script; its outcome names the answer's status. */
-  scheduleStep: (message: AutoReplyRequest) => Step<'queued' | 'stopped' | 'paused' | 'full'>;
+  scheduleStep: (message: DueMessage) => Step<'queued' | 'stopped' | 'paused' | 'full'>;
   /** stop(), resume(), status() as parts of the request's scripts. */
   stopStep(conversationId: string): Step<number>;
   resumeStep(conversationId: string): Step<void>;

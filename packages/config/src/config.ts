@@ -27,22 +27,28 @@ export interface EmbeddingsConfig {
   timeoutMs: number;
 }
 
+/** An OpenAI-compatible chat-completions engine (REPLY_ENGINE=openai); the engine's options take its connection fields from here. */
+export interface OpenAiEngineConfig {
+  kind: 'openai';
+  /** API root including the version, e.g. http://127.0.0.1:1234/v1 (trailing slashes are ignored). */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** Limit of each attempt, in milliseconds. */
+  timeoutMs: number;
+  /** Retries after the first attempt, on 408/429/5xx answers, timeouts and network errors. */
+  maxRetries: number;
+  /** The operator's voice; with grounding, the fixed grounding rules follow it. */
+  systemPrompt: string;
+  /** The knowledge the model answers from (docs/service-rules.md §17): KNOWLEDGE_FILE, else the bundled example. */
+  knowledgeFile: string | undefined;
+  /** KNOWLEDGE_CONTEXT_ENTRIES and KNOWLEDGE_CONTEXT_MAX_CHARS: how much of it one prompt shows. */
+  contextEntries: number;
+  contextMaxChars: number;
+}
+
 export type ReplyEngineConfig =
-  | { kind: 'knowledge'; knowledgeFile: string | undefined; embeddings?: EmbeddingsConfig }
-  | {
-      kind: 'openai';
-      baseUrl: string;
-      apiKey: string;
-      model: string;
-      timeoutMs: number;
-      maxRetries: number;
-      systemPrompt: string;
-      /** The knowledge the model answers from (docs/service-rules.md §17): KNOWLEDGE_FILE, else the bundled example. */
-      knowledgeFile: string | undefined;
-      /** KNOWLEDGE_CONTEXT_ENTRIES and KNOWLEDGE_CONTEXT_MAX_CHARS: how much of it one prompt shows. */
-      contextEntries: number;
-      contextMaxChars: number;
-    };
+  { kind: 'knowledge'; knowledgeFile: string | undefined; embeddings?: EmbeddingsConfig } | OpenAiEngineConfig;
 
 /** Everything dialog-relay reads from the environment (docs/service-rules.md §10), validated once and frozen. */
 export interface Config {

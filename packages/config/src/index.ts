@@ -1,4 +1,4 @@
-export { loadConfig, type EmbeddingsConfig, type ReplyEngineConfig, type Config } from './config.js';
+export { loadConfig, type EmbeddingsConfig, type OpenAiEngineConfig, type ReplyEngineConfig, type Config } from './config.js';
 export { assertUsableClient, type ClientCheckOptions } from './client-checks.js';
 export { parseClientRecord, toClientRecord, type ClientSettings } from './client-settings.js';
 export { ConfigError, type Env } from './env-readers.js';

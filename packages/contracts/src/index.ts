@@ -13,6 +13,7 @@ export {
   type ReplyPart,
   type ContextMessage,
 } from './message.types.js';
+export type { DueMessage } from './due-message.js';
 export { ERROR_STATUS, ERROR_PRECEDENCE, type ErrorCode } from './error-codes.js';
 export { isAppError, leadingErrorCode, AppError, type FieldError, type AppErrorOptions } from './app-error.js';
 export { MAX_LISTED_ERRORS, MAX_ERROR_ANSWER_BYTES, type SuccessEnvelope, type ErrorEnvelope } from './envelope.types.js';

@@ -9,8 +9,8 @@ import { CANCEL_PART, RESUME_PART, SCHEDULE_PART, STATUS_PART } from './ingress.
 import type { DeliveryAttempt, DeliveryView, DueMessage, ReplyStatus, StoredDueMessage, TurnBatch } from './reply.types.js';
 import {
   cancelResultOf,
-  dueJson,
   parseBatch,
+  scheduleInput,
   scheduleResultOf,
   type CancelResult,
   type TurnStore,
@@ -108,17 +108,8 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     /** schedule() as a step of auto_dialog's accept script; it sets `shared.outcome` (queued | stopped | paused | full). */
     scheduleStep(message: DueMessage): Step<ScheduleOutcome> {
       const { keys, timings } = stepDeps();
-      const k = turnKeys(message.conversationId);
-      const call = stepCall(
-        SCHEDULE_PART,
-        { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
-        {
-          message: dueJson(message),
-          ttlMs: timings.pendingTtlMs,
-          conversationId: message.conversationId,
-          maxPending: timings.maxPending ?? 0,
-        },
-      );
+      const input = scheduleInput(keys, timings, message);
+      const call = stepCall(SCHEDULE_PART, input.keys, input.args);
       return { call, settle: (raw) => afterSchedule(message, raw) };
     },
     async humanReplied(conversationId: string): Promise<void> {

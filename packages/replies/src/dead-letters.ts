@@ -16,6 +16,15 @@ export async function listDeadLetters(deliveries: DeliveryStore, offset = 0, lim
 
 export type ReplayResult = 'queued' | 'not_dead' | 'never_produced';
 
+/** What a replay reads and writes: the delivery records, the job producer and its shard, the fresh deadline, the clock. */
+export interface ReplayDeps {
+  deliveries: DeliveryStore;
+  jobs: Pick<JobProducer, 'add'>;
+  shardOfDelivery: (deliveryId: string) => number;
+  replyMaxAgeMs: number;
+  nowMs: () => number;
+}
+
 /**
  * Sends a dead letter again, with the same webhook-id and body, a fresh deadline and a fresh attempt
  * budget (its attempt log continues). Taking it off the dead list is atomic, so two operators cannot
@@ -23,16 +32,7 @@ export type ReplayResult = 'queued' | 'not_dead' | 'never_produced';
  * gets nothing (the attempt refuses to start). A reply that was never produced (its turn failed
  * before the engine answered) has no body to send and is refused.
  */
-export async function replayDeadLetter(
-  deps: {
-    deliveries: DeliveryStore;
-    jobs: Pick<JobProducer, 'add'>;
-    shardOfDelivery: (deliveryId: string) => number;
-    replyMaxAgeMs: number;
-    nowMs: () => number;
-  },
-  deliveryId: string,
-): Promise<ReplayResult> {
+export async function replayDeadLetter(deps: ReplayDeps, deliveryId: string): Promise<ReplayResult> {
   const record = await deps.deliveries.get(deliveryId);
   if (!record || record.state !== 'dead') return 'not_dead';
   if (record.payload === '') return 'never_produced';

@@ -15,6 +15,6 @@ export { createDeliveryStore, type DeliveryStore } from './delivery.store.js';
 export { createAttemptStore } from './attempt.store.js';
 export { createAutoReplies, type AutoReplies } from './auto-replies.js';
 export { newDeliveryId } from './delivery-id.js';
-export { listDeadLetters, replayDeadLetter } from './dead-letters.js';
+export { listDeadLetters, replayDeadLetter, type ReplayDeps } from './dead-letters.js';
 export { REPLY_SCRIPTS } from './lua-scripts.js';
 export type { ReplyMetrics, AutoReplyMetrics } from './reply-metrics.js';

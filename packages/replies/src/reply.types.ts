@@ -6,6 +6,7 @@ import {
   type DeliveryAttemptView,
   type DeliveryState,
   type DeliveryView,
+  type DueMessage,
 } from '@dialog-relay/contracts';
 
 /**
@@ -13,23 +14,8 @@ import {
  * stores it: due messages, the batch a turn answers, delivery records and dead letters.
  */
 
-/**
- * A customer message that is due an automatic reply (docs/service-rules.md §6), as the ingress hands
- * it over: the context message itself, the very object recorded in the conversation's context (its
- * msg_id, sender, content and create_timestamp; docs/design/reply-protocol.md "What a due message
- * holds"), so the reply is produced from it even when the capped context no longer holds it, plus
- * only what the turn needs beside it: where the reply goes and from whom, and when it came.
- */
-export interface DueMessage {
-  message: ContextMessage;
-  client: string;
-  conversationId: string;
-  sendUrl: string;
-  groupId: string | undefined;
-  groupName: string | undefined;
-  boundAccountId: string;
-  receivedAtMs: number;
-}
+/** The due message is a stored shape shared with the ingress: packages/contracts defines it (due-message.ts). */
+export type { DueMessage };
 
 /**
  * A due message as the turn store hands it back: one whose JSON would exceed DUE_MESSAGE_MAX_CHARS

@@ -140,9 +140,28 @@ function checkBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
 const DUE_MESSAGE_MAX_CHARS = 65_536;
 
 /** The stored form of a due message: without its content when that would make it larger than DUE_MESSAGE_MAX_CHARS. */
-export function dueJson(message: DueMessage): string {
+function dueJson(message: DueMessage): string {
   const json = JSON.stringify(message);
   return json.length <= DUE_MESSAGE_MAX_CHARS ? json : JSON.stringify({ ...message, message: { ...message.message, content: undefined } });
+}
+
+/**
+ * SCHEDULE's keys and arguments for a due message: the turn store runs the script alone, the ingress
+ * runs it as a part of auto_dialog's accept script (auto-replies.ts scheduleStep).
+ */
+export function scheduleInput(keys: RedisKeys, timings: TurnTimings, message: DueMessage) {
+  return {
+    keys: {
+      ...conversationKeys(keys, message.conversationId),
+      scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id),
+    },
+    args: {
+      message: dueJson(message),
+      ttlMs: timings.pendingTtlMs,
+      conversationId: message.conversationId,
+      maxPending: timings.maxPending ?? 0,
+    },
+  };
 }
 
 export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: TurnTimings }): TurnStore {
@@ -151,20 +170,8 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
   return {
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
-      const k = turnKeys(message.conversationId);
-      return scheduleResultOf(
-        await runScript(
-          redis,
-          SCHEDULE,
-          { ...k, scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id) },
-          {
-            message: dueJson(message),
-            ttlMs: timings.pendingTtlMs,
-            conversationId: message.conversationId,
-            maxPending: timings.maxPending ?? 0,
-          },
-        ),
-      );
+      const input = scheduleInput(keys, timings, message);
+      return scheduleResultOf(await runScript(redis, SCHEDULE, input.keys, input.args));
     },
     async take(c, generation, deliveryId) {
       const reply = (await runScript(redis, TAKE, turnKeys(c), {

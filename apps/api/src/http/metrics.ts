@@ -1,3 +1,4 @@
+import { boundChildren, createOldestWaitingGauge, createReplyCounter } from '@dialog-relay/process';
 import type { AutoReplyMetrics } from '@dialog-relay/replies';
 import type { CountReply } from '@dialog-relay/reply-engine';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -16,20 +17,6 @@ export interface ApiMetrics {
   countReply: CountReply;
   /** One answered request: `requests` and `duration` through label children bound once per label set (no label hashing per request). */
   observeRequest(route: string, status: number, eventType: string, seconds: number): void;
-}
-
-/**
- * A metric's child for one label set, bound on first use and kept: prom-client hashes the label
- * object (its keys sorted) on every inc or observe, which the request path need not pay. The label
- * values are bounded (routes, statuses, event types), so the map is too.
- */
-function boundChildren<T>(bind: (key: string) => T): (key: string) => T {
-  const children = new Map<string, T>();
-  return (key) => {
-    let child = children.get(key);
-    if (child === undefined) children.set(key, (child = bind(key)));
-    return child;
-  };
 }
 
 /** What the reply queue looks like right now (read at scrape time, shared by all replicas). */
@@ -79,14 +66,7 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
         this.set((await read()).dueJobs);
       },
     });
-    new Gauge({
-      name: 'dialog_relay_oldest_waiting_reply_age_seconds',
-      help: 'How long the oldest due reply job has waited for a worker (0: none waits)',
-      registers: [registry],
-      async collect() {
-        this.set((await read()).oldestDueMs / 1000);
-      },
-    });
+    createOldestWaitingGauge(registry, async () => (await read()).oldestDueMs);
     new Gauge({
       name: 'dialog_relay_queue_workers',
       help: 'Worker replicas connected to the reply queue',
@@ -103,12 +83,7 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
     labelNames: ['when', 'cause'],
     registers: [registry],
   });
-  const replies = new Counter({
-    name: 'dialog_relay_replies_total',
-    help: 'Replies by engine and outcome (answered, handoff, error): here, assist_dialog and website_dialog',
-    labelNames: ['engine', 'outcome'],
-    registers: [registry],
-  });
+  const countReply = createReplyCounter(registry, 'assist_dialog and website_dialog');
   const requests = new Counter({
     name: 'dialog_relay_http_requests_total',
     help: 'HTTP requests by route, status and event type',
@@ -127,13 +102,9 @@ export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMe
     const [route, status, eventType] = key.split('\n');
     return requests.labels({ route: route ?? '', status: status ?? '', event_type: eventType ?? '' });
   });
-  const replyCount = boundChildren((key) => {
-    const [engine, outcome] = key.split('\n');
-    return replies.labels({ engine: engine ?? '', outcome: outcome ?? '' });
-  });
   return {
     registry,
-    countReply: (engine, outcome) => replyCount(`${engine}\n${outcome}`).inc(),
+    countReply,
     observeRequest: (route, status, eventType, seconds) => {
       durationOf(route).observe(seconds);
       requestsOf(`${route}\n${status}\n${eventType}`).inc();

@@ -1,5 +1,4 @@
-import type { JobProducer } from '@dialog-relay/queue';
-import { listDeadLetters, replayDeadLetter, type DeliveryStore } from '@dialog-relay/replies';
+import { listDeadLetters, replayDeadLetter, type ReplayDeps } from '@dialog-relay/replies';
 import { output, UsageError, type Output } from '../output.js';
 
 /** A receiver's answer on one line: JSON-quoted (no raw newlines or control characters), cut to 300 characters. */
@@ -7,15 +6,7 @@ const answerLine = (body: string | null): string =>
   body === null || body === '' ? '' : ` answer=${JSON.stringify(body.length > 300 ? `${body.slice(0, 300)}…` : body)}`;
 
 /** `dead-letters list [limit] | replay <delivery_id>`: failed replies with their reason, attempts and the receiver's answers. */
-export async function deadLettersCommand(
-  deps: {
-    deliveries: DeliveryStore;
-    jobs: Pick<JobProducer, 'add'>;
-    shardOfDelivery: (deliveryId: string) => number;
-    replyMaxAgeMs: number;
-  },
-  args: readonly string[],
-): Promise<Output> {
+export async function deadLettersCommand(deps: Omit<ReplayDeps, 'nowMs'>, args: readonly string[]): Promise<Output> {
   const [action, arg] = args;
   switch (action) {
     case 'list': {

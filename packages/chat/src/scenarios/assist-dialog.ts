@@ -1,6 +1,6 @@
 import type { AssistReplyData } from '@dialog-relay/contracts';
-import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
-import { settled, type Scenario } from './scenario.js';
+import { conversationIdOf } from '@dialog-relay/conversations';
+import { engineRequestOf, settled, type Scenario } from './scenario.js';
 
 /**
  * docs/service-rules.md §5 assist_dialog: reuse the conversation of an earlier auto_dialog message with the same
@@ -26,13 +26,8 @@ export const assistDialog: Scenario = (deps, input) => {
           : conversationId === participants
             ? deps.contexts.readReply(replies[1])
             : await deps.contexts.read(conversationId, window);
-      const message = contextMessageFrom(info, msgId);
-      const { content, handoff, sources } = await deps.engine.reply({
-        conversationId,
-        client: client.id,
-        message,
-        context: context.filter((m) => m.msg_id !== msgId),
-      });
+      const asked = engineRequestOf(input, conversationId, context);
+      const { content, handoff, sources } = await deps.engine.reply(asked);
       const data = {
         conversation_id: conversationId,
         msg_id: deps.newId(),
@@ -42,7 +37,13 @@ export const assistDialog: Scenario = (deps, input) => {
         sources,
         context_reused: indexed !== null,
       } satisfies AssistReplyData;
-      return { status: 200, conversationId, data, writes: [deps.contexts.recordStep(conversationId, [message])], settle: settled(data) };
+      return {
+        status: 200,
+        conversationId,
+        data,
+        writes: [deps.contexts.recordStep(conversationId, [asked.message])],
+        settle: settled(data),
+      };
     },
   };
 };

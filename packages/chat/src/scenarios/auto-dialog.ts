@@ -1,6 +1,5 @@
-import { AppError, type AutoDialogStatus } from '@dialog-relay/contracts';
+import { AppError, type AutoDialogStatus, type DueMessage } from '@dialog-relay/contracts';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
-import type { AutoReplyRequest } from '../ports.js';
 import { isHumanReply, isReplyDue } from '../reply-policy.js';
 import type { Scenario } from './scenario.js';
 
@@ -27,7 +26,7 @@ export const autoDialog: Scenario = (deps, input) => ({
     const info = request.message_info;
     const conversationId = conversationIdOf(client.id, info);
     const recorded = contextMessageFrom(info, msgId);
-    const due: AutoReplyRequest | undefined =
+    const due: DueMessage | undefined =
       isReplyDue(info, client) && sendUrl !== undefined
         ? {
             // The message travels with its reply: the capped context may have dropped it by the time the reply is produced.

@@ -1,9 +1,9 @@
 import type { ClientSettings } from '@dialog-relay/config';
-import type { ChatMessageRequest, Command } from '@dialog-relay/contracts';
+import type { ChatMessageRequest, Command, ContextMessage } from '@dialog-relay/contracts';
 import type { AnswerOutcome } from '@dialog-relay/admission';
-import type { ContextStore, MessageIndex } from '@dialog-relay/conversations';
+import { contextMessageFrom, type ContextStore, type MessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
-import type { ReplyEngine } from '@dialog-relay/reply-engine';
+import type { ReplyEngine, ReplyRequest } from '@dialog-relay/reply-engine';
 import type { AutoReplies, Replication, ScriptCall } from '../ports.js';
 
 export interface ScenarioDeps {
@@ -59,3 +59,14 @@ export type Scenario = (deps: ScenarioDeps, input: ScenarioInput) => StartedScen
 
 /** The data as the write script left it. */
 export const settled = (data: Record<string, unknown>) => (): Promise<Record<string, unknown>> => Promise.resolve(data);
+
+/**
+ * What the engine is asked for a synchronous reply (assist_dialog, website_dialog): the request's
+ * message as the context records it (`message`, which the scenario records too) and the context
+ * without that message.
+ */
+export function engineRequestOf(input: ScenarioInput, conversationId: string, context: readonly ContextMessage[]): ReplyRequest {
+  const { client, msgId } = input;
+  const message = contextMessageFrom(input.request.message_info, msgId);
+  return { conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) };
+}

@@ -1,6 +1,6 @@
 import type { ContextMessage, SyncReplyData } from '@dialog-relay/contracts';
-import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
-import { settled, type Scenario } from './scenario.js';
+import { conversationIdOf } from '@dialog-relay/conversations';
+import { engineRequestOf, settled, type Scenario } from './scenario.js';
 
 /** docs/service-rules.md §5, §17 website_dialog: answer at once (with its handoff and sources); record both the message and the reply. */
 export const websiteDialog: Scenario = (deps, input) => {
@@ -12,13 +12,8 @@ export const websiteDialog: Scenario = (deps, input) => {
     reads: window > 0 ? [deps.contexts.readStep(conversationId, window)] : [],
     finish: async (replies) => {
       const context = window > 0 ? deps.contexts.readReply(replies[0]) : [];
-      const message = contextMessageFrom(info, msgId);
-      const { content, handoff, sources } = await deps.engine.reply({
-        conversationId,
-        client: client.id,
-        message,
-        context: context.filter((m) => m.msg_id !== msgId),
-      });
+      const asked = engineRequestOf(input, conversationId, context);
+      const { content, handoff, sources } = await deps.engine.reply(asked);
       const replyId = deps.newId();
       const reply: ContextMessage = {
         msg_id: replyId,
@@ -40,7 +35,7 @@ export const websiteDialog: Scenario = (deps, input) => {
         status: 200,
         conversationId,
         data,
-        writes: [deps.contexts.recordStep(conversationId, content.length > 0 ? [message, reply] : [message])],
+        writes: [deps.contexts.recordStep(conversationId, content.length > 0 ? [asked.message, reply] : [asked.message])],
         settle: settled(data),
       };
     },

@@ -26,6 +26,13 @@ export const errorContent = (codes: readonly ErrorCode[]): Schema => ({
   },
 });
 
+/** An error answer that names when to retry: the request id and Retry-After headers, the error envelope restricted to `codes`. */
+export const retryAfterError = (description: string, codes: readonly ErrorCode[]): Schema => ({
+  description,
+  headers: { ...requestIdHeader, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  content: errorContent(codes),
+});
+
 const NAMES: Record<(typeof ANY_REQUEST_ERRORS)[number] | 'not_found' | 'method_not_allowed', string> = {
   bad_request: 'BadRequest',
   request_timeout: 'RequestTimeout',

@@ -1,4 +1,4 @@
-import { anyRequestResponses, errorContent, requestIdHeader } from './common-responses.js';
+import { anyRequestResponses, errorContent, requestIdHeader, retryAfterError } from './common-responses.js';
 import { ref, successEnvelope } from './response-schemas.js';
 import { describeSeconds, type DocumentedTimings } from './timings.js';
 
@@ -56,11 +56,7 @@ export function operationsPaths(): Record<string, Schema> {
               }),
             ),
           ),
-          503: {
-            description: 'not ready',
-            headers: { ...requestIdHeader, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-            content: errorContent(['service_unavailable']),
-          },
+          503: retryAfterError('not ready', ['service_unavailable']),
         }),
       },
     },
@@ -77,16 +73,8 @@ export function operationsPaths(): Record<string, Schema> {
             headers: requestIdHeader,
             content: { ...errorContent(['unauthorized']), ...text('text/html') },
           },
-          429: {
-            description: 'too many wrong admin tokens from this address (AUTH_FAILURE* limits); wait Retry-After',
-            headers: { ...requestIdHeader, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-            content: errorContent(['rate_limited']),
-          },
-          503: {
-            description: 'Redis unreachable: the queue gauges cannot be read',
-            headers: { ...requestIdHeader, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-            content: errorContent(['service_unavailable']),
-          },
+          429: retryAfterError('too many wrong admin tokens from this address (AUTH_FAILURE* limits); wait Retry-After', ['rate_limited']),
+          503: retryAfterError('Redis unreachable: the queue gauges cannot be read', ['service_unavailable']),
         }),
       },
     },

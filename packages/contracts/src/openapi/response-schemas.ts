@@ -66,6 +66,16 @@ const sources = {
   description: 'Ids of the knowledge entries the reply rests on; empty for a handoff, a greeting, or an engine without knowledge.',
 };
 
+/** The properties of a synchronous reply (website_dialog's answer; assist_dialog's adds context_reused); `msgId` describes its msg_id. */
+const syncReplyProperties = (msgId: string) => ({
+  conversation_id: conversationId,
+  msg_id: { type: 'string', description: msgId },
+  in_reply_to: stringList,
+  content: { type: 'array', items: ref('ReplyPart') },
+  handoff,
+  sources,
+});
+
 /** The properties of a shape contracts defines: the compiler holds them to its fields (none missing, none extra). */
 type PropertiesOf<T> = { [K in keyof T]-?: Schema };
 
@@ -104,26 +114,14 @@ export function responseSchemas(): Record<string, Schema> {
     AssistData: closed(
       [...ASSIST_REPLY_FIELDS.required],
       {
-        conversation_id: conversationId,
-        msg_id: { type: 'string', description: "The suggestion's id." },
-        in_reply_to: stringList,
-        content: { type: 'array', items: ref('ReplyPart') },
-        handoff,
-        sources,
+        ...syncReplyProperties("The suggestion's id."),
         context_reused: { type: 'boolean', description: 'True when the msg_id was seen in auto_dialog and that conversation was used.' },
       } satisfies PropertiesOf<AssistReplyData>,
       'assist_dialog: a suggested reply (not recorded).',
     ),
     WebsiteData: closed(
       [...SYNC_REPLY_FIELDS.required],
-      {
-        conversation_id: conversationId,
-        msg_id: { type: 'string', description: "The reply's id." },
-        in_reply_to: stringList,
-        content: { type: 'array', items: ref('ReplyPart') },
-        handoff,
-        sources,
-      } satisfies PropertiesOf<SyncReplyData>,
+      syncReplyProperties("The reply's id.") satisfies PropertiesOf<SyncReplyData>,
       'website_dialog: the reply, recorded with the message.',
     ),
     AutoData: closed(

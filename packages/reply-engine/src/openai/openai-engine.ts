@@ -1,3 +1,4 @@
+import type { OpenAiEngineConfig } from '@dialog-relay/config';
 import type { ReplyPart } from '@dialog-relay/contracts';
 import { got, HTTPError, RequestError } from 'got';
 import { capDownload } from '../http/capped-download.js';
@@ -21,17 +22,11 @@ export interface OpenAiGrounding {
   contextMaxChars: number;
 }
 
-export interface OpenAiEngineOptions {
-  /** API root including the version, e.g. http://127.0.0.1:1234/v1 (trailing slashes are ignored). */
-  baseUrl: string;
-  apiKey: string;
-  model: string;
-  /** Limit of each attempt, in milliseconds. */
-  timeoutMs: number;
-  /** Retries after the first attempt, on 408/429/5xx answers, timeouts and network errors. */
-  maxRetries: number;
-  /** The operator's voice; with grounding, the fixed grounding rules follow it. */
-  systemPrompt: string;
+/** The configuration's connection fields (packages/config OpenAiEngineConfig: base URL, key, model, time-out, retries, system prompt), and what the engine adds. */
+export interface OpenAiEngineOptions extends Pick<
+  OpenAiEngineConfig,
+  'baseUrl' | 'apiKey' | 'model' | 'timeoutMs' | 'maxRetries' | 'systemPrompt'
+> {
   /** Reply when the API fails or answers nothing usable; [] means: send nothing. */
   fallback: ReplyPart[];
   /** How many earlier context messages go to the model (default 10). */
