@@ -1,8 +1,8 @@
-import type { ReplyPart } from '@dialog-relay/contracts';
 import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { createTurnStore, type DueMessage, type TakeResult, type TurnStore, type TurnTimings } from './internals.js';
+import { createTurnStore, type TakeResult, type TurnStore, type TurnTimings } from './internals.js';
+import { dueMessage as due } from './support/due-message.js';
 
 describe('turn store (the per-conversation turn protocol)', () => {
   let redis: Redis;
@@ -25,27 +25,6 @@ describe('turn store (the per-conversation turn protocol)', () => {
     turns = storeWith();
   });
 
-  const due = (
-    msgId: string,
-    conversationId = 'c_one',
-    content: ReplyPart[] = [{ type: 'text', content: `question ${msgId}` }],
-  ): DueMessage => ({
-    message: {
-      msg_id: msgId,
-      role: 'customer',
-      from_user_id: 'cust',
-      content,
-      event_type: 'auto_dialog',
-      create_timestamp: Math.floor(Date.now() / 1000),
-    },
-    client: 'shop',
-    conversationId,
-    sendUrl: 'http://127.0.0.1:9/x',
-    groupId: undefined,
-    groupName: undefined,
-    boundAccountId: 'bound',
-    receivedAtMs: Date.now(),
-  });
   const ids = (taken: TakeResult): string[] | string =>
     taken.kind === 'batch' ? taken.batch.messages.map((m) => m.message.msg_id) : taken.kind;
   const pending = async (c = 'c_one'): Promise<string[]> => (await turns.snapshot(c)).pending.map((m) => m.message.msg_id);
