@@ -2,7 +2,6 @@ import { buildApi, type Api } from '@dialog-relay/api';
 import { loadConfig, type Config } from '@dialog-relay/config';
 import { createLogger } from '@dialog-relay/logger';
 import { createRedis, createRedisKeys, type RedisKeys } from '@dialog-relay/redis';
-import { signRequestBody } from '@dialog-relay/signing';
 import { QUEUE_NAMES, turnJobId } from '@dialog-relay/queue';
 import { registerApiUnderTest, testRedisEnv, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { Queue } from 'bullmq';
@@ -12,6 +11,7 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { postAsShop } from './ask-shop.js';
 
 const WORKER_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'main.js');
 export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -131,12 +131,7 @@ export async function startSystem(options: {
         ...top,
         message_info: { from_user_type: 2, message_type: 1, event_type: 'auto_dialog', create_timestamp: now, trace: ++sequence, ...info },
       };
-      body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
-      const response = await fetch(`${apiUrl}/custom-im/chat-messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      const response = await postAsShop(apiUrl, body);
       return {
         status: response.status,
         headers: response.headers,
