@@ -2,8 +2,9 @@ import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redi
 import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { DONE } from '@dialog-relay/queue';
-import { processTurn, type ReplyMetrics } from './internals.js';
+import { processTurn } from './internals.js';
 import { CONVERSATION, createHarness, outcome, testDeliveryId, type Harness } from './harness.js';
+import { recordMetrics } from './support/metrics-recorder.js';
 
 /**
  * Every cancelled reply is counted once, by the side that cancelled it: the ingress (a stop or a
@@ -20,21 +21,9 @@ describe('cancellation metrics (ingress and worker count each cancelled reply on
   after(() => redis.disconnect());
   beforeEach(() => {
     h = createHarness(redis);
-    worker = [];
-    const keep =
-      (name: string) =>
-      (...args: unknown[]): void =>
-        void worker.push([name, ...args]);
-    const metrics: ReplyMetrics = {
-      attempt: keep('attempt'),
-      delivered: keep('delivered'),
-      engine: keep('engine'),
-      turn: keep('turn'),
-      cancelled: keep('cancelled'),
-      abortLatency: keep('abortLatency'),
-      deadLetter: keep('deadLetter'),
-    };
-    h.deps.metrics = metrics;
+    const r = recordMetrics();
+    worker = r.calls;
+    h.deps.metrics = r.metrics;
   });
   const turn = (generation = 0) => processTurn(h.deps, { conversationId: CONVERSATION, generation });
   const workerCancellations = (): unknown[][] => worker.filter((call) => call[0] === 'cancelled');
