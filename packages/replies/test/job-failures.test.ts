@@ -8,11 +8,11 @@ import {
   processRedelivery,
   processTurn,
   redeliveryFailedForGood,
-  replayDeadLetter,
   turnFailedForGood,
   type DeadReason,
 } from './internals.js';
-import { CONVERSATION, createHarness, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
+import { CONVERSATION, createHarness, outcome, type Harness, testDeliveryId } from './harness.js';
+import { replayOn } from './support/replay.js';
 
 /** What happens when BullMQ gives up on a job (docs/service-rules.md §15): a dead letter with a reason, and the conversation goes on. */
 describe('job failures: the final failure of a turn or a redelivery', () => {
@@ -127,18 +127,7 @@ describe('job failures: the final failure of a turn or a redelivery', () => {
     h.deliverer.answer(outcome.permanent(410));
     await turn(0);
     const jobs = { add: () => Promise.resolve() };
-    expect(
-      await replayDeadLetter(
-        {
-          deliveries: h.deliveries,
-          jobs,
-          shardOfDelivery: h.keys.shardOfDelivery,
-          replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
-          nowMs: () => h.clock.now,
-        },
-        firstId,
-      ),
-    ).to.equal('queued');
+    expect(await replayOn(h, jobs, firstId)).to.equal('queued');
     expect(await listDeadLetters(h.deliveries)).to.deep.equal([]);
     deadReasons.length = 0;
 
