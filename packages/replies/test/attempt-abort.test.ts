@@ -1,9 +1,9 @@
 import { DONE } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { processTurn } from './internals.js';
 import { CLIENT, CONVERSATION, createHarness, outcome, type Harness, testDeliveryId } from './harness.js';
+import { testRedisForSuite } from './support/suite-hooks.js';
 
 /**
  * A stop or a human's message aborts the attempt in flight (docs/service-rules.md §14), whatever
@@ -12,11 +12,7 @@ import { CLIENT, CONVERSATION, createHarness, outcome, type Harness, testDeliver
 describe('aborting a delivery attempt', () => {
   let redis: Redis;
   let h: Harness;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'attempt-abort-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  testRedisForSuite('attempt-abort-test', (connection) => (redis = connection));
 
   const id = testDeliveryId(CONVERSATION, 0);
   const turn = () => processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });

@@ -1,6 +1,5 @@
 import { DONE } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import {
   listDeadLetters,
@@ -11,21 +10,20 @@ import {
   turnFailedForGood,
   type DeadReason,
 } from './internals.js';
-import { CONVERSATION, createHarness, outcome, type Harness, testDeliveryId } from './harness.js';
+import { CONVERSATION, outcome, type Harness, testDeliveryId } from './harness.js';
 import { replayOn } from './support/replay.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 /** What happens when BullMQ gives up on a job (docs/service-rules.md §15): a dead letter with a reason, and the conversation goes on. */
 describe('job failures: the final failure of a turn or a redelivery', () => {
   let redis: Redis;
   let h: Harness;
   let deadReasons: DeadReason[];
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'job-failures-test' });
-    await waitForRedis(redis, 5000);
+  harnessPerTest('job-failures-test', (harness, connection) => {
+    h = harness;
+    redis = connection;
   });
-  after(() => redis.disconnect());
   beforeEach(() => {
-    h = createHarness(redis);
     deadReasons = [];
     h.deps.metrics = { ...NO_REPLY_METRICS, deadLetter: (reason) => void deadReasons.push(reason) };
   });

@@ -1,23 +1,14 @@
 import { DONE, type JobProducer } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { listDeadLetters, processRedelivery, processTurn } from './internals.js';
-import { CONVERSATION, createHarness, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
+import { CONVERSATION, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
 import { replayOn } from './support/replay.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 /** Regressions found by probing the worker logic: each of these once went wrong. */
 describe('worker logic regressions', () => {
-  let redis: Redis;
   let h: Harness;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'regressions-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
-  beforeEach(() => {
-    h = createHarness(redis);
-  });
+  harnessPerTest('regressions-test', (harness) => (h = harness));
   const id = testDeliveryId(CONVERSATION, 0);
   const stopDuringAttempt = (): void => {
     h.deliverer.during = async () => {

@@ -1,21 +1,14 @@
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { processTurn, statusClassOf } from './internals.js';
-import { CONVERSATION, createHarness, outcome, SETTINGS, T0, type Harness } from './harness.js';
+import { CONVERSATION, outcome, SETTINGS, T0, type Harness } from './harness.js';
 import { recordMetrics } from './support/metrics-recorder.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 describe('reply metrics port (what the worker reports to operators)', () => {
-  let redis: Redis;
   let h: Harness;
   let calls: unknown[][];
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'reply-metrics-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  harnessPerTest('reply-metrics-test', (harness) => (h = harness));
   beforeEach(() => {
-    h = createHarness(redis);
     const r = recordMetrics();
     calls = r.calls;
     h.deps.metrics = r.metrics;

@@ -1,17 +1,14 @@
-import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { createRedisKeys, type Redis } from '@dialog-relay/redis';
+import { uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { createTurnStore, type TakeResult, type TurnStore, type TurnTimings } from './internals.js';
 import { dueMessage as due } from './support/due-message.js';
+import { testRedisForSuite } from './support/suite-hooks.js';
 
 describe('turn store (the per-conversation turn protocol)', () => {
   let redis: Redis;
   let keys: ReturnType<typeof createRedisKeys>;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'turns-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  testRedisForSuite('turns-test', (connection) => (redis = connection));
   const storeWith = (timings: Partial<TurnTimings> = {}): TurnStore => {
     keys = createRedisKeys(uniquePrefix('turns'));
     return createTurnStore({
