@@ -149,14 +149,7 @@ describe('grounded replies and handoff through the public API (recording fake mo
 
   it('auto_dialog: a handoff is delivered with handoff true, then the bot stays quiet for HANDOFF_PAUSE_S until resume_auto_reply', async () => {
     const customer = { from_user_id: 'handoff-customer', to_user_id: 'bound-grounded' };
-    const command = (content: string) =>
-      system.send({
-        from_user_id: customer.to_user_id,
-        to_user_id: customer.from_user_id,
-        content,
-        event_type: 'cmd_dialog',
-        from_user_type: undefined,
-      });
+    const command = (content: string) => system.command(customer, content);
     receiver.requests.length = 0;
     const asked = await system.send(
       { ...customer, content: 'Do you take seashells?', msg_id: `g-auto-1-${Date.now()}` },

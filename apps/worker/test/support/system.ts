@@ -1,7 +1,8 @@
 import { buildApi, type Api } from '@dialog-relay/api';
 import { loadConfig, type Config } from '@dialog-relay/config';
 import { createLogger } from '@dialog-relay/logger';
-import { createRedis, createRedisKeys, type RedisKeys } from '@dialog-relay/redis';
+import { createRedis, createRedisKeys, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { createDeliveryStore, type DeliveryStore } from '@dialog-relay/replies';
 import { QUEUE_NAMES, turnJobId } from '@dialog-relay/queue';
 import { registerApiUnderTest, testRedisEnv, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { Queue } from 'bullmq';
@@ -36,6 +37,12 @@ export interface System {
     info: Record<string, unknown>,
     top?: Record<string, unknown>,
   ): Promise<{ status: number; headers: Headers; json: { data?: Record<string, unknown>; error?: string } }>;
+  /** The bound account sends `content` as a command (cmd_dialog) in `customer`'s conversation: auto_reply_status, stop_auto_reply, … */
+  command(customer: { from_user_id: string; to_user_id: string }, content: string): ReturnType<System['send']>;
+  /** A request connection to the system's Redis (ready when the system is), closed with the system. */
+  redis(): Redis;
+  /** The reply protocol's delivery store over the system's keys (on redis()). */
+  deliveries(): DeliveryStore;
   /** BullMQ's state of a conversation's turn job ('completed', 'active', 'delayed', …; 'unknown' when there is none). */
   turnJobState(conversationId: string, generation: number): Promise<string>;
   close(): Promise<void>;
@@ -114,6 +121,24 @@ export async function startSystem(options: {
 
   const keys = createRedisKeys(config.redisPrefix, config.redis.shards);
   let inspector: { redis: ReturnType<typeof createRedis>; queues: Map<number, Queue> } | undefined;
+  const requests = createRedis(config.redis, 'request', { name: 'e2e' });
+  await waitForRedis(requests, 5000);
+  const redis = (): Redis => requests;
+  const send: System['send'] = async (info, top = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    const body: Record<string, unknown> = {
+      client: 'shop',
+      timestamp: now,
+      ...top,
+      message_info: { from_user_type: 2, message_type: 1, event_type: 'auto_dialog', create_timestamp: now, trace: ++sequence, ...info },
+    };
+    const response = await postAsShop(apiUrl, body);
+    return {
+      status: response.status,
+      headers: response.headers,
+      json: (await response.json()) as { data?: Record<string, unknown>; error?: string },
+    };
+  };
   return {
     apiUrl,
     api,
@@ -123,21 +148,17 @@ export async function startSystem(options: {
     apiErrors: () => [...apiErrors],
     workers,
     startWorker,
-    async send(info, top = {}) {
-      const now = Math.floor(Date.now() / 1000);
-      const body: Record<string, unknown> = {
-        client: 'shop',
-        timestamp: now,
-        ...top,
-        message_info: { from_user_type: 2, message_type: 1, event_type: 'auto_dialog', create_timestamp: now, trace: ++sequence, ...info },
-      };
-      const response = await postAsShop(apiUrl, body);
-      return {
-        status: response.status,
-        headers: response.headers,
-        json: (await response.json()) as { data?: Record<string, unknown>; error?: string },
-      };
-    },
+    redis,
+    deliveries: () => createDeliveryStore({ redis: redis(), keys, ttlS: 3600, deadLetterTtlS: 86_400 }),
+    send,
+    command: (customer, content) =>
+      send({
+        from_user_id: customer.to_user_id,
+        to_user_id: customer.from_user_id,
+        content,
+        event_type: 'cmd_dialog',
+        from_user_type: undefined,
+      }),
     async turnJobState(conversationId, generation) {
       inspector ??= { redis: createRedis(config.redis, 'worker', { name: 'e2e-inspector' }), queues: new Map() };
       const shard = keys.shardOf(conversationId);
@@ -149,6 +170,7 @@ export async function startSystem(options: {
       return queue.getJobState(turnJobId(conversationId, generation));
     },
     async close() {
+      requests.disconnect();
       if (inspector) {
         await Promise.all([...inspector.queues.values()].map((queue) => queue.close()));
         inspector.redis.disconnect();
