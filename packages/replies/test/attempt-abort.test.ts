@@ -17,6 +17,18 @@ describe('aborting a delivery attempt', () => {
   const id = testDeliveryId(CONVERSATION, 0);
   const turn = () => processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });
   const botReplies = async () => (await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot');
+  /** The stop aborted the attempt before it sent anything: recorded cancelled in one attempt, acknowledged, nothing left in flight or in the context. */
+  const expectAbortedUnsent = async (): Promise<void> => {
+    expect(h.aborts).to.deep.equal([{ conversationId: CONVERSATION, deliveryId: id }]);
+    expect(h.deliverer.requests).to.deep.equal([]);
+    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
+    const attempts = await h.deliveries.attempts(id);
+    expect(attempts).to.have.length(1);
+    expect(attempts[0]!.error).to.match(/^cancelled/);
+    expect(h.acknowledged).to.deep.equal([id]);
+    expect(await h.attemptInFlight()).to.equal(false);
+    expect(await botReplies()).to.deep.equal([]);
+  };
 
   it('cancels an attempt whose stop landed while its client was still being looked up: the stop finds it in flight, nothing is sent, the reply is cancelled', async () => {
     let stopAnswered = false;
@@ -35,15 +47,7 @@ describe('aborting a delivery attempt', () => {
     expect(await turn()).to.deep.equal(DONE);
 
     expect(stopAnswered).to.equal(true);
-    expect(h.aborts).to.deep.equal([{ conversationId: CONVERSATION, deliveryId: id }]);
-    expect(h.deliverer.requests).to.deep.equal([]);
-    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
-    const attempts = await h.deliveries.attempts(id);
-    expect(attempts).to.have.length(1);
-    expect(attempts[0]!.error).to.match(/^cancelled/);
-    expect(h.acknowledged).to.deep.equal([id]);
-    expect(await h.attemptInFlight()).to.equal(false);
-    expect(await botReplies()).to.deep.equal([]);
+    await expectAbortedUnsent();
   });
 
   it('reaches an attempt between its stop check and its request: no request is sent, the attempt is recorded cancelled and acknowledged', async () => {
@@ -66,16 +70,8 @@ describe('aborting a delivery attempt', () => {
     expect(await turn()).to.deep.equal(DONE);
 
     expect(stopAnswered).to.equal(true);
-    expect(h.aborts).to.deep.equal([{ conversationId: CONVERSATION, deliveryId: id }]);
-    expect(h.deliverer.requests).to.deep.equal([]);
-    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
-    const attempts = await h.deliveries.attempts(id);
-    expect(attempts).to.have.length(1);
-    expect(attempts[0]).to.include({ attempt: 1, status: null });
-    expect(attempts[0]!.error).to.match(/^cancelled/);
-    expect(h.acknowledged).to.deep.equal([id]);
-    expect(await h.attemptInFlight()).to.equal(false);
-    expect(await botReplies()).to.deep.equal([]);
+    await expectAbortedUnsent();
+    expect((await h.deliveries.attempts(id))[0]).to.include({ attempt: 1, status: null });
   });
 
   it('leaves nothing registered when the attempt is refused (stopped before it began)', async () => {
