@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { answerBody, checkAnswerAgainstOpenApi } from '@dialog-relay/testkit';
 import type { Browser } from 'playwright-core';
-import { keepOnLoopback, launchChromium } from './support/chromium.js';
+import { expectLoopbackOnly, keepOnLoopback, launchChromium, pageProblems } from './support/chromium.js';
 import { startTestApi, type TestApi } from './support/test-api.js';
 
 describe('API reference at GET /docs', () => {
@@ -32,7 +32,6 @@ describe('API reference at GET /docs', () => {
 
   it('renders the endpoint and the send_url callback in Chromium, contacting only 127.0.0.1', async () => {
     const context = await browser.newContext();
-    const problems: string[] = [];
     const traffic = await keepOnLoopback(context, t.url);
     // What the browser receives from the API is checked against the document too, as the tests' fetch answers are.
     const answers: Promise<void>[] = [];
@@ -52,10 +51,7 @@ describe('API reference at GET /docs', () => {
       );
     });
     const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => void problems.push(error.message));
+    const problems = pageProblems(page);
     try {
       await page.goto(`${t.url}/docs`);
       const operation = page.locator('.opblock-post .opblock-summary-path', { hasText: '/custom-im/chat-messages' });
@@ -70,11 +66,6 @@ describe('API reference at GET /docs', () => {
       await context.close();
     }
     expect(answers.length, 'answers the browser received from the API').to.be.at.least(4);
-    expect(traffic.requested.length).to.be.greaterThan(0);
-    expect(traffic.outside(), 'requests that left loopback').to.deep.equal([]);
-    expect(
-      problems.filter((p) => /Content Security Policy|Refused to/i.test(p)),
-      'CSP violations',
-    ).to.deep.equal([]);
+    expectLoopbackOnly(traffic, problems);
   });
 });

@@ -10,6 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listeningAddresses } from './support/process-tree.js';
 
 const ROOT = new URL('../../../../', import.meta.url).pathname;
 const START = join(ROOT, 'scripts/start.mjs');
@@ -70,20 +71,6 @@ async function stopGroup(started: Started): Promise<void> {
   await started.exited;
 }
 
-/** The local addresses sockets listen on for `port`, as the kernel lists them (Linux /proc/net). */
-function listeningAddresses(port: number): string[] {
-  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  const found: string[] = [];
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    if (!existsSync(file)) continue;
-    for (const line of readFileSync(file, 'utf8').trim().split('\n').slice(1)) {
-      const [, local = '', , state] = line.trim().split(/\s+/);
-      const [address = '', localPort] = local.split(':');
-      if (localPort === hexPort && state === '0A') found.push(address);
-    }
-  }
-  return found;
-}
 const IPV4_LOOPBACK = '0100007F';
 const IPV6_LOOPBACK = '00000000000000000000000001000000';
 const ADMIN_TOKEN = 'npm-start-admin-token-01';
@@ -273,17 +260,17 @@ describe('npm start', function () {
 
     const printedPrefix = (): string =>
       /Redis keys under prefix "(dr:[0-9a-f]{8}:)" \(this checkout's own; set REDIS_PREFIX to share\)/.exec(started.output())?.[1] ?? '';
-    const demoClients = (): string => {
-      const secret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
-      return JSON.stringify({ demo: { secret, allow_private_send_urls: true } });
-    };
+    /** The demo client's request secret, as npm start printed it. */
+    const demoSecret = (): string => /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
+    const demoClients = (): string => JSON.stringify({ demo: { secret: demoSecret(), allow_private_send_urls: true } });
     const workersServing = async (): Promise<number> => {
       const metrics = await (
         await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
       ).text();
       return Number(/^dialog_relay_queue_workers (\d+)/m.exec(metrics)?.[1] ?? 'NaN');
     };
-    const autoDialog = (secret: string): string => {
+    /** The demo client asks the API on `apiPort` "When are you open?" (auto_dialog, signed); the reply goes to the receiver. */
+    const askDemo = (apiPort: number): Promise<Response> => {
       const now = Math.floor(Date.now() / 1000);
       const body: Record<string, unknown> = {
         client: 'demo',
@@ -300,8 +287,12 @@ describe('npm start', function () {
           create_timestamp: now,
         },
       };
-      body['signature'] = signRequestBody(body, secret, 'hmac-sha256');
-      return JSON.stringify(body);
+      body['signature'] = signRequestBody(body, demoSecret(), 'hmac-sha256');
+      return fetch(`http://127.0.0.1:${apiPort}/custom-im/chat-messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     };
 
     it('listens on 127.0.0.1 only when HOST is not set', () => {
@@ -359,12 +350,7 @@ describe('npm start', function () {
           40_000,
         );
         const before = received.length;
-        const secret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
-        const answer = await fetch(`http://127.0.0.1:${apiPort}/custom-im/chat-messages`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: autoDialog(secret),
-        });
+        const answer = await askDemo(apiPort);
         expect(answer.status, `${await answer.text()} ${api.output()}`).to.equal(202);
         await waitUntil(() => received.length > before, 20_000);
       } finally {
@@ -374,12 +360,7 @@ describe('npm start', function () {
 
     it("npm run cli of the same checkout lists the deliveries npm start made (the README's integrator commands)", async () => {
       const before = received.length;
-      const secret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
-      const answer = await fetch(`http://127.0.0.1:${port}/custom-im/chat-messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: autoDialog(secret),
-      });
+      const answer = await askDemo(port);
       expect(answer.status).to.equal(202);
       const conversation = ((await answer.json()) as { data: { conversation_id: string } }).data.conversation_id;
       await waitUntil(() => received.length > before, 20_000);
@@ -402,29 +383,7 @@ describe('npm start', function () {
       expect(secret, 'the README names the demo webhook secret').to.be.a('string');
       expect(started.output()).to.include(`webhook secret ${secret ?? ''}`);
 
-      const now = Math.floor(Date.now() / 1000);
-      const body: Record<string, unknown> = {
-        client: 'demo',
-        timestamp: now,
-        send_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-        message_info: {
-          msg_id: `start-${now}`,
-          from_user_id: 'customer-1',
-          to_user_id: 'bot-1',
-          content: 'When are you open?',
-          message_type: 1,
-          event_type: 'auto_dialog',
-          from_user_type: 2,
-          create_timestamp: now,
-        },
-      };
-      const demoSecret = /secret "([^"]+)"/.exec(started.output())?.[1] ?? '';
-      body['signature'] = signRequestBody(body, demoSecret, 'hmac-sha256');
-      const answer = await fetch(`http://127.0.0.1:${port}/custom-im/chat-messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      const answer = await askDemo(port);
       expect(answer.status, await answer.text()).to.equal(202);
       await waitUntil(() => received.length > 0, 20_000);
 

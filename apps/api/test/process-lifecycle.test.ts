@@ -13,6 +13,10 @@ import type { AddressInfo } from 'node:net';
 
 const MAIN = new URL('../src/main.js', import.meta.url).pathname;
 
+/** Starts an API process with `env` added to this one's and waits (20 s at most) for it to exit, as a refusal does. */
+const startApi = (env: Record<string, string>) =>
+  spawnSync(process.execPath, [MAIN], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
+
 describe('API process lifecycle', function () {
   let slowModel: Server;
   let modelUrl: string;
@@ -124,18 +128,14 @@ describe('API process lifecycle', function () {
   }
 
   it('refuses to start with a bad configuration, naming the variable (exit 78)', () => {
-    const result = spawnSync(process.execPath, [MAIN], { env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8' });
+    const result = startApi({ PORT: 'eighty' });
     expect(result.status).to.equal(78);
     expect(result.stderr).to.include('PORT');
   });
 
   it('refuses to start with a TRUST_PROXY Express cannot use, in one line naming it (exit 78, no stack trace)', () => {
     for (const value of ['garbage', '10.0.0.0/33', '-1', 'loopback,,10.0.0.1']) {
-      const result = spawnSync(process.execPath, [MAIN], {
-        env: { ...process.env, REDIS_URL: testRedisUrl(), TRUST_PROXY: value },
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
+      const result = startApi({ REDIS_URL: testRedisUrl(), TRUST_PROXY: value });
       expect(result.status, `${value}: ${result.stderr}`).to.equal(78);
       expect(result.stderr).to.match(/^dialog-relay api: bad configuration: TRUST_PROXY: /);
       expect(result.stderr.trim().split('\n'), result.stderr).to.have.length(1);
@@ -154,22 +154,15 @@ describe('API process lifecycle', function () {
   });
 
   it('refuses to start with two Redis modes, naming both (exit 78)', () => {
-    const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_CLUSTER_NODES: '127.0.0.1:7001' },
-      encoding: 'utf8',
-    });
+    const result = startApi({ REDIS_URL: testRedisUrl(), REDIS_CLUSTER_NODES: '127.0.0.1:7001' });
     expect(result.status).to.equal(78);
     expect(result.stderr).to.include('REDIS_URL and REDIS_CLUSTER_NODES are both set');
   });
 
   it('refuses to start with CLIENTS holding a rate_limit_per_s below 1, naming CLIENTS and the client (exit 78)', () => {
-    const result = spawnSync(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        REDIS_URL: testRedisUrl(),
-        CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', rate_limit_per_s: 0.5 } }),
-      },
-      encoding: 'utf8',
+    const result = startApi({
+      REDIS_URL: testRedisUrl(),
+      CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', rate_limit_per_s: 0.5 } }),
     });
     expect(result.status, result.stderr).to.equal(78);
     expect(result.stderr).to.match(
@@ -182,17 +175,12 @@ describe('API process lifecycle', function () {
     before(() => (dir = mkdtempSync(join(tmpdir(), 'api-knowledge-'))));
     after(() => rmSync(dir, { recursive: true, force: true }));
     const start = (knowledgeFile: string) =>
-      spawnSync(process.execPath, [MAIN], {
-        env: {
-          ...process.env,
-          PORT: '0',
-          HOST: '127.0.0.1',
-          REDIS_URL: testRedisUrl(),
-          REDIS_PREFIX: uniquePrefix('aknow'),
-          KNOWLEDGE_FILE: knowledgeFile,
-        },
-        encoding: 'utf8',
-        timeout: 20_000,
+      startApi({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        REDIS_URL: testRedisUrl(),
+        REDIS_PREFIX: uniquePrefix('aknow'),
+        KNOWLEDGE_FILE: knowledgeFile,
       });
 
     it('refuses to start when the file does not exist, with one line naming KNOWLEDGE_FILE (exit 78, no stack trace)', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { keepOnLoopback, launchChromium } from './support/chromium.js';
+import { expectLoopbackOnly, keepOnLoopback, launchChromium, pageProblems } from './support/chromium.js';
 import { startTestApi, type TestApi } from './support/test-api.js';
 
 const READ = 'read-token-0123456789';
@@ -90,10 +90,7 @@ describe('queue dashboard', () => {
       const context = await browser.newContext();
       const traffic = await keepOnLoopback(context, t.url);
       const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(message.text());
-      });
+      const problems = pageProblems(page);
       const first = await page.goto(`${t.url}/admin/queues`);
       expect(first?.status()).to.equal(401);
       await page.fill('input[name="token"]', READ);
@@ -110,12 +107,7 @@ describe('queue dashboard', () => {
       expect(cookies[0]?.value).to.not.include(READ);
       expect(await page.evaluate('document.cookie')).to.equal('');
       await context.close();
-      expect(traffic.requested.length).to.be.greaterThan(0);
-      expect(traffic.outside(), 'requests that left loopback').to.deep.equal([]);
-      expect(
-        problems.filter((p) => /Content Security Policy|Refused to/i.test(p)),
-        'CSP violations',
-      ).to.deep.equal([]);
+      expectLoopbackOnly(traffic, problems);
     });
 
     it('serves the dashboard with a Content-Security-Policy that allows only its own origin', async () => {

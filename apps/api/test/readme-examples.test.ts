@@ -1,4 +1,4 @@
-import { freePort, testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
+import { environmentWithout, freePort, runProcess, testRedisUrl, uniquePrefix, waitUntil, type ProcessRun } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -42,26 +42,10 @@ const linePattern = (line: string): RegExp =>
 
 /** The environment of a user's shell: none of the variables npm start decides about. */
 const userEnv = (): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] =>
-        entry[1] !== undefined &&
-        !/^(CLIENTS|REDIS_.*|QUEUE_SHARDS|ALLOW_PRIVATE_SEND_URLS|ADMIN_TOKEN|HOST|PORT|DIALOG_RELAY_.*)$/.test(entry[0]),
-    ),
-  );
+  environmentWithout(/^(CLIENTS|REDIS_.*|QUEUE_SHARDS|ALLOW_PRIVATE_SEND_URLS|ADMIN_TOKEN|HOST|PORT|DIALOG_RELAY_.*)$/);
 
-function run(command: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', ['-c', command], {
-    cwd: ROOT,
-    env: { ...userEnv(), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const run = (command: string, env: Record<string, string>): Promise<ProcessRun> =>
+  runProcess('bash', ['-c', command], { cwd: ROOT, env: { ...userEnv(), LOG_LEVEL: 'warn', ...env } });
 
 /**
  * issue 20: the README's first signed request and first verified delivery, run as written against

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { clientsCommand } from '../src/commands/clients.command.js';
 import { deadLettersCommand } from '../src/commands/dead-letters.command.js';
 import { signCommand, type SignOptions } from '../src/commands/sign.command.js';
+import { deliveryRecord } from './support/delivery-records.js';
 
 const NOW_S = 1_700_000_000;
 
@@ -281,22 +282,8 @@ describe('cli clients and dead-letters (on Redis)', () => {
       added = [];
     });
 
-    const record = (deliveryId: string): DeliveryRecord => ({
-      delivery_id: deliveryId,
-      conversation_id: 'c_conversationOne',
-      client: 'acme',
-      send_url: 'https://hooks.example/acme',
-      in_reply_to: ['m-1', 'm-2'],
-      state: 'pending',
-      payload: '{}',
-      reply_content: '[]',
-      generation: 3,
-      created_at_ms: 1_700_000_000_000,
-      deadline_ms: 1_700_000_900_000,
-      dead_reason: '',
-      dead_detail: '',
-      attempt_base: 0,
-    });
+    const record = (deliveryId: string): DeliveryRecord =>
+      deliveryRecord(deliveryId, { conversation_id: 'c_conversationOne', in_reply_to: ['m-1', 'm-2'], payload: '{}', generation: 3 });
     const makeDeadLetter = async (deliveryId: string, atMs: number): Promise<void> => {
       await deliveries.create(record(deliveryId));
       await deliveries.appendAttempt(deliveryId, {

@@ -5,6 +5,7 @@ import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { Cluster, type Redis as SingleRedis } from 'ioredis';
 import { deliveriesCommand } from '../src/commands/deliveries.command.js';
+import { deliveryRecord } from './support/delivery-records.js';
 
 /** `deliveries list --client`: records are not indexed by client, so it scans; each master once, whatever QUEUE_SHARDS is. */
 describe('cli deliveries list --client (scanning)', () => {
@@ -25,22 +26,8 @@ describe('cli deliveries list --client (scanning)', () => {
   const conversationIn = (keys: RedisKeys, shard: number): string => {
     for (let n = 0; ; n++) if (keys.shardOf(`c_scan_${n}`) === shard) return `c_scan_${n}`;
   };
-  const record = (keys: RedisKeys, shard: number, client: string): DeliveryRecord => ({
-    delivery_id: newDeliveryId(shard),
-    conversation_id: conversationIn(keys, shard),
-    client,
-    send_url: 'https://hooks.example/acme',
-    in_reply_to: ['m-1'],
-    state: 'delivered',
-    payload: '{}',
-    reply_content: '[]',
-    generation: 1,
-    created_at_ms: 1_700_000_000_000,
-    deadline_ms: 1_700_000_900_000,
-    dead_reason: '',
-    dead_detail: '',
-    attempt_base: 0,
-  });
+  const record = (keys: RedisKeys, shard: number, client: string): DeliveryRecord =>
+    deliveryRecord(newDeliveryId(shard), { conversation_id: conversationIn(keys, shard), client, state: 'delivered', payload: '{}' });
 
   it("finds a client's deliveries in all 16 shards, newest first, scanning each master once", async () => {
     const keys = createRedisKeys(uniquePrefix('cli-scan'), 16);

@@ -1,6 +1,5 @@
-import { freePort, testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { environmentWithout, freePort, runProcess, testRedisUrl, uniquePrefix, type ProcessRun } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,30 +10,11 @@ const RUN_SERVICE = join(ROOT, 'scripts/run-service.mjs');
 const NO_REDIS = 'No REDIS_URL is set and no `npm start` of this checkout is running: start it, or set REDIS_URL to the Redis to use.';
 
 /** The environment of a user's shell with no Redis named at all. */
-const shellEnv = (): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined && !/^(REDIS_|QUEUE_SHARDS$)/.test(entry[0]),
-    ),
-  );
+const shellEnv = (): Record<string, string> => environmentWithout(/^(REDIS_|QUEUE_SHARDS$)/);
 
 /** `npm run cli -- …` / `npm run start:api` (without the build check), as a separate process. */
-function runService(
-  program: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [RUN_SERVICE, program, ...args], {
-    cwd: ROOT,
-    env: { ...shellEnv(), LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const runService = (program: string, args: string[], env: Record<string, string>): Promise<ProcessRun> =>
+  runProcess(process.execPath, [RUN_SERVICE, program, ...args], { cwd: ROOT, env: { ...shellEnv(), LOG_LEVEL: 'error', ...env } });
 
 /** A loopback server that counts the connections it gets (it speaks no Redis). */
 async function countingServer(): Promise<{ server: Server; port: number; connections: () => number }> {

@@ -1,6 +1,5 @@
-import { testRedisEnv, testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { environmentWithout, runProcess, testRedisEnv, testRedisUrl, uniquePrefix, type ProcessRun } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,23 +12,11 @@ const DEMO_CLIENTS = JSON.stringify({
 const RECORD = '{"secret":"stored-secret-0123456789"}';
 
 /** `npm run cli -- …` as a separate process, with no Redis named (it finds npm start's through the state file). */
-function runService(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const shell = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined && !/^(REDIS_|QUEUE_SHARDS$|CLIENTS$)/.test(entry[0]),
-    ),
-  );
-  const child = spawn(process.execPath, [join(ROOT, 'scripts/run-service.mjs'), 'cli', ...args], {
+const runService = (args: string[], env: Record<string, string>): Promise<ProcessRun> =>
+  runProcess(process.execPath, [join(ROOT, 'scripts/run-service.mjs'), 'cli', ...args], {
     cwd: ROOT,
-    env: { ...shell, LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...environmentWithout(/^(REDIS_|QUEUE_SHARDS$|CLIENTS$)/), LOG_LEVEL: 'error', ...env },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 
 /**
  * issue 20: a client in the service's CLIENTS variable wins over a stored client of the same id (the

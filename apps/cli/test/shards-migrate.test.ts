@@ -3,6 +3,7 @@ import { createRedis, createRedisKeys, waitForRedis, type Redis, type RedisKeys 
 import { createDeliveryStore, createTurnStore, newDeliveryId, type DeliveryRecord, type TurnStore } from '@dialog-relay/replies';
 import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
+import { deliveryRecord } from './support/delivery-records.js';
 import { jsonLines, runCli } from './support/run-cli.js';
 
 const timings = { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: 600_000, attemptMarkerTtlMs: 10_000 };
@@ -22,22 +23,8 @@ describe('cli shards migrate', function () {
   after(() => redis.disconnect());
 
   const turns = (keys: RedisKeys): TurnStore => createTurnStore({ redis, keys, timings });
-  const record = (deliveryId: string, conversation: string): DeliveryRecord => ({
-    delivery_id: deliveryId,
-    conversation_id: conversation,
-    client: 'acme',
-    send_url: 'https://hooks.example/acme',
-    in_reply_to: ['m-1'],
-    state: 'pending',
-    payload: '{}',
-    reply_content: '[]',
-    generation: 0,
-    created_at_ms: 1_700_000_000_000,
-    deadline_ms: 1_700_000_900_000,
-    dead_reason: '',
-    dead_detail: '',
-    attempt_base: 0,
-  });
+  const record = (deliveryId: string, conversation: string): DeliveryRecord =>
+    deliveryRecord(deliveryId, { conversation_id: conversation, payload: '{}', generation: 0 });
 
   it('moves stop flags, contexts, delivery records and dead letters from 8 shards to 16 and records 16', async () => {
     const prefix = uniquePrefix('reshard');

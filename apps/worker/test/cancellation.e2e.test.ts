@@ -1,5 +1,3 @@
-import { createDeliveryStore } from '@dialog-relay/replies';
-import { createRedis, type Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
@@ -10,17 +8,14 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('stale replies and stop_auto_reply (two worker replicas)', function () {
   let system: System;
   let receiver: Receiver;
-  let redis: Redis;
   before(async () => {
     receiver = await startReceiver();
     system = await startSystem({
       workers: 2,
       env: { REPLY_MAX_AGE_MS: '2000', DELIVERY_BACKOFF_MS: '300', DELIVERY_MAX_BACKOFF_MS: '300', DELIVERY_MAX_ATTEMPTS: '100' },
     });
-    redis = createRedis(system.config.redis, 'request', { name: 'e2e' });
   });
   after(async () => {
-    redis.disconnect();
     await system.close();
     await receiver.close();
   });
@@ -30,15 +25,7 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
 
   let seq = 0;
   const pair = () => ({ from_user_id: `stop-customer-${++seq}`, to_user_id: 'bound-stop' });
-  const command = (who: { from_user_id: string; to_user_id: string }, content: string) =>
-    system.send({
-      from_user_id: who.to_user_id,
-      to_user_id: who.from_user_id,
-      content,
-      event_type: 'cmd_dialog',
-      from_user_type: undefined,
-    });
-  const deliveries = () => createDeliveryStore({ redis, keys: system.keys, ttlS: 3600, deadLetterTtlS: 86_400 });
+  const deliveries = () => system.deliveries();
 
   it('dead-letters a stale reply instead of delivering it', async () => {
     receiver.respond((_r, _i, res) => res.writeHead(503).end());
@@ -57,12 +44,12 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
     const who = pair();
     await system.send({ ...who, content: 'where is my parcel' }, { send_url: receiver.url });
     await receiver.waitFor(2);
-    const stop = await command(who, 'stop_auto_reply');
+    const stop = await system.command(who, 'stop_auto_reply');
     const answeredAt = Date.now();
     expect(stop.json.data).to.include({ auto_reply: 'stopped', cancelled: 1 });
     await pause(1000); // proving an absence: three backoff periods
     expect(receiver.requests.filter((r) => r.at > answeredAt)).to.deep.equal([]);
-    const status = await command(who, 'auto_reply_status');
+    const status = await system.command(who, 'auto_reply_status');
     const latest = (status.json.data!['deliveries'] as { state: string; attempts: unknown[] }[])[0];
     expect(latest?.state).to.equal('cancelled');
     expect(latest?.attempts.length).to.be.at.least(2);
@@ -74,7 +61,7 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
     for (let i = 0; i < 8; i++)
       await system.send({ ...who, content: `message ${i}`, msg_id: `burst-${seq}-${i}` }, { send_url: receiver.url });
     await receiver.waitFor(1);
-    const stop = await command(who, 'stop_auto_reply');
+    const stop = await system.command(who, 'stop_auto_reply');
     const answeredAt = Date.now();
     expect(stop.json.data).to.include({ auto_reply: 'stopped' });
     await pause(800);
@@ -84,7 +71,7 @@ describe('stale replies and stop_auto_reply (two worker replicas)', function () 
 
     const suppressed = await system.send({ ...who, content: 'anyone?' }, { send_url: receiver.url });
     expect(suppressed.json.data).to.include({ status: 'suppressed' });
-    await command(who, 'resume_auto_reply');
+    await system.command(who, 'resume_auto_reply');
     const resumed = await system.send({ ...who, content: 'hello again', msg_id: `after-resume-${seq}` }, { send_url: receiver.url });
     expect(resumed.json.data).to.include({ status: 'queued' });
     const requests = await receiver.waitFor(before + 1);

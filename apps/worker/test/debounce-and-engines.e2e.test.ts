@@ -130,13 +130,7 @@ describe('openai engine in the worker, against a local OpenAI-compatible server'
       expect(accepted.status, JSON.stringify(accepted.json)).to.equal(202);
       await receiver.waitFor(1);
       const delivered = async (): Promise<boolean> => {
-        const status = await system.send({
-          from_user_id: 'bound',
-          to_user_id: 'ai-customer',
-          content: 'auto_reply_status',
-          event_type: 'cmd_dialog',
-          from_user_type: undefined,
-        });
+        const status = await system.command({ from_user_id: 'ai-customer', to_user_id: 'bound' }, 'auto_reply_status');
         return (status.json.data?.['deliveries'] as { state: string }[] | undefined)?.[0]?.state === 'delivered';
       };
       await waitUntil(delivered); // the reply enters the context once its delivery succeeded

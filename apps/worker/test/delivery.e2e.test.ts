@@ -1,5 +1,4 @@
-import { createDeliveryStore, listDeadLetters } from '@dialog-relay/replies';
-import { createRedis, type Redis } from '@dialog-relay/redis';
+import { listDeadLetters } from '@dialog-relay/replies';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type Receiver } from './support/receiver.js';
@@ -9,14 +8,11 @@ import { waitUntil } from '@dialog-relay/testkit';
 describe('auto_dialog delivery to send_url (API + real worker process + real receiver)', function () {
   let system: System;
   let receiver: Receiver;
-  let redis: Redis;
   before(async () => {
     receiver = await startReceiver();
     system = await startSystem({ workers: 1 });
-    redis = createRedis(system.config.redis, 'request', { name: 'e2e' });
   });
   after(async () => {
-    redis.disconnect();
     await system.close();
     await receiver.close();
   });
@@ -25,7 +21,7 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
     receiver.respond((_r, _i, res) => res.writeHead(200).end('ok'));
   });
 
-  const deliveries = () => createDeliveryStore({ redis, keys: system.keys, ttlS: 3600, deadLetterTtlS: 86_400 });
+  const deliveries = () => system.deliveries();
   let conversationSeq = 0;
   const customer = (content = 'When are you open?') => {
     conversationSeq += 1;

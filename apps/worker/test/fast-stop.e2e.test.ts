@@ -33,14 +33,7 @@ describe('stop_auto_reply while an attempt hangs on a slow receiver (two worker 
   });
 
   const who = { from_user_id: 'hanging-customer', to_user_id: 'bound-hanging' };
-  const command = (content: string) =>
-    system.send({
-      from_user_id: who.to_user_id,
-      to_user_id: who.from_user_id,
-      content,
-      event_type: 'cmd_dialog',
-      from_user_type: undefined,
-    });
+  const command = (content: string) => system.command(who, content);
   type Delivery = { state: string; attempts: { error: string | null; status: number | null }[] };
   const latestDelivery = async (): Promise<Delivery | undefined> =>
     ((await command('auto_reply_status')).json.data!['deliveries'] as Delivery[])[0];

@@ -85,21 +85,32 @@ describe('grounded replies and handoff through the public API (recording fake mo
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("website_dialog: the model's answer is the reply, handoff false, sources only entries of the prompt, which holds only the client's own knowledge", async () => {
-    const before = seen.length;
+  /** `from` asks `content` in a synchronous scenario through the public API; the answer is a 200 whose data includes `expected`. */
+  const expectAnswer = async (
+    question: { event_type: string; from: string; to: string; content: string; id: string },
+    expected: Record<string, unknown>,
+  ): Promise<void> => {
     const answer = await system.send({
-      from_user_id: 'web-visitor',
-      to_user_id: 'site',
-      content: 'How do I return an item?',
-      event_type: 'website_dialog',
-      msg_id: `g-web-${Date.now()}`,
+      from_user_id: question.from,
+      to_user_id: question.to,
+      content: question.content,
+      event_type: question.event_type,
+      msg_id: `${question.id}-${Date.now()}`,
     });
     expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
-    expect(answer.json.data).to.deep.include({
-      content: [{ type: 'text', content: 'Answer from birch-returns.' }],
-      handoff: false,
-      sources: ['birch-returns'],
-    });
+    expect(answer.json.data).to.deep.include(expected);
+  };
+
+  it("website_dialog: the model's answer is the reply, handoff false, sources only entries of the prompt, which holds only the client's own knowledge", async () => {
+    const before = seen.length;
+    await expectAnswer(
+      { event_type: 'website_dialog', from: 'web-visitor', to: 'site', content: 'How do I return an item?', id: 'g-web' },
+      {
+        content: [{ type: 'text', content: 'Answer from birch-returns.' }],
+        handoff: false,
+        sources: ['birch-returns'],
+      },
+    );
     const request = seen[before]!;
     const prompt = request.messages[0]!;
     expect(prompt.role).to.equal('system');
@@ -111,57 +122,40 @@ describe('grounded replies and handoff through the public API (recording fake mo
   });
 
   it("website_dialog: the model's answer carries the file parts of its first source's entry, as the knowledge engine sends them", async () => {
-    const answer = await system.send({
-      from_user_id: 'web-reader',
-      to_user_id: 'site',
-      content: 'Do you have a printed catalogue?',
-      event_type: 'website_dialog',
-      msg_id: `g-files-${Date.now()}`,
-    });
-    expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
-    expect(answer.json.data).to.deep.include({
-      content: [
-        { type: 'text', content: 'Answer from birch-catalogue.' },
-        { type: 'document', content: 'https://birch.example/catalogue.pdf' },
-      ],
-      handoff: false,
-      sources: ['birch-catalogue'],
-    });
+    await expectAnswer(
+      { event_type: 'website_dialog', from: 'web-reader', to: 'site', content: 'Do you have a printed catalogue?', id: 'g-files' },
+      {
+        content: [
+          { type: 'text', content: 'Answer from birch-catalogue.' },
+          { type: 'document', content: 'https://birch.example/catalogue.pdf' },
+        ],
+        handoff: false,
+        sources: ['birch-catalogue'],
+      },
+    );
   });
 
   it("assist_dialog: a model's handoff gives the client's fallback text in the customer's language, data.handoff true", async () => {
     const before = seen.length;
-    const answer = await system.send({
-      from_user_id: 'assist-customer',
-      to_user_id: 'agent',
-      content: '我可以用贝壳付款吗？',
-      event_type: 'assist_dialog',
-      msg_id: `g-assist-${Date.now()}`,
-    });
-    expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
-    expect(answer.json.data).to.deep.include({
-      content: [{ type: 'text', content: 'Birch Lane 的同事会在这里回复您。' }],
-      handoff: true,
-      sources: [],
-    });
+    await expectAnswer(
+      { event_type: 'assist_dialog', from: 'assist-customer', to: 'agent', content: '我可以用贝壳付款吗？', id: 'g-assist' },
+      {
+        content: [{ type: 'text', content: 'Birch Lane 的同事会在这里回复您。' }],
+        handoff: true,
+        sources: [],
+      },
+    );
     expect(seen[before]!.messages[0]!.content).to.include('The customer writes in Chinese (zh): reply in Chinese.');
   });
 
   it('auto_dialog: a handoff is delivered with handoff true, then the bot stays quiet for HANDOFF_PAUSE_S until resume_auto_reply', async () => {
     const customer = { from_user_id: 'handoff-customer', to_user_id: 'bound-grounded' };
-    const command = (content: string) =>
-      system.send({
-        from_user_id: customer.to_user_id,
-        to_user_id: customer.from_user_id,
-        content,
-        event_type: 'cmd_dialog',
-        from_user_type: undefined,
-      });
+    const command = (content: string) => system.command(customer, content);
+    /** The customer's `n`th message, its reply to the receiver. */
+    const say = (content: string, n: number) =>
+      system.send({ ...customer, content, msg_id: `g-auto-${n}-${Date.now()}` }, { send_url: receiver.url });
     receiver.requests.length = 0;
-    const asked = await system.send(
-      { ...customer, content: 'Do you take seashells?', msg_id: `g-auto-1-${Date.now()}` },
-      { send_url: receiver.url },
-    );
+    const asked = await say('Do you take seashells?', 1);
     expect(asked.json.data).to.include({ status: 'queued' });
     const [handoff] = await receiver.waitFor(1);
     expect(handoff!.body).to.deep.include({ handoff: true, sources: [] });
@@ -176,10 +170,7 @@ describe('grounded replies and handoff through the public API (recording fake mo
     });
     expect(pausedUntil).to.be.greaterThan(Date.now() + 500_000);
     const modelCalls = seen.length;
-    const during = await system.send(
-      { ...customer, content: 'Hello? How long does delivery take?', msg_id: `g-auto-2-${Date.now()}` },
-      { send_url: receiver.url },
-    );
+    const during = await say('Hello? How long does delivery take?', 2);
     expect(during.json.data).to.include({ status: 'suppressed' });
     const status = await command('auto_reply_status');
     expect(status.json.data!['pending']).to.deep.equal([]);
@@ -188,10 +179,7 @@ describe('grounded replies and handoff through the public API (recording fake mo
 
     expect((await command('resume_auto_reply')).json.data).to.include({ auto_reply: 'active' });
     expect((await command('auto_reply_status')).json.data).to.include({ paused_until: null });
-    const after = await system.send(
-      { ...customer, content: 'How long does delivery take?', msg_id: `g-auto-3-${Date.now()}` },
-      { send_url: receiver.url },
-    );
+    const after = await say('How long does delivery take?', 3);
     expect(after.json.data).to.include({ status: 'queued' });
     const [, answered] = await receiver.waitFor(2);
     expect(answered!.body).to.deep.include({ handoff: false, sources: ['birch-shipping'] });

@@ -31,14 +31,7 @@ describe('a human takes over (real worker process, real receiver)', function () 
       },
       { send_url: receiver.url },
     );
-  const status = () =>
-    system.send({
-      from_user_id: customer.to_user_id,
-      to_user_id: customer.from_user_id,
-      content: 'auto_reply_status',
-      event_type: 'cmd_dialog',
-      from_user_type: undefined,
-    });
+  const status = () => system.command(customer, 'auto_reply_status');
 
   it('cancels the unsent reply when an agent answers, pauses HUMAN_PAUSE_S, then replies again', async () => {
     const asked = await system.send({ ...customer, content: 'where is my parcel?', msg_id: 'ht-1' }, { send_url: receiver.url });
@@ -74,13 +67,7 @@ describe('a human takes over (real worker process, real receiver)', function () 
       { send_url: receiver.url },
     );
     expect(staff.json.data).to.include({ status: 'recorded' });
-    const state = await system.send({
-      from_user_id: other.to_user_id,
-      to_user_id: other.from_user_id,
-      content: 'auto_reply_status',
-      event_type: 'cmd_dialog',
-      from_user_type: undefined,
-    });
+    const state = await system.command(other, 'auto_reply_status');
     expect(state.json.data).to.include({ auto_reply: 'active' });
     expect(state.json.data!['pending']).to.deep.equal([]);
     await new Promise((resolve) => setTimeout(resolve, 1200)); // proving an absence: past the 700 ms debounce
@@ -100,13 +87,7 @@ describe('a human takes over (real worker process, real receiver)', function () 
         { send_url: sendUrl },
       ),
     latestDelivery: async (): Promise<Delivery | undefined> => {
-      const answer = await system.send({
-        from_user_id: 'bound-takeover',
-        to_user_id: customerId,
-        content: 'auto_reply_status',
-        event_type: 'cmd_dialog',
-        from_user_type: undefined,
-      });
+      const answer = await system.command({ from_user_id: customerId, to_user_id: 'bound-takeover' }, 'auto_reply_status');
       return (answer.json.data!['deliveries'] as Delivery[])[0];
     },
   });

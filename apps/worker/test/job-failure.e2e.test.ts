@@ -1,5 +1,4 @@
-import { createRedis, type Redis } from '@dialog-relay/redis';
-import { createDeliveryStore, listDeadLetters } from '@dialog-relay/replies';
+import { listDeadLetters } from '@dialog-relay/replies';
 import { waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { startReceiver, type Receiver } from './support/receiver.js';
@@ -8,14 +7,11 @@ import { startSystem, type System } from './support/system.js';
 describe('a turn job that fails for good (real worker process)', function () {
   let system: System;
   let receiver: Receiver;
-  let redis: Redis;
   before(async () => {
     receiver = await startReceiver();
     system = await startSystem({ workers: 1, env: { AUTO_REPLY_DEBOUNCE_MS: '1500', JOB_FAILURE_ATTEMPTS: '2' } });
-    redis = createRedis(system.config.redis, 'request', { name: 'e2e-job-failure' });
   });
   after(async () => {
-    redis.disconnect();
     await system.close();
     await receiver.close();
   });
@@ -28,9 +24,10 @@ describe('a turn job that fails for good (real worker process)', function () {
     // A dependency that throws until told to stop: the conversation's context, which the worker reads
     // to produce the reply, turns into a value of the wrong type (WRONGTYPE on every read).
     const order = system.keys.contextOrder(conversationId);
+    const redis = system.redis();
     await redis.multi().del(order).set(order, 'corrupt').exec();
 
-    const deliveries = createDeliveryStore({ redis, keys: system.keys, ttlS: 3600, deadLetterTtlS: 86_400 });
+    const deliveries = system.deliveries();
     await waitUntil(async () => (await listDeadLetters(deliveries)).some((l) => l.record.conversation_id === conversationId), 20_000);
     const [letter] = (await listDeadLetters(deliveries)).filter((l) => l.record.conversation_id === conversationId);
     expect(letter!.record).to.deep.include({ dead_reason: 'failed', in_reply_to: ['fail-m1'], state: 'dead' });

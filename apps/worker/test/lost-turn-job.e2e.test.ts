@@ -1,7 +1,7 @@
 import { loadConfig } from '@dialog-relay/config';
 import { createContextStore } from '@dialog-relay/conversations';
-import { createRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { createAutoReplies, createDeliveryStore, createTurnStore, turnTimingsOf, type DueMessage } from '@dialog-relay/replies';
+import { waitForRedis, type Redis } from '@dialog-relay/redis';
+import { createAutoReplies, createTurnStore, turnTimingsOf, type DueMessage } from '@dialog-relay/replies';
 import { expect } from 'chai';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
@@ -19,11 +19,10 @@ describe('a turn job lost between scheduling and adding it (real worker process)
     receiver = await startReceiver();
     // A short debounce ceiling: a lost job is looked for after a few of its windows.
     system = await startSystem({ workers: 1, env: { AUTO_REPLY_MAX_WAIT_MS: '300' } });
-    redis = createRedis(system.config.redis, 'request', { name: 'e2e-lost-turn-job' });
+    redis = system.redis();
     await waitForRedis(redis, 5000);
   });
   after(async () => {
-    redis.disconnect();
     await system.close();
     await receiver.close();
   });
@@ -35,7 +34,7 @@ describe('a turn job lost between scheduling and adding it (real worker process)
     const addFailures: string[] = [];
     const ingress = createAutoReplies({
       turns,
-      deliveries: createDeliveryStore({ redis, keys: system.keys, ttlS: 3600, deadLetterTtlS: 86_400 }),
+      deliveries: system.deliveries(),
       jobs: {
         addTurn: (id) => {
           addFailures.push(id);
@@ -47,25 +46,17 @@ describe('a turn job lost between scheduling and adding it (real worker process)
       settings: { debounceMs: config.autoReplyDebounceMs, humanPauseMs: 0, abortWaitMs: 800 },
     });
     const now = Date.now();
-    await createContextStore({ redis, keys: system.keys, maxMessages: 50, ttlSeconds: 3600 }).record(conversationId, [
-      {
-        msg_id: 'lost-1',
-        role: 'customer',
-        from_user_id: 'lost-customer',
-        content: [{ type: 'text', content: 'is anyone there?' }],
-        event_type: 'auto_dialog',
-        create_timestamp: Math.floor(now / 1000),
-      },
-    ]);
+    const message: DueMessage['message'] = {
+      msg_id: 'lost-1',
+      role: 'customer',
+      from_user_id: 'lost-customer',
+      content: [{ type: 'text', content: 'is anyone there?' }],
+      event_type: 'auto_dialog',
+      create_timestamp: Math.floor(now / 1000),
+    };
+    await createContextStore({ redis, keys: system.keys, maxMessages: 50, ttlSeconds: 3600 }).record(conversationId, [message]);
     const due: DueMessage = {
-      message: {
-        msg_id: 'lost-1',
-        role: 'customer',
-        from_user_id: 'lost-customer',
-        content: [{ type: 'text', content: 'is anyone there?' }],
-        event_type: 'auto_dialog',
-        create_timestamp: Math.floor(now / 1000),
-      },
+      message,
       client: 'shop',
       conversationId,
       sendUrl: receiver.url,

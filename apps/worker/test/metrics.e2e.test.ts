@@ -1,4 +1,3 @@
-import { signRequestBody } from '@dialog-relay/signing';
 import { waitUntil } from '@dialog-relay/testkit';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'chai';
@@ -9,6 +8,7 @@ import { parse } from 'yaml';
 import type { WorkerRuntime } from '../src/index.js';
 import { startInProcess, type InProcess } from './support/in-process.js';
 import { exposedNames, namesIn, PROMETHEUS_SERIES } from './support/metric-names.js';
+import { askWhenOpen } from './support/ask-shop.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -49,27 +49,7 @@ describe('worker metrics (METRICS_PORT, behind ADMIN_TOKEN)', () => {
   };
   const send = async (customer: string, sendUrl: string): Promise<void> => {
     const now = Math.floor(Date.now() / 1000);
-    const body: Record<string, unknown> = {
-      client: 'shop',
-      timestamp: now,
-      send_url: sendUrl,
-      message_info: {
-        msg_id: `metrics-${++sequence}-${now}`,
-        from_user_id: customer,
-        to_user_id: 'bound',
-        content: 'When are you open?',
-        message_type: 1,
-        event_type: 'auto_dialog',
-        from_user_type: 2,
-        create_timestamp: now,
-      },
-    };
-    body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
-    const response = await fetch(`${apiUrl}/custom-im/chat-messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const response = await askWhenOpen(apiUrl, { msgId: `metrics-${++sequence}-${now}`, customer, sendUrl });
     expect(response.status).to.equal(202);
   };
 

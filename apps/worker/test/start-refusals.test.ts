@@ -9,16 +9,16 @@ import { join } from 'node:path';
 
 const MAIN = new URL('../src/main.js', import.meta.url).pathname;
 
+/** Starts a worker process with `env` added to this one's and waits (20 s at most) for it to exit. */
+const startWorker = (env: Record<string, string>) =>
+  spawnSync(process.execPath, [MAIN], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
+
 /** A worker process refuses configurations that would strand or misplace data, with exit code 78. */
 describe('worker start-up refusals', function () {
   this.timeout(30_000);
 
   it('refuses two Redis modes at once, naming both (exit 78)', () => {
-    const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_SENTINELS: '127.0.0.1:26379', REDIS_SENTINEL_NAME: 'relay' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const result = startWorker({ REDIS_URL: testRedisUrl(), REDIS_SENTINELS: '127.0.0.1:26379', REDIS_SENTINEL_NAME: 'relay' });
     expect(result.status).to.equal(78);
     expect(result.stderr).to.include('REDIS_URL and REDIS_SENTINELS are both set');
   });
@@ -28,11 +28,7 @@ describe('worker start-up refusals', function () {
     const redis = new Redis(testRedisUrl());
     await redis.set(createRedisKeys(prefix, 8).shardCount, '8');
     redis.disconnect();
-    const result = spawnSync(process.execPath, [MAIN], {
-      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const result = startWorker({ REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, QUEUE_SHARDS: '16' });
     expect(result.status, result.stderr).to.equal(78);
     expect(result.stderr).to.match(/QUEUE_SHARDS is 16 but the data in Redis was written with 8 shards/);
   });
@@ -42,11 +38,7 @@ describe('worker start-up refusals', function () {
     before(() => (dir = mkdtempSync(join(tmpdir(), 'worker-knowledge-'))));
     after(() => rmSync(dir, { recursive: true, force: true }));
     const start = (knowledgeFile: string) =>
-      spawnSync(process.execPath, [MAIN], {
-        env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('wknow'), KNOWLEDGE_FILE: knowledgeFile },
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
+      startWorker({ REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('wknow'), KNOWLEDGE_FILE: knowledgeFile });
 
     it('refuses a knowledge file that does not exist with one line naming KNOWLEDGE_FILE (exit 78, no stack trace)', () => {
       const missing = join(dir, 'absent.yaml');
@@ -70,14 +62,9 @@ describe('worker start-up refusals', function () {
   });
 
   it('refuses CLIENTS with a webhook_secret that has no key, naming CLIENTS and the client (exit 78)', () => {
-    const result = spawnSync(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        REDIS_URL: testRedisUrl(),
-        CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', webhook_secret: 'whsec_' } }),
-      },
-      encoding: 'utf8',
-      timeout: 20_000,
+    const result = startWorker({
+      REDIS_URL: testRedisUrl(),
+      CLIENTS: JSON.stringify({ shop: { secret: 'shop-secret-0001', webhook_secret: 'whsec_' } }),
     });
     expect(result.status, result.stderr).to.equal(78);
     expect(result.stderr).to.equal(

@@ -1,4 +1,3 @@
-import { signRequestBody } from '@dialog-relay/signing';
 import { freePort, MODULE_RECORDER, testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { askWhenOpen } from './support/ask-shop.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -116,28 +116,8 @@ describe('tracing of the real API and worker processes', function () {
       );
       await waitUntil(() => Promise.resolve(worker.output().includes('worker started')), 20_000);
       const now = Math.floor(Date.now() / 1000);
-      const body: Record<string, unknown> = {
-        client: 'shop',
-        timestamp: now,
-        send_url: receiver.url,
-        message_info: {
-          msg_id: `otel-${run}-${now}`,
-          from_user_id: `otel-customer-${run}`,
-          to_user_id: 'bound',
-          content: 'When are you open?',
-          message_type: 1,
-          event_type: 'auto_dialog',
-          from_user_type: 2,
-          create_timestamp: now,
-        },
-      };
-      body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
       const before = receiver.requests.length;
-      const accepted = await fetch(`${base}/custom-im/chat-messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      const accepted = await askWhenOpen(base, { msgId: `otel-${run}-${now}`, customer: `otel-customer-${run}`, sendUrl: receiver.url });
       expect(accepted.status).to.equal(202);
       await receiver.waitFor(before + 1, 20_000);
     } finally {

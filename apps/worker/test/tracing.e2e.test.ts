@@ -1,10 +1,10 @@
 import { loadConfig, SERVICE_VERSION } from '@dialog-relay/config';
-import { signRequestBody } from '@dialog-relay/signing';
 import { waitUntil } from '@dialog-relay/testkit';
 import { startTracing, type Tracing } from '@dialog-relay/tracing';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { expect } from 'chai';
 import { startInProcess, type InProcess } from './support/in-process.js';
+import { askWhenOpen } from './support/ask-shop.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
@@ -40,27 +40,7 @@ describe('traces (OTEL_EXPORTER_OTLP_ENDPOINT), with an in-memory exporter', () 
 
   it('follows one message from the HTTP request through the queue and the worker to the delivery POST in one trace', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const body: Record<string, unknown> = {
-      client: 'shop',
-      timestamp: now,
-      send_url: receiver.url,
-      message_info: {
-        msg_id: `trace-${now}`,
-        from_user_id: 'trace-customer',
-        to_user_id: 'bound',
-        content: 'When are you open?',
-        message_type: 1,
-        event_type: 'auto_dialog',
-        from_user_type: 2,
-        create_timestamp: now,
-      },
-    };
-    body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
-    const response = await fetch(`${apiUrl}/custom-im/chat-messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const response = await askWhenOpen(apiUrl, { msgId: `trace-${now}`, customer: 'trace-customer', sendUrl: receiver.url });
     expect(response.status).to.equal(202);
     await receiver.waitFor(1);
     // The worker's job span ends after the delivery POST's, once the job is completed: wait for both.

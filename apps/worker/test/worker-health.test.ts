@@ -10,12 +10,38 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const SCRIPT = join(HERE, '..', '..', '..', '..', 'scripts', 'worker-health.mjs');
 const MAIN = join(HERE, '..', 'src', 'main.js');
 
+/** Where a heartbeat file may be written: a fresh directory of its own. */
+const heartbeatPath = (): string => join(mkdtempSync(join(tmpdir(), 'worker-heartbeat-')), 'heartbeat');
+
 /** A heartbeat file touched just now. */
 const freshHeartbeat = (): string => {
-  const file = join(mkdtempSync(join(tmpdir(), 'worker-heartbeat-')), 'heartbeat');
+  const file = heartbeatPath();
   writeFileSync(file, new Date().toISOString());
   return file;
 };
+
+/** A real worker process on `redisEnv` (and a prefix of its own) that touches a fresh heartbeat file every 200 ms. */
+function startBeatingWorker(redisEnv: Record<string, string>, prefix: string) {
+  const file = heartbeatPath();
+  const env = {
+    ...redisEnv,
+    REDIS_PREFIX: uniquePrefix(prefix),
+    LOG_LEVEL: 'error',
+    WORKER_HEARTBEAT_FILE: file,
+    WORKER_HEARTBEAT_INTERVAL_MS: '200',
+  };
+  const worker = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  /** When the worker last touched the file (0 before it first did). */
+  const modified = (): number => {
+    try {
+      return statSync(file).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
+  return { file, worker, exited, modified };
+}
 
 /**
  * The health checks of a worker container: liveness is the heartbeat file the worker touches from a
@@ -167,23 +193,7 @@ describe('worker health check', () => {
   it('follows a real worker through a Redis outage: its heartbeat goes on (liveness healthy), readiness turns unhealthy', async function () {
     this.timeout(90_000);
     const redis = await startRedisServer();
-    const file = join(mkdtempSync(join(tmpdir(), 'worker-heartbeat-')), 'heartbeat');
-    const env = {
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: uniquePrefix('outage'),
-      LOG_LEVEL: 'error',
-      WORKER_HEARTBEAT_FILE: file,
-      WORKER_HEARTBEAT_INTERVAL_MS: '200',
-    };
-    const worker = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: 'ignore' });
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    const modified = (): number => {
-      try {
-        return statSync(file).mtimeMs;
-      } catch {
-        return 0;
-      }
-    };
+    const { file, worker, exited, modified } = startBeatingWorker({ REDIS_URL: redis.url }, 'outage');
     try {
       await waitUntil(() => modified() > 0, 30_000);
       expect(check({ WORKER_HEARTBEAT_FILE: file, REDIS_URL: redis.url }, ['--ready', '5'])).to.equal(0);
@@ -204,23 +214,7 @@ describe('worker health check', () => {
 
   it('follows a real worker: healthy while it runs, unhealthy once its process stops turning', async function () {
     this.timeout(60_000);
-    const file = join(mkdtempSync(join(tmpdir(), 'worker-heartbeat-')), 'heartbeat');
-    const env = {
-      ...testRedisEnv(),
-      REDIS_PREFIX: uniquePrefix('health'),
-      LOG_LEVEL: 'error',
-      WORKER_HEARTBEAT_FILE: file,
-      WORKER_HEARTBEAT_INTERVAL_MS: '200',
-    };
-    const worker = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: 'ignore' });
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    const modified = (): number => {
-      try {
-        return statSync(file).mtimeMs;
-      } catch {
-        return 0;
-      }
-    };
+    const { file, worker, exited, modified } = startBeatingWorker(testRedisEnv(), 'health');
     try {
       await waitUntil(() => modified() > 0, 20_000);
       const first = modified();

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig, type Env } from '../src/index.js';
+import { loadConfig, type Env } from '../src/index.js';
+import { refusal } from './support/refusal.js';
 
 const SECRET = 'shop-secret-0001';
 /** Standard Webhooks form: whsec_ + base64 of `bytes` key bytes. */
@@ -8,15 +9,6 @@ const withShop = (settings: Record<string, unknown>, env: Env = {}): Env => ({
   ...env,
   CLIENTS: JSON.stringify({ shop: { secret: SECRET, ...settings } }),
 });
-const refusal = (env: Env): string => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).to.be.instanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('the configuration was accepted');
-};
 
 /** docs/service-rules.md §10: a client that could never be served stops start-up, naming CLIENTS and the client. */
 describe('CLIENTS checks at start-up', () => {

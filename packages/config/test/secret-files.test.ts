@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, SECRET_FILE_VARIABLES, type Env } from '../src/index.js';
+import { ConfigError, loadConfig, SECRET_FILE_VARIABLES } from '../src/index.js';
+import { refusal } from './support/refusal.js';
 
 const CLIENTS = JSON.stringify({ shop: { secret: 'shop-secret-0001' } });
 
@@ -15,15 +16,6 @@ describe('secrets from files (<NAME>_FILE)', () => {
     writeFileSync(path, text);
     chmodSync(path, mode);
     return path;
-  };
-  const refusal = (env: Env): string => {
-    try {
-      loadConfig(env);
-    } catch (error) {
-      expect(error).to.be.instanceOf(ConfigError);
-      return (error as Error).message;
-    }
-    throw new Error('the configuration was accepted');
   };
 
   beforeEach(() => {

@@ -1,16 +1,6 @@
 import { expect } from 'chai';
-import { ConfigError, describeRedisTarget, loadConfig, type Env } from '../src/index.js';
-
-/** The message loadConfig stops start-up with (exit 78), or '' when it accepts the environment. */
-function refusal(env: Env): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).to.be.instanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  return '';
-}
+import { describeRedisTarget, loadConfig, type Env } from '../src/index.js';
+import { refusal } from './support/refusal.js';
 
 const PASSWORD = 'hunter2-Xq9/pw';
 

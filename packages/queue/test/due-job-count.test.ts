@@ -1,22 +1,15 @@
-import { createRedis, createRedisKeys, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import type { Queue } from 'bullmq';
 import { expect } from 'chai';
-import { createReplyQueues, dueJobCount } from '../src/index.js';
+import { dueJobCount } from '../src/index.js';
+import { replyQueuesPerTest } from './support/reply-queues.js';
 
 describe('count of due reply jobs (what the worker autoscaler scales on)', () => {
   let redis: Redis;
   let queues: Queue[];
-  beforeEach(() => {
-    redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'worker', {
-      name: 'due-count-test',
-    });
-    queues = createReplyQueues(redis, createRedisKeys(uniquePrefix('due-count'), 2), { failureAttempts: 3 });
-  });
-  afterEach(async () => {
-    await Promise.all(queues.map((queue) => queue.obliterate({ force: true })));
-    await Promise.all(queues.map((queue) => queue.close()));
-    redis.disconnect();
+  replyQueuesPerTest('due-count', (connection, opened) => {
+    redis = connection;
+    queues = opened;
   });
 
   it('is 0 on empty queues', async () => {

@@ -1,22 +1,15 @@
-import { createRedis, createRedisKeys, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import type { Queue } from 'bullmq';
 import { expect } from 'chai';
-import { createReplyQueues, oldestDueJobAgeMs } from '../src/index.js';
+import { oldestDueJobAgeMs } from '../src/index.js';
+import { replyQueuesPerTest } from './support/reply-queues.js';
 
 describe('age of the oldest due reply job', () => {
   let redis: Redis;
   let queues: Queue[];
-  beforeEach(() => {
-    redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'worker', {
-      name: 'oldest-due-test',
-    });
-    queues = createReplyQueues(redis, createRedisKeys(uniquePrefix('oldest-due'), 2), { failureAttempts: 3 });
-  });
-  afterEach(async () => {
-    await Promise.all(queues.map((queue) => queue.obliterate({ force: true })));
-    await Promise.all(queues.map((queue) => queue.close()));
-    redis.disconnect();
+  replyQueuesPerTest('oldest-due', (connection, opened) => {
+    redis = connection;
+    queues = opened;
   });
 
   it('is 0 when no job is due', async () => {

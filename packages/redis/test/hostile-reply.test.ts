@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runProcess, type ProcessRun } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 
 const CLIENT = join(dirname(fileURLToPath(import.meta.url)), 'support', 'hostile-reply-client.js');
@@ -65,14 +65,8 @@ async function startFakeRedis(hostile: string): Promise<{ port: number; close: (
   };
 }
 
-function runClient(port: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLIENT], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const runClient = (port: number): Promise<ProcessRun> =>
+  runProcess(process.execPath, [CLIENT], { env: { ...process.env, PORT: String(port) } });
 
 describe('a hostile Redis reply (fake server on loopback)', function () {
   this.timeout(20_000);

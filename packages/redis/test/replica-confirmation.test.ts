@@ -27,10 +27,11 @@ describe('replica confirmation (WAIT)', function () {
   before(async () => {
     [master, other] = await Promise.all([startRedisServer(), startRedisServer()]);
   });
+  const single = (url: string) => ({ target: { mode: 'single' as const, url }, password: undefined, tls: false });
   const writers: Redis[] = [];
   /** The connection a request would have written on (the confirmation only watches it here). */
   const opened = async (url: string): Promise<Redis> => {
-    const connection = createRedis({ target: { mode: 'single', url }, password: undefined, tls: false }, 'request', { name: 'writer' });
+    const connection = createRedis(single(url), 'request', { name: 'writer' });
     connection.on('error', () => undefined);
     writers.push(connection);
     await waitForRedis(connection, 5000);
@@ -43,31 +44,34 @@ describe('replica confirmation (WAIT)', function () {
   after(async () => {
     await Promise.all([master?.dispose(), other?.dispose()]);
   });
-  const confirming = async (timeoutMs: number): Promise<ReplicaConfirmation> =>
+  const fencingOn = (writer: Redis, url: string, options: { timeoutMs?: number; poolSize?: number } = {}): ReplicaConfirmation =>
     createReplicaConfirmation({
-      writer: await opened(master.url),
+      writer,
       open: (name) => {
-        const connection = createRedis({ target: { mode: 'single', url: master.url }, password: undefined, tls: false }, 'request', {
-          name,
-          commandTimeoutMs: timeoutMs + 2000,
-        });
+        const connection = createRedis(single(url), 'request', { name, commandTimeoutMs: (options.timeoutMs ?? 2000) + 2000 });
         connection.on('error', () => undefined);
         return connection;
       },
       fenceKey: 'test:replica-confirmation:fence',
       replicas: 1,
-      timeoutMs,
+      timeoutMs: options.timeoutMs ?? 2000,
+      ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
     });
+  const confirming = async (timeoutMs: number): Promise<ReplicaConfirmation> =>
+    fencingOn(await opened(master.url), master.url, { timeoutMs });
+  /** 'confirmed', or what the confirmation rejected with. */
+  const settled = (confirmed: Promise<void>): Promise<unknown> =>
+    confirmed.then(
+      () => 'confirmed',
+      (e: unknown) => e,
+    );
+  /** Resolves once a WAIT blocks on the server `probe` talks to. */
+  const waitBlocks = (probe: SingleRedis): Promise<void> =>
+    waitUntil(async () => /cmd=wait/.test(String(await probe.call('CLIENT', 'LIST'))), 5000);
 
   it('rejects with ReplicationLagError, an unavailable-Redis error, when no replica confirms in time', async () => {
     confirmation = await confirming(100);
-    const error = await confirmation
-      .begin()
-      .confirm()
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    const error = await settled(confirmation.begin().confirm());
     expect(error).to.be.instanceOf(ReplicationLagError);
     expect(isRedisUnavailableError(error)).to.equal(true);
   });
@@ -76,14 +80,8 @@ describe('replica confirmation (WAIT)', function () {
     confirmation = await confirming(8000);
     const probe = new SingleRedis(master.url);
     try {
-      const pending = confirmation
-        .begin()
-        .confirm()
-        .then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-      await waitUntil(async () => /cmd=wait/.test(String(await probe.call('CLIENT', 'LIST'))), 5000);
+      const pending = settled(confirmation.begin().confirm());
+      await waitBlocks(probe);
       await probe.call('REPLICAOF', '127.0.0.1', String(other.port)); // what a failover does to an old master
       const error = await pending;
       expect(String(error)).to.match(/UNBLOCKED/);
@@ -97,29 +95,10 @@ describe('replica confirmation (WAIT)', function () {
   it('counts a WAIT cut off by the master dying (the connection closes under it) as Redis unavailable', async () => {
     const dying = await startRedisServer();
     const probe = new SingleRedis(dying.url);
-    confirmation = createReplicaConfirmation({
-      writer: await opened(dying.url),
-      open: (name) => {
-        const connection = createRedis({ target: { mode: 'single', url: dying.url }, password: undefined, tls: false }, 'request', {
-          name,
-          commandTimeoutMs: 10_000,
-        });
-        connection.on('error', () => undefined);
-        return connection;
-      },
-      fenceKey: 'test:replica-confirmation:fence',
-      replicas: 1,
-      timeoutMs: 8000,
-    });
+    confirmation = fencingOn(await opened(dying.url), dying.url, { timeoutMs: 8000 });
     try {
-      const pending = confirmation
-        .begin()
-        .confirm()
-        .then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-      await waitUntil(async () => /cmd=wait/.test(String(await probe.call('CLIENT', 'LIST'))), 5000);
+      const pending = settled(confirmation.begin().confirm());
+      await waitBlocks(probe);
       await dying.kill(); // kill -9 of the master, as in a failover test
       const error = await pending;
       expect(error, 'WAIT must not succeed').to.be.instanceOf(Error);
@@ -138,21 +117,6 @@ describe('replica confirmation (WAIT)', function () {
     after(async () => {
       await pair?.dispose();
     });
-    const single = (url: string) => ({ target: { mode: 'single' as const, url }, password: undefined, tls: false });
-    const fencingOn = (writer: Redis, url: string, options: { timeoutMs?: number; poolSize?: number } = {}): ReplicaConfirmation =>
-      createReplicaConfirmation({
-        writer,
-        open: (name) => {
-          const connection = createRedis(single(url), 'request', { name, commandTimeoutMs: (options.timeoutMs ?? 2000) + 2000 });
-          connection.on('error', () => undefined);
-          return connection;
-        },
-        fenceKey: 'test:replica-confirmation:fence',
-        replicas: 1,
-        timeoutMs: options.timeoutMs ?? 2000,
-        ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
-      });
-
     it('confirms writes made on the master its fence runs on, once the replica holds them', async () => {
       const writer = await opened(pair.master.url);
       confirmation = fencingOn(writer, pair.master.url);
@@ -168,10 +132,7 @@ describe('replica confirmation (WAIT)', function () {
       confirmation = fencingOn(writer, pair.master.url);
       const pending = confirmation.begin();
       await writer.set('test:replica-confirmation:written', 'yes');
-      const error = await pending.confirm().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await settled(pending.confirm());
       expect(error, 'a fence on another server proves nothing about the writes').to.be.instanceOf(MasterChangedError);
       expect(isRedisUnavailableError(error), String(error)).to.equal(true);
     });
@@ -189,10 +150,7 @@ describe('replica confirmation (WAIT)', function () {
       } finally {
         probe.disconnect();
       }
-      const error = await pending.confirm().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await settled(pending.confirm());
       expect(error).to.be.instanceOf(MasterChangedError);
       expect(isRedisUnavailableError(error), String(error)).to.equal(true);
     });
@@ -203,20 +161,8 @@ describe('replica confirmation (WAIT)', function () {
       try {
         await confirmation.begin().confirm(); // opens the pool's one connection
         await probe.call('CLIENT', 'PAUSE', '1500', 'WRITE'); // the first fence's INCR hangs for 1.5 s
-        const first = confirmation
-          .begin()
-          .confirm()
-          .then(
-            () => 'confirmed',
-            (e: unknown) => e,
-          );
-        const second = confirmation
-          .begin()
-          .confirm()
-          .then(
-            () => 'confirmed',
-            (e: unknown) => e,
-          );
+        const first = settled(confirmation.begin().confirm());
+        const second = settled(confirmation.begin().confirm());
         expect(await first).to.equal('confirmed');
         expect(await second, 'waited for the pool longer than the WAIT time-out').to.be.instanceOf(ReplicationLagError);
       } finally {

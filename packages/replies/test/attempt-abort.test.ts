@@ -1,9 +1,9 @@
 import { DONE } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { processTurn } from './internals.js';
 import { CLIENT, CONVERSATION, createHarness, outcome, type Harness, testDeliveryId } from './harness.js';
+import { testRedisForSuite } from './support/suite-hooks.js';
 
 /**
  * A stop or a human's message aborts the attempt in flight (docs/service-rules.md §14), whatever
@@ -12,15 +12,23 @@ import { CLIENT, CONVERSATION, createHarness, outcome, type Harness, testDeliver
 describe('aborting a delivery attempt', () => {
   let redis: Redis;
   let h: Harness;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'attempt-abort-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  testRedisForSuite('attempt-abort-test', (connection) => (redis = connection));
 
   const id = testDeliveryId(CONVERSATION, 0);
   const turn = () => processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });
   const botReplies = async () => (await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot');
+  /** The stop aborted the attempt before it sent anything: recorded cancelled in one attempt, acknowledged, nothing left in flight or in the context. */
+  const expectAbortedUnsent = async (): Promise<void> => {
+    expect(h.aborts).to.deep.equal([{ conversationId: CONVERSATION, deliveryId: id }]);
+    expect(h.deliverer.requests).to.deep.equal([]);
+    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
+    const attempts = await h.deliveries.attempts(id);
+    expect(attempts).to.have.length(1);
+    expect(attempts[0]!.error).to.match(/^cancelled/);
+    expect(h.acknowledged).to.deep.equal([id]);
+    expect(await h.attemptInFlight()).to.equal(false);
+    expect(await botReplies()).to.deep.equal([]);
+  };
 
   it('cancels an attempt whose stop landed while its client was still being looked up: the stop finds it in flight, nothing is sent, the reply is cancelled', async () => {
     let stopAnswered = false;
@@ -39,15 +47,7 @@ describe('aborting a delivery attempt', () => {
     expect(await turn()).to.deep.equal(DONE);
 
     expect(stopAnswered).to.equal(true);
-    expect(h.aborts).to.deep.equal([{ conversationId: CONVERSATION, deliveryId: id }]);
-    expect(h.deliverer.requests).to.deep.equal([]);
-    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
-    const attempts = await h.deliveries.attempts(id);
-    expect(attempts).to.have.length(1);
-    expect(attempts[0]!.error).to.match(/^cancelled/);
-    expect(h.acknowledged).to.deep.equal([id]);
-    expect(await h.attemptInFlight()).to.equal(false);
-    expect(await botReplies()).to.deep.equal([]);
+    await expectAbortedUnsent();
   });
 
   it('reaches an attempt between its stop check and its request: no request is sent, the attempt is recorded cancelled and acknowledged', async () => {
@@ -70,16 +70,8 @@ describe('aborting a delivery attempt', () => {
     expect(await turn()).to.deep.equal(DONE);
 
     expect(stopAnswered).to.equal(true);
-    expect(h.aborts).to.deep.equal([{ conversationId: CONVERSATION, deliveryId: id }]);
-    expect(h.deliverer.requests).to.deep.equal([]);
-    expect((await h.deliveries.get(id))?.state).to.equal('cancelled');
-    const attempts = await h.deliveries.attempts(id);
-    expect(attempts).to.have.length(1);
-    expect(attempts[0]).to.include({ attempt: 1, status: null });
-    expect(attempts[0]!.error).to.match(/^cancelled/);
-    expect(h.acknowledged).to.deep.equal([id]);
-    expect(await h.attemptInFlight()).to.equal(false);
-    expect(await botReplies()).to.deep.equal([]);
+    await expectAbortedUnsent();
+    expect((await h.deliveries.attempts(id))[0]).to.include({ attempt: 1, status: null });
   });
 
   it('leaves nothing registered when the attempt is refused (stopped before it began)', async () => {

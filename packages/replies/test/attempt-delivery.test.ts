@@ -1,22 +1,18 @@
 import { parseClientRecord } from '@dialog-relay/config';
 import { DONE, type JobDecision } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import type { Redis } from '@dialog-relay/redis';
 import { webhookSigningKey } from '@dialog-relay/signing';
-import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { listDeadLetters, processTurn } from './internals.js';
 import { CLIENT_ID, CONVERSATION, createHarness, outcome, SETTINGS, T0, type Harness, testDeliveryId } from './harness.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 describe('attemptDelivery (one delivery attempt and what follows it)', () => {
   let redis: Redis;
   let h: Harness;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'attempt-delivery-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
-  beforeEach(() => {
-    h = createHarness(redis);
+  harnessPerTest('attempt-delivery-test', (harness, connection) => {
+    h = harness;
+    redis = connection;
   });
 
   const turn = (): Promise<JobDecision> => processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });

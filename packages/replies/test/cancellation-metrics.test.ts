@@ -1,40 +1,22 @@
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { DONE } from '@dialog-relay/queue';
-import { processTurn, type ReplyMetrics } from './internals.js';
-import { CONVERSATION, createHarness, outcome, testDeliveryId, type Harness } from './harness.js';
+import { processTurn } from './internals.js';
+import { CONVERSATION, outcome, testDeliveryId, type Harness } from './harness.js';
+import { recordMetrics } from './support/metrics-recorder.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 /**
  * Every cancelled reply is counted once, by the side that cancelled it: the ingress (a stop or a
  * human's message) for replies not in flight, the worker for an attempt it refused or aborted.
  */
 describe('cancellation metrics (ingress and worker count each cancelled reply once)', () => {
-  let redis: Redis;
   let h: Harness;
   let worker: unknown[][];
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'cancellation-metrics-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  harnessPerTest('cancellation-metrics-test', (harness) => (h = harness));
   beforeEach(() => {
-    h = createHarness(redis);
-    worker = [];
-    const keep =
-      (name: string) =>
-      (...args: unknown[]): void =>
-        void worker.push([name, ...args]);
-    const metrics: ReplyMetrics = {
-      attempt: keep('attempt'),
-      delivered: keep('delivered'),
-      engine: keep('engine'),
-      turn: keep('turn'),
-      cancelled: keep('cancelled'),
-      abortLatency: keep('abortLatency'),
-      deadLetter: keep('deadLetter'),
-    };
-    h.deps.metrics = metrics;
+    const r = recordMetrics();
+    worker = r.calls;
+    h.deps.metrics = r.metrics;
   });
   const turn = (generation = 0) => processTurn(h.deps, { conversationId: CONVERSATION, generation });
   const workerCancellations = (): unknown[][] => worker.filter((call) => call[0] === 'cancelled');

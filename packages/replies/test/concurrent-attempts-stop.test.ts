@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DONE } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { processRedelivery, processTurn, type AutoReplies } from './internals.js';
 import { loopbackDeliverer, wireAborts, type AbortWiring } from './abort-wiring.js';
 import { CONVERSATION, createHarness, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
+import { testRedisForSuite } from './support/suite-hooks.js';
 
 /**
  * A loopback receiver: answers 200 at once to the delivery ids in `answered`, holds every other
@@ -58,11 +58,7 @@ describe('a stop while attempts of a replay and of the turn are in flight to one
   const replayed = testDeliveryId(CONVERSATION, 0);
   const live = testDeliveryId(CONVERSATION, 1);
 
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'concurrent-attempts-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  testRedisForSuite('concurrent-attempts-test', (connection) => (redis = connection));
 
   beforeEach(async () => {
     answered.clear();

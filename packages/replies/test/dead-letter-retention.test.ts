@@ -1,10 +1,11 @@
 import { DONE, type JobProducer } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createDeliveryStore, listDeadLetters, processRedelivery, processTurn, replayDeadLetter, type ReplayResult } from './internals.js';
-import { createHarness, DEAD_LETTER_TTL_S, outcome, RECORD_TTL_S, SETTINGS, testDeliveryId, type Harness } from './harness.js';
+import { createDeliveryStore, listDeadLetters, processRedelivery, processTurn, type ReplayResult } from './internals.js';
+import { DEAD_LETTER_TTL_S, outcome, RECORD_TTL_S, SETTINGS, testDeliveryId, type Harness } from './harness.js';
+import { replayOn } from './support/replay.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 /**
  * How long a dead letter is kept (DEAD_LETTER_TTL_S, docs/service-rules.md §7), and that the
@@ -20,27 +21,15 @@ describe('dead letters: retention and expiry', () => {
       return Promise.resolve();
     },
   };
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'dead-letter-retention-test' });
-    await waitForRedis(redis, 5000);
+  harnessPerTest('dead-letter-retention-test', (harness, connection) => {
+    h = harness;
+    redis = connection;
   });
-  after(() => redis.disconnect());
   beforeEach(() => {
-    h = createHarness(redis);
     queued.length = 0;
   });
 
-  const replay = (deliveryId: string): Promise<ReplayResult> =>
-    replayDeadLetter(
-      {
-        deliveries: h.deliveries,
-        jobs,
-        shardOfDelivery: h.keys.shardOfDelivery,
-        replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
-        nowMs: () => h.clock.now,
-      },
-      deliveryId,
-    );
+  const replay = (deliveryId: string): Promise<ReplayResult> => replayOn(h, jobs, deliveryId);
   /** The first reply of a conversation, dead-lettered by a permanent answer; returns its delivery id. */
   const deadLetter = async (conversationId: string): Promise<string> => {
     await h.receive(`${conversationId}-m1`, { conversationId });

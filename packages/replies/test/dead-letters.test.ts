@@ -1,9 +1,9 @@
 import { DONE, JOB_NAMES, type JobProducer } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { listDeadLetters, processRedelivery, processTurn, replayDeadLetter } from './internals.js';
-import { CONVERSATION, createHarness, outcome, SETTINGS, T0, type Harness, testDeliveryId } from './harness.js';
+import { listDeadLetters, processRedelivery, processTurn } from './internals.js';
+import { CONVERSATION, outcome, SETTINGS, T0, type Harness, testDeliveryId } from './harness.js';
+import { replayOn } from './support/replay.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 /** The one producer method a replay uses, recorded. */
 function fakeQueue(): { queue: Pick<JobProducer, 'add'>; added: { name: string; data: unknown; opts: unknown }[] } {
@@ -18,31 +18,15 @@ function fakeQueue(): { queue: Pick<JobProducer, 'add'>; added: { name: string; 
 }
 
 describe('dead letters: listing, replay and redelivery', () => {
-  let redis: Redis;
   let h: Harness;
   let fake: ReturnType<typeof fakeQueue>;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'dead-letters-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  harnessPerTest('dead-letters-test', (harness) => (h = harness));
   beforeEach(() => {
-    h = createHarness(redis);
     fake = fakeQueue();
   });
 
   const id = testDeliveryId(CONVERSATION, 0);
-  const replay = async (deliveryId: string): Promise<boolean> =>
-    (await replayDeadLetter(
-      {
-        deliveries: h.deliveries,
-        jobs: fake.queue,
-        shardOfDelivery: h.keys.shardOfDelivery,
-        replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
-        nowMs: () => h.clock.now,
-      },
-      deliveryId,
-    )) === 'queued';
+  const replay = async (deliveryId: string): Promise<boolean> => (await replayOn(h, fake.queue, deliveryId)) === 'queued';
   /** A reply dead-lettered by a permanent answer in the conversation's first turn. */
   const deadLetter = async (): Promise<void> => {
     await h.receive('a');

@@ -1,23 +1,19 @@
 import { buildOpenApiDocument } from '@dialog-relay/contracts';
-import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
+import { createRedisKeys, type Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newDeliveryId, processTurn, type WorkerDeps } from './internals.js';
 import { CONVERSATION, createHarness, outcome, type Harness } from './harness.js';
+import { testRedisForSuite } from './support/suite-hooks.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const REAL_ID = /^dlv_[0-9a-f]{32}_s\d+$/;
 
 describe('delivery ids (webhook-id)', () => {
   let redis: Redis;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'delivery-id-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  testRedisForSuite('delivery-id-test', (connection) => (redis = connection));
 
   /** The harness with production ids: take() gets newDeliveryId() as the worker gives it. */
   const withRealIds = (h: Harness): WorkerDeps => ({ ...h.deps, turns: h.turns, newDeliveryId: (c) => newDeliveryId(h.keys.shardOf(c)) });

@@ -1,21 +1,21 @@
 import { DONE } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { processTurn, turnFailedForGood } from './internals.js';
 import { CONVERSATION, createHarness, outcome, testDeliveryId, type Harness } from './harness.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 describe('a turn whose reply hands off (docs/service-rules.md §17)', () => {
   let redis: Redis;
   let h: Harness;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'handoff-pause-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
-  beforeEach(() => {
-    h = createHarness(redis, { settings: { handoffPauseMs: 60_000 } });
-  });
+  harnessPerTest(
+    'handoff-pause-test',
+    (harness, connection) => {
+      h = harness;
+      redis = connection;
+    },
+    { settings: { handoffPauseMs: 60_000 } },
+  );
   const turn = (generation: number) => processTurn(h.deps, { conversationId: CONVERSATION, generation });
   const bodyOf = (index: number) => JSON.parse(h.deliverer.requests[index]!.body) as { handoff: boolean; sources: string[] };
 

@@ -1,6 +1,5 @@
 import { DONE } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import {
   listDeadLetters,
@@ -8,24 +7,23 @@ import {
   processRedelivery,
   processTurn,
   redeliveryFailedForGood,
-  replayDeadLetter,
   turnFailedForGood,
   type DeadReason,
 } from './internals.js';
-import { CONVERSATION, createHarness, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
+import { CONVERSATION, outcome, type Harness, testDeliveryId } from './harness.js';
+import { replayOn } from './support/replay.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 /** What happens when BullMQ gives up on a job (docs/service-rules.md §15): a dead letter with a reason, and the conversation goes on. */
 describe('job failures: the final failure of a turn or a redelivery', () => {
   let redis: Redis;
   let h: Harness;
   let deadReasons: DeadReason[];
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'job-failures-test' });
-    await waitForRedis(redis, 5000);
+  harnessPerTest('job-failures-test', (harness, connection) => {
+    h = harness;
+    redis = connection;
   });
-  after(() => redis.disconnect());
   beforeEach(() => {
-    h = createHarness(redis);
     deadReasons = [];
     h.deps.metrics = { ...NO_REPLY_METRICS, deadLetter: (reason) => void deadReasons.push(reason) };
   });
@@ -127,18 +125,7 @@ describe('job failures: the final failure of a turn or a redelivery', () => {
     h.deliverer.answer(outcome.permanent(410));
     await turn(0);
     const jobs = { add: () => Promise.resolve() };
-    expect(
-      await replayDeadLetter(
-        {
-          deliveries: h.deliveries,
-          jobs,
-          shardOfDelivery: h.keys.shardOfDelivery,
-          replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
-          nowMs: () => h.clock.now,
-        },
-        firstId,
-      ),
-    ).to.equal('queued');
+    expect(await replayOn(h, jobs, firstId)).to.equal('queued');
     expect(await listDeadLetters(h.deliveries)).to.deep.equal([]);
     deadReasons.length = 0;
 

@@ -3,12 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { ClientSettings } from '@dialog-relay/config';
 import type { Resolver } from '@dialog-relay/net-guard';
 import { DONE } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl, waitUntil } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
+import { waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { listDeadLetters, processTurn, type AutoReplies, type TurnStore } from './internals.js';
 import { loopbackDeliverer, wireAborts, type AbortWiring } from './abort-wiring.js';
 import { CLIENT, CONVERSATION, createHarness, type Harness, testDeliveryId } from './harness.js';
+import { testRedisForSuite } from './support/suite-hooks.js';
 
 /** A real HTTP server on loopback standing in for the integrator's send_url: counts the POSTs it got. */
 async function startReceiver(): Promise<{ url: string; namedUrl: string; posts: () => number; close: () => Promise<void> }> {
@@ -45,11 +46,7 @@ describe('a stop whose abort signal is lost', () => {
   let wiring: AbortWiring;
   let replies: AutoReplies;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'lost-abort-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  testRedisForSuite('lost-abort-test', (connection) => (redis = connection));
   afterEach(async () => {
     wiring.close();
     await receiver.close();

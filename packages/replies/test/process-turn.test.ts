@@ -1,7 +1,6 @@
 import { DONE } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import type { Redis } from '@dialog-relay/redis';
 import { webhookSigningKey } from '@dialog-relay/signing';
-import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { attemptDelivery, processTurn, produceReply } from './internals.js';
 import {
@@ -16,17 +15,14 @@ import {
   type Harness,
   testDeliveryId,
 } from './harness.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 describe('processTurn (one conversation turn)', () => {
   let redis: Redis;
   let h: Harness;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'process-turn-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
-  beforeEach(() => {
-    h = createHarness(redis);
+  harnessPerTest('process-turn-test', (harness, connection) => {
+    h = harness;
+    redis = connection;
   });
 
   const turn = (generation: number, conversationId = CONVERSATION) => processTurn(h.deps, { conversationId, generation });

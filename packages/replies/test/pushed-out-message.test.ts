@@ -1,10 +1,10 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { contextMessageFrom } from '@dialog-relay/conversations';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
+import type { Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { processTurn } from './internals.js';
-import { BOUND, CLIENT_ID, CONVERSATION, createHarness, CUSTOMER, SEND_URL, T0, testDeliveryId, type Harness } from './harness.js';
+import { BOUND, CLIENT_ID, CONVERSATION, CUSTOMER, SEND_URL, T0, testDeliveryId, type Harness } from './harness.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 /**
  * docs/design/reply-protocol.md "Produce": a due message is answered from its own content even when the
@@ -14,14 +14,14 @@ import { BOUND, CLIENT_ID, CONVERSATION, createHarness, CUSTOMER, SEND_URL, T0, 
 describe('a due message pushed out of the context before its turn', () => {
   let redis: Redis;
   let h: Harness;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'pushed-out-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
-  beforeEach(() => {
-    h = createHarness(redis, { contextMaxMessages: 4 });
-  });
+  harnessPerTest(
+    'pushed-out-test',
+    (harness, connection) => {
+      h = harness;
+      redis = connection;
+    },
+    { contextMaxMessages: 4 },
+  );
 
   /** Someone else in the conversation writes (recorded only, as the API does for a message that is due no reply). */
   const othersWrite = async (msgId: string, atMs: number, text = `chatter ${msgId}`): Promise<void> => {

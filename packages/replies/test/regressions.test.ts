@@ -1,22 +1,14 @@
 import { DONE, type JobProducer } from '@dialog-relay/queue';
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { listDeadLetters, processRedelivery, processTurn, replayDeadLetter } from './internals.js';
-import { CONVERSATION, createHarness, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
+import { listDeadLetters, processRedelivery, processTurn } from './internals.js';
+import { CONVERSATION, outcome, SETTINGS, type Harness, testDeliveryId } from './harness.js';
+import { replayOn } from './support/replay.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 /** Regressions found by probing the worker logic: each of these once went wrong. */
 describe('worker logic regressions', () => {
-  let redis: Redis;
   let h: Harness;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'regressions-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
-  beforeEach(() => {
-    h = createHarness(redis);
-  });
+  harnessPerTest('regressions-test', (harness) => (h = harness));
   const id = testDeliveryId(CONVERSATION, 0);
   const stopDuringAttempt = (): void => {
     h.deliverer.during = async () => {
@@ -47,15 +39,8 @@ describe('worker logic regressions', () => {
     h.deliverer.answer(outcome.permanent(400));
     await processTurn(h.deps, { conversationId: CONVERSATION, generation: 0 });
     const failing: Pick<JobProducer, 'add'> = { add: () => Promise.reject(new Error('redis down')) };
-    const deps = {
-      deliveries: h.deliveries,
-      jobs: failing,
-      shardOfDelivery: h.keys.shardOfDelivery,
-      replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
-      nowMs: () => h.clock.now,
-    };
     let thrown: unknown;
-    await replayDeadLetter(deps, id).catch((error: unknown) => (thrown = error));
+    await replayOn(h, failing, id).catch((error: unknown) => (thrown = error));
     expect(thrown).to.be.instanceOf(Error);
     expect((await h.deliveries.get(id))?.state).to.equal('dead');
     expect((await listDeadLetters(h.deliveries)).map((l) => l.record.delivery_id)).to.deep.equal([id]);
@@ -68,18 +53,7 @@ describe('worker logic regressions', () => {
     expect((await h.deliveries.get(id))?.dead_reason).to.equal('attempts_exhausted');
     const added: unknown[] = [];
     const jobs: Pick<JobProducer, 'add'> = { add: (...args) => Promise.resolve(void added.push(args)) };
-    expect(
-      await replayDeadLetter(
-        {
-          deliveries: h.deliveries,
-          jobs,
-          shardOfDelivery: h.keys.shardOfDelivery,
-          replyMaxAgeMs: SETTINGS.replyMaxAgeMs,
-          nowMs: () => h.clock.now,
-        },
-        id,
-      ),
-    ).to.equal('queued');
+    expect(await replayOn(h, jobs, id)).to.equal('queued');
     expect((await h.deliveries.get(id))?.dead_reason).to.equal('');
     const first = await processRedelivery(h.deps, { deliveryId: id });
     expect(first.kind).to.equal('wait');

@@ -1,42 +1,15 @@
-import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { processTurn, statusClassOf, type ReplyMetrics } from './internals.js';
-import { CONVERSATION, createHarness, outcome, SETTINGS, T0, type Harness } from './harness.js';
-
-/** A metrics port that keeps every call, in order. */
-function recorder(): { metrics: ReplyMetrics; calls: unknown[][] } {
-  const calls: unknown[][] = [];
-  const keep =
-    (name: string) =>
-    (...args: unknown[]): void =>
-      void calls.push([name, ...args]);
-  return {
-    calls,
-    metrics: {
-      attempt: keep('attempt'),
-      delivered: keep('delivered'),
-      engine: keep('engine'),
-      turn: keep('turn'),
-      cancelled: keep('cancelled'),
-      abortLatency: keep('abortLatency'),
-      deadLetter: keep('deadLetter'),
-    },
-  };
-}
+import { processTurn, statusClassOf } from './internals.js';
+import { CONVERSATION, outcome, SETTINGS, T0, type Harness } from './harness.js';
+import { recordMetrics } from './support/metrics-recorder.js';
+import { harnessPerTest } from './support/suite-hooks.js';
 
 describe('reply metrics port (what the worker reports to operators)', () => {
-  let redis: Redis;
   let h: Harness;
   let calls: unknown[][];
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'reply-metrics-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  harnessPerTest('reply-metrics-test', (harness) => (h = harness));
   beforeEach(() => {
-    h = createHarness(redis);
-    const r = recorder();
+    const r = recordMetrics();
     calls = r.calls;
     h.deps.metrics = r.metrics;
   });

@@ -1,8 +1,9 @@
 import { loadConfig } from '@dialog-relay/config';
-import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { createRedisKeys, createRequestRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { createReplyServices, newDeliveryId } from '../src/index.js';
+import { testRedisForSuite } from './support/suite-hooks.js';
 
 /** The composition root the API, the worker and the CLI share: each service built once, when first read. */
 describe('createReplyServices', () => {
@@ -13,11 +14,7 @@ describe('createReplyServices', () => {
     subscribers.push(subscriber);
     return subscriber;
   };
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'reply-services-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  testRedisForSuite('reply-services-test', (connection) => (redis = connection));
   beforeEach(() => {
     subscribers.length = 0;
   });

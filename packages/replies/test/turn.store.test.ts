@@ -1,17 +1,14 @@
-import type { ReplyPart } from '@dialog-relay/contracts';
-import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { createRedisKeys, type Redis } from '@dialog-relay/redis';
+import { uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { createTurnStore, type DueMessage, type TakeResult, type TurnStore, type TurnTimings } from './internals.js';
+import { createTurnStore, type TakeResult, type TurnStore, type TurnTimings } from './internals.js';
+import { dueMessage as due } from './support/due-message.js';
+import { testRedisForSuite } from './support/suite-hooks.js';
 
 describe('turn store (the per-conversation turn protocol)', () => {
   let redis: Redis;
   let keys: ReturnType<typeof createRedisKeys>;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'turns-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  testRedisForSuite('turns-test', (connection) => (redis = connection));
   const storeWith = (timings: Partial<TurnTimings> = {}): TurnStore => {
     keys = createRedisKeys(uniquePrefix('turns'));
     return createTurnStore({
@@ -25,27 +22,6 @@ describe('turn store (the per-conversation turn protocol)', () => {
     turns = storeWith();
   });
 
-  const due = (
-    msgId: string,
-    conversationId = 'c_one',
-    content: ReplyPart[] = [{ type: 'text', content: `question ${msgId}` }],
-  ): DueMessage => ({
-    message: {
-      msg_id: msgId,
-      role: 'customer',
-      from_user_id: 'cust',
-      content,
-      event_type: 'auto_dialog',
-      create_timestamp: Math.floor(Date.now() / 1000),
-    },
-    client: 'shop',
-    conversationId,
-    sendUrl: 'http://127.0.0.1:9/x',
-    groupId: undefined,
-    groupName: undefined,
-    boundAccountId: 'bound',
-    receivedAtMs: Date.now(),
-  });
   const ids = (taken: TakeResult): string[] | string =>
     taken.kind === 'batch' ? taken.batch.messages.map((m) => m.message.msg_id) : taken.kind;
   const pending = async (c = 'c_one'): Promise<string[]> => (await turns.snapshot(c)).pending.map((m) => m.message.msg_id);

@@ -1,46 +1,22 @@
-import type { ReplyPart } from '@dialog-relay/contracts';
 import { createLogger } from '@dialog-relay/logger';
-import { createRedisKeys, createRequestRedis, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { createRedisKeys, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
-import { createTurnStore, sweepWaitingTurns, type DueMessage, type TurnStore } from './internals.js';
+import { createTurnStore, sweepWaitingTurns, type TurnStore } from './internals.js';
+import { dueMessage as due } from './support/due-message.js';
+import { testRedisForSuite } from './support/suite-hooks.js';
 
 /** The safety net of docs/service-rules.md §15: conversations with messages waiting, and the sweep that makes sure each has a turn job. */
 describe('waiting conversations and the sweep for lost turn jobs', () => {
   let redis: Redis;
   let keys: RedisKeys;
   let turns: TurnStore;
-  before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'waiting-turns-test' });
-    await waitForRedis(redis, 5000);
-  });
-  after(() => redis.disconnect());
+  testRedisForSuite('waiting-turns-test', (connection) => (redis = connection));
   beforeEach(() => {
     keys = createRedisKeys(uniquePrefix('waiting'));
     turns = createTurnStore({ redis, keys, timings: { debounceMs: 0, maxWaitMs: 0, pendingTtlMs: 60_000, attemptMarkerTtlMs: 5000 } });
   });
 
-  const due = (
-    msgId: string,
-    conversationId = 'c_one',
-    content: ReplyPart[] = [{ type: 'text', content: `question ${msgId}` }],
-  ): DueMessage => ({
-    message: {
-      msg_id: msgId,
-      role: 'customer',
-      from_user_id: 'cust',
-      content,
-      event_type: 'auto_dialog',
-      create_timestamp: Math.floor(Date.now() / 1000),
-    },
-    client: 'shop',
-    conversationId,
-    sendUrl: 'http://127.0.0.1:9/x',
-    groupId: undefined,
-    groupName: undefined,
-    boundAccountId: 'bound',
-    receivedAtMs: Date.now(),
-  });
   const waitingSet = (conversationId = 'c_one') => keys.waitingConversations(keys.shardOf(conversationId));
   const isWaiting = async (conversationId = 'c_one'): Promise<boolean> =>
     (await redis.zscore(waitingSet(conversationId), conversationId)) !== null;

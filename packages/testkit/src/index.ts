@@ -23,3 +23,4 @@ export { registerApiUnderTest, isRegisteredApi, checkAnswerAgainstOpenApi, answe
  * loads to the file (module-recorder.ts). Not exported as a module: importing it starts recording.
  */
 export const MODULE_RECORDER = new URL('./module-recorder.js', import.meta.url).href;
+export { environmentWithout, runProcess, type ProcessRun } from './run-process.js';

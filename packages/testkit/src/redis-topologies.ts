@@ -13,18 +13,25 @@ export interface RedisClusterHandle {
   dispose(): Promise<void>;
 }
 
-async function clusterStateOk(port: number): Promise<boolean> {
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
+/**
+ * Runs `ask` on a short-lived loopback connection that neither retries nor queues; undefined when the
+ * server cannot answer it (down, refusing, an error reply).
+ */
+async function probe<T>(port: number, ask: (redis: Redis) => Promise<T>): Promise<T | undefined> {
+  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined);
   try {
-    await probe.connect();
-    return /cluster_state:ok/.test(String(await probe.call('CLUSTER', 'INFO')));
+    await redis.connect();
+    return await ask(redis);
   } catch {
-    return false;
+    return undefined;
   } finally {
-    probe.disconnect();
+    redis.disconnect();
   }
 }
+
+const clusterStateOk = async (port: number): Promise<boolean> =>
+  (await probe(port, async (redis) => /cluster_state:ok/.test(String(await redis.call('CLUSTER', 'INFO'))))) ?? false;
 
 export async function startRedisCluster(masters = 3): Promise<RedisClusterHandle> {
   const servers = await Promise.all(
@@ -70,30 +77,23 @@ export interface RedisReplicaPairHandle {
   dispose(): Promise<void>;
 }
 
+/** A replica of `master`, syncing without the diskless-sync delay (Redis waits 5 s for more replicas by default). */
+const startReplicaOf = (master: RedisServerHandle): Promise<RedisServerHandle> =>
+  startRedisServer({ args: ['--replicaof', '127.0.0.1', String(master.port), '--repl-diskless-sync-delay', '0'] });
+
 export async function startRedisReplicaPair(): Promise<RedisReplicaPairHandle> {
-  // No diskless-sync delay: the replica is in sync at once (Redis waits 5 s for more replicas by default).
+  // No diskless-sync delay: the replica is in sync at once.
   const master = await startRedisServer({ args: ['--repl-diskless-sync-delay', '0'] });
-  const replica = await startRedisServer({ args: ['--replicaof', '127.0.0.1', String(master.port), '--repl-diskless-sync-delay', '0'] });
+  const replica = await startReplicaOf(master);
   const inSync = (timeoutMs = 20_000): Promise<void> =>
-    waitUntil(async () => {
-      const probe = new Redis({
-        port: replica.port,
-        host: '127.0.0.1',
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        const info = await probe.info('replication');
-        return /master_link_status:up/.test(info) && !/master_sync_in_progress:1/.test(info);
-      } catch {
-        return false;
-      } finally {
-        probe.disconnect();
-      }
-    }, timeoutMs);
+    waitUntil(
+      async () =>
+        (await probe(replica.port, async (redis) => {
+          const info = await redis.info('replication');
+          return /master_link_status:up/.test(info) && !/master_sync_in_progress:1/.test(info);
+        })) ?? false,
+      timeoutMs,
+    );
   await inSync();
   return {
     master,
@@ -121,11 +121,7 @@ export interface RedisSentinelHandle {
 
 export async function startRedisSentinel(name = 'dialog-relay', replicaCount = 1): Promise<RedisSentinelHandle> {
   const { master, replica } = await startRedisReplicaPair();
-  const more = await Promise.all(
-    Array.from({ length: replicaCount - 1 }, () =>
-      startRedisServer({ args: ['--replicaof', '127.0.0.1', String(master.port), '--repl-diskless-sync-delay', '0'] }),
-    ),
-  );
+  const more = await Promise.all(Array.from({ length: replicaCount - 1 }, () => startReplicaOf(master)));
   const replicas = [replica, ...more];
   const sentinels = await Promise.all(
     Array.from({ length: 3 }, () =>
@@ -145,49 +141,25 @@ export async function startRedisSentinel(name = 'dialog-relay', replicaCount = 1
   );
   const ask = async (): Promise<number> => {
     for (const sentinel of sentinels) {
-      const probe = new Redis({
-        port: sentinel.port,
-        host: '127.0.0.1',
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
+      const port = await probe(sentinel.port, async (redis) => {
+        const [, masterPort] = (await redis.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name)) as [string, string];
+        return Number(masterPort);
       });
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        const [, port] = (await probe.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name)) as [string, string];
-        return Number(port);
-      } catch {
-        // try the next sentinel
-      } finally {
-        probe.disconnect();
-      }
+      if (port !== undefined) return port; // else try the next sentinel
     }
     throw new Error('no sentinel answered');
   };
   // Ready once every sentinel knows the replica and the other sentinels.
   await waitUntil(async () => {
     const counts = await Promise.all(
-      sentinels.map(async (sentinel) => {
-        const probe = new Redis({
-          port: sentinel.port,
-          host: '127.0.0.1',
-          lazyConnect: true,
-          maxRetriesPerRequest: 0,
-          retryStrategy: () => null,
-        });
-        probe.on('error', () => undefined);
-        try {
-          await probe.connect();
-          const info = (await probe.call('SENTINEL', 'MASTER', name)) as string[];
-          const field = (key: string): number => Number(info[info.indexOf(key) + 1]);
-          return field('num-slaves') >= replicaCount && field('num-other-sentinels') >= 2;
-        } catch {
-          return false;
-        } finally {
-          probe.disconnect();
-        }
-      }),
+      sentinels.map(
+        async (sentinel) =>
+          (await probe(sentinel.port, async (redis) => {
+            const info = (await redis.call('SENTINEL', 'MASTER', name)) as string[];
+            const field = (key: string): number => Number(info[info.indexOf(key) + 1]);
+            return field('num-slaves') >= replicaCount && field('num-other-sentinels') >= 2;
+          })) ?? false,
+      ),
     );
     return counts.every(Boolean);
   }, 20_000);

@@ -1,4 +1,5 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { expect } from 'chai';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's chromium (`.ci/run` installs it when missing); no browser is downloaded. */
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -37,4 +38,24 @@ export async function keepOnLoopback(context: BrowserContext, origin: string): P
     requested,
     outside: () => requested.filter((url) => !url.startsWith('data:') && new URL(url).hostname !== '127.0.0.1'),
   };
+}
+
+/** The errors `page` reports from now on: console errors and uncaught page errors, as text. */
+export function pageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => void problems.push(error.message));
+  return problems;
+}
+
+/** What a browser test ends with: the pages asked for something, nothing left loopback, and no Content Security Policy violation was reported. */
+export function expectLoopbackOnly(traffic: { requested: string[]; outside: () => string[] }, problems: string[]): void {
+  expect(traffic.requested.length).to.be.greaterThan(0);
+  expect(traffic.outside(), 'requests that left loopback').to.deep.equal([]);
+  expect(
+    problems.filter((p) => /Content Security Policy|Refused to/i.test(p)),
+    'CSP violations',
+  ).to.deep.equal([]);
 }

@@ -1,8 +1,8 @@
 import { buildApi, type Api } from '@dialog-relay/api';
 import { loadConfig, type Config } from '@dialog-relay/config';
 import { createLogger } from '@dialog-relay/logger';
-import { createRedis, createRedisKeys, type RedisKeys } from '@dialog-relay/redis';
-import { signRequestBody } from '@dialog-relay/signing';
+import { createRedis, createRedisKeys, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { createDeliveryStore, type DeliveryStore } from '@dialog-relay/replies';
 import { QUEUE_NAMES, turnJobId } from '@dialog-relay/queue';
 import { registerApiUnderTest, testRedisEnv, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { Queue } from 'bullmq';
@@ -12,6 +12,7 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { postAsShop } from './ask-shop.js';
 
 const WORKER_MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'main.js');
 export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -36,6 +37,12 @@ export interface System {
     info: Record<string, unknown>,
     top?: Record<string, unknown>,
   ): Promise<{ status: number; headers: Headers; json: { data?: Record<string, unknown>; error?: string } }>;
+  /** The bound account sends `content` as a command (cmd_dialog) in `customer`'s conversation: auto_reply_status, stop_auto_reply, … */
+  command(customer: { from_user_id: string; to_user_id: string }, content: string): ReturnType<System['send']>;
+  /** A request connection to the system's Redis (ready when the system is), closed with the system. */
+  redis(): Redis;
+  /** The reply protocol's delivery store over the system's keys (on redis()). */
+  deliveries(): DeliveryStore;
   /** BullMQ's state of a conversation's turn job ('completed', 'active', 'delayed', …; 'unknown' when there is none). */
   turnJobState(conversationId: string, generation: number): Promise<string>;
   /** The progress BullMQ keeps for a conversation's turn job (why it waits after a failed attempt); undefined when there is no job. */
@@ -127,6 +134,25 @@ export async function startSystem(options: {
     }
     return queue;
   };
+  const requests = createRedis(config.redis, 'request', { name: 'e2e' });
+  requests.on('error', () => undefined); // suites that stop Redis on purpose: a test sees an error through its own commands
+  await waitForRedis(requests, 5000);
+  const redis = (): Redis => requests;
+  const send: System['send'] = async (info, top = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    const body: Record<string, unknown> = {
+      client: 'shop',
+      timestamp: now,
+      ...top,
+      message_info: { from_user_type: 2, message_type: 1, event_type: 'auto_dialog', create_timestamp: now, trace: ++sequence, ...info },
+    };
+    const response = await postAsShop(apiUrl, body);
+    return {
+      status: response.status,
+      headers: response.headers,
+      json: (await response.json()) as { data?: Record<string, unknown>; error?: string },
+    };
+  };
   return {
     apiUrl,
     api,
@@ -136,31 +162,23 @@ export async function startSystem(options: {
     apiErrors: () => [...apiErrors],
     workers,
     startWorker,
-    async send(info, top = {}) {
-      const now = Math.floor(Date.now() / 1000);
-      const body: Record<string, unknown> = {
-        client: 'shop',
-        timestamp: now,
-        ...top,
-        message_info: { from_user_type: 2, message_type: 1, event_type: 'auto_dialog', create_timestamp: now, trace: ++sequence, ...info },
-      };
-      body['signature'] = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
-      const response = await fetch(`${apiUrl}/custom-im/chat-messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return {
-        status: response.status,
-        headers: response.headers,
-        json: (await response.json()) as { data?: Record<string, unknown>; error?: string },
-      };
-    },
+    redis,
+    deliveries: () => createDeliveryStore({ redis: redis(), keys, ttlS: 3600, deadLetterTtlS: 86_400 }),
+    send,
+    command: (customer, content) =>
+      send({
+        from_user_id: customer.to_user_id,
+        to_user_id: customer.from_user_id,
+        content,
+        event_type: 'cmd_dialog',
+        from_user_type: undefined,
+      }),
     turnJobState: (conversationId, generation) => inspectorQueue(conversationId).getJobState(turnJobId(conversationId, generation)),
     async turnJobProgress(conversationId, generation) {
       return (await inspectorQueue(conversationId).getJob(turnJobId(conversationId, generation)))?.progress;
     },
     async close() {
+      requests.disconnect();
       if (inspector) {
         await Promise.all([...inspector.queues.values()].map((queue) => queue.close()));
         inspector.redis.disconnect();
