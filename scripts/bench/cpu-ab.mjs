@@ -3,6 +3,8 @@
 // alternated round after round on one private Redis, so that a shared, loaded machine weighs on every
 // build alike. CPU time moves far less with the machine's load than requests/s (docs/design/performance.md).
 // Each checkout must be built. CPU_AB_ROUNDS (2), CPU_AB_REQUESTS per scenario (4000), CPU_AB_REPLIES (3000).
+// `<checkout>::<node flags and NAME=value settings>` runs that checkout's API and worker with those flags
+// and settings, so one checkout can be measured against itself: `. '.::--max-semi-space-size=64 HEAP_GROWING_PERCENT=0'`.
 // Loopback only; every run is bounded by a request count and every wait by a time-out.
 import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
@@ -14,8 +16,15 @@ import { startReceiver } from './receiver.mjs';
 import { bareBody, clientsEnv, createSigner, loadMessages } from './traffic.mjs';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const roots = process.argv.slice(2).map((r) => resolve(r));
-if (roots.length === 0) roots.push(here);
+const variants = process.argv.slice(2).map((arg) => {
+  const [root = '.', flags = ''] = arg.split('::');
+  const words = flags.split(' ').filter(Boolean);
+  const env = Object.fromEntries(
+    words.filter((w) => !w.startsWith('-')).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+  );
+  return { label: arg, root: resolve(root), nodeArgs: words.filter((w) => w.startsWith('-')), env };
+});
+if (variants.length === 0) variants.push({ label: here, root: here, nodeArgs: [], env: {} });
 const ROUNDS = Number(process.env.CPU_AB_ROUNDS ?? 2);
 const REQUESTS = Number(process.env.CPU_AB_REQUESTS ?? 4000);
 const REPLIES = Number(process.env.CPU_AB_REPLIES ?? 3000);
@@ -36,7 +45,7 @@ async function cpuPerRequest(url, pid, next, amount) {
 
 const receiver = await startReceiver();
 const redis = await startRedisServer();
-const results = new Map(roots.map((r) => [r, []]));
+const results = new Map(variants.map((v) => [v.label, []]));
 try {
   const messages = loadMessages(here);
   const sign = createSigner(signRequestBody, messages, 'ab');
@@ -46,12 +55,12 @@ try {
     const bareUs = await cpuPerRequest(`http://127.0.0.1:${barePort}`, bare.pid, pool(0, bareBody), REQUESTS);
     await stop(bare);
     log(`round ${round + 1}: bare Express ${bareUs.us.toFixed(0)} µs/request`);
-    for (const root of roots) {
+    for (const { label, root, nodeArgs, env: settings } of variants) {
       const env = serviceEnv(
         { url: redis.url },
-        { REDIS_PREFIX: `ab-${randomUUID().slice(0, 6)}:`, CLIENTS: clientsEnv(receiver.base), WORKER_CONCURRENCY: '50' },
+        { REDIS_PREFIX: `ab-${randomUUID().slice(0, 6)}:`, CLIENTS: clientsEnv(receiver.base), WORKER_CONCURRENCY: '50', ...settings },
       );
-      const api = await startApi(root, env);
+      const api = await startApi(root, env, nodeArgs);
       const row = { bare: bareUs.us };
       let autoAccepted = 0;
       for (const [id, eventType, options] of [
@@ -81,7 +90,7 @@ try {
       )['2xx'];
       const queued = autos + autoAccepted;
       const base = receiver.state.received;
-      const worker = startWorker(root, env);
+      const worker = startWorker(root, env, nodeArgs);
       await receiver.until(base + 1, 60_000);
       const cpuBefore = processCpuUs(worker.pid);
       const first = receiver.state.received;
@@ -90,18 +99,18 @@ try {
       if (autos !== REPLIES) row.auto_refused = REPLIES - autos;
       await stop(worker);
       await stop(api.child);
-      results.get(root).push(row);
+      results.get(label).push(row);
       log(
-        `  ${root}: ${Object.entries(row)
+        `  ${label}: ${Object.entries(row)
           .map(([k, v]) => `${k} ${typeof v === 'number' ? v.toFixed(0) : v}`)
           .join(', ')}`,
       );
     }
   }
   log('\nmean µs (per request; reply: per delivered reply):');
-  for (const [root, rows] of results) {
+  for (const [label, rows] of results) {
     const keys = Object.keys(rows[0]);
-    log(`  ${root}: ${keys.map((k) => `${k} ${(rows.reduce((s, r) => s + (r[k] ?? 0), 0) / rows.length).toFixed(0)}`).join(', ')}`);
+    log(`  ${label}: ${keys.map((k) => `${k} ${(rows.reduce((s, r) => s + (r[k] ?? 0), 0) / rows.length).toFixed(0)}`).join(', ')}`);
   }
 } finally {
   killAll();

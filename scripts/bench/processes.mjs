@@ -4,6 +4,7 @@ import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { withServiceNodeOptions } from '../node-runtime.mjs';
 
 const children = new Set();
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,7 +55,7 @@ export function killAll() {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-/** Environment of dialog-relay's processes: one Redis (`url`) or a cluster (`nodes`). */
+/** Environment of dialog-relay's processes: one Redis (`url`) or a cluster (`nodes`), with the service's NODE_OPTIONS. */
 export function serviceEnv(redis, extra) {
   const env = { ...process.env, LOG_LEVEL: 'error', AUTO_REPLY_DEBOUNCE_MS: '0', ...extra };
   delete env.REDIS_URL;
@@ -62,7 +63,8 @@ export function serviceEnv(redis, extra) {
   delete env.REDIS_SENTINELS;
   if (redis.nodes) env.REDIS_CLUSTER_NODES = redis.nodes;
   else env.REDIS_URL = redis.url;
-  return env;
+  // The young generation the image and npm start give the processes: the bench measures what ships.
+  return withServiceNodeOptions(env);
 }
 
 /** Worker concurrency of every phase: dialog-relay's WORKER_CONCURRENCY and the raw BullMQ worker's (BENCH_WORKER_CONCURRENCY, 50). */
@@ -94,8 +96,11 @@ export const startRawWorker = ({ root, redis, receiver }, prefix) =>
     CONCURRENCY: String(CONCURRENCY),
   });
 
+/** BENCH_NODE_ARGS: flags for our API and worker processes (e.g. V8 heap sizes), space-separated. */
+const BENCH_NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+
 /** Starts the API (`nodeArgs` e.g. --cpu-prof) and waits for /healthz. */
-export async function startApi(root, env, nodeArgs = []) {
+export async function startApi(root, env, nodeArgs = BENCH_NODE_ARGS) {
   const port = await freePort();
   const child = track(
     spawn(process.execPath, [...nodeArgs, join(root, 'apps/api/dist/src/main.js')], {
@@ -107,7 +112,7 @@ export async function startApi(root, env, nodeArgs = []) {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-export function startWorker(root, env, nodeArgs = []) {
+export function startWorker(root, env, nodeArgs = BENCH_NODE_ARGS) {
   return track(
     spawn(process.execPath, [...nodeArgs, join(root, 'apps/worker/dist/src/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] }),
   );

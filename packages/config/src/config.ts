@@ -137,6 +137,12 @@ export interface Config {
    */
   readonly shutdownDelayMs: number;
   /**
+   * HEAP_GROWING_PERCENT: how far V8 lets the old generation grow past what survived the last full
+   * collection before the next one (V8's --heap-growing-percent; 0: V8's own adaptive factor, up to
+   * 4× on a machine with memory to spare). docs/design/performance.md, "Memory".
+   */
+  readonly heapGrowingPercent: number;
+  /**
    * WORKER_HEARTBEAT_FILE: a file each worker touches every intervalMs while its event loop turns and
    * its queue workers run; the container's liveness check (scripts/worker-health.mjs) reads its age.
    * undefined: no heartbeat.
@@ -297,6 +303,7 @@ export function loadConfig(environment: Env): Config {
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     shutdownDelayMs: readInt(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
+    heapGrowingPercent: readInt(env, 'HEAP_GROWING_PERCENT', 50, 0, 1000),
     workerHeartbeat: Object.freeze({
       file: readOptionalString(env, 'WORKER_HEARTBEAT_FILE'),
       intervalMs: readInt(env, 'WORKER_HEARTBEAT_INTERVAL_MS', 5000, 100, 600_000),

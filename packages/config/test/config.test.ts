@@ -34,6 +34,12 @@ describe('config', () => {
     expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).to.equal(0);
   });
 
+  it("grows the V8 heap by HEAP_GROWING_PERCENT (50 by default; 0 leaves V8's own factor)", () => {
+    expect(loadConfig({}).heapGrowingPercent).to.equal(50);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).to.equal(0);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '300' }).heapGrowingPercent).to.equal(300);
+  });
+
   it('is frozen', () => {
     const config = loadConfig({});
     expect(Object.isFrozen(config)).to.equal(true);
@@ -55,6 +61,8 @@ describe('config', () => {
     ['DELIVERY_TIMEOUT_MS', '5'],
     ['METRICS_PORT', 'ninety'],
     ['METRICS_PORT', '65536'],
+    ['HEAP_GROWING_PERCENT', '-1'],
+    ['HEAP_GROWING_PERCENT', '1001'],
   ] as const) {
     it(`stops start-up naming ${variable} when it is ${value}`, () => {
       expect(() => loadConfig({ [variable]: value })).to.throw(ConfigError, new RegExp(`^${variable}:`));

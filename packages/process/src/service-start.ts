@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, SERVICE_VERSION, type Config } from '@dialog-r
 import { createLogger, type Logger } from '@dialog-relay/logger';
 import { ShardCountMismatchError } from '@dialog-relay/redis';
 import type { Tracing } from '@dialog-relay/tracing';
+import { applyHeapGrowth } from './heap-growth.js';
 
 /** The service processes: the name in their log lines, their stderr lines and their default trace service name. */
 export type ServiceName = 'api' | 'worker';
@@ -37,10 +38,11 @@ export function exitOnFatal(service: ServiceName, error: unknown): never {
   process.exit(1);
 }
 
-/** The start every service process shares: configuration, logger (the configuration's warnings logged), tracing. */
+/** The start every service process shares: configuration, the heap's growth, logger (the configuration's warnings logged), tracing. */
 async function startService(service: ServiceName): Promise<StartedService> {
   // a bad variable throws ConfigError: one line, exit 78 (exitOnFatal)
   const config = loadConfig(process.env);
+  applyHeapGrowth(config.heapGrowingPercent);
   const logger = createLogger({ level: config.logLevel, service });
   for (const warning of config.warnings) logger.warn('configuration', { warning });
   // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
