@@ -39,14 +39,23 @@ describe('Redis command budget of each synchronous path', () => {
     await t.close();
   });
 
-  /** The API's commands while `send` runs: a marker sent afterwards shows that MONITOR has shown everything before it. */
-  const commandsOf = async (send: () => Promise<unknown>): Promise<string[]> => {
-    seen.length = 0;
-    await send();
+  /** Sends a marker and waits until MONITOR shows it: everything Redis ran before it has been shown. */
+  const flushMonitor = async (): Promise<void> => {
     const token = `budget-marker-${randomUUID()}`;
     const shown = new Promise<void>((resolve) => waiters.push({ token, resolve }));
     await marker.echo(token);
     await shown;
+  };
+  /**
+   * The API's commands while `send` runs, between two markers: the first, so that what an earlier
+   * request ran but MONITOR had not shown yet is not counted here (CI once counted the previous
+   * accept's BullMQ job add in a stop's window); the second, so that everything `send` ran is shown.
+   */
+  const commandsOf = async (send: () => Promise<unknown>): Promise<string[]> => {
+    await flushMonitor();
+    seen.length = 0;
+    await send();
+    await flushMonitor();
     last = seen
       .map((args) =>
         args
