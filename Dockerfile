@@ -33,9 +33,6 @@ LABEL org.opencontainers.image.title="dialog-relay" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="${SOURCE_URL}"
 ENV NODE_ENV=production
-# V8's young generation: 2 × 16 MiB semi-spaces (Node 24 would size them from the host's memory, up
-# to 2 × 64 MiB); the same as npm start's and the bench's (scripts/node-runtime.mjs).
-ENV NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY --from=build --chown=root:root /runtime /app
 USER node

@@ -9,22 +9,6 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const SHIPPED_MAJOR = 24;
-/**
- * The V8 young generation the service's processes run with: two 16 MiB semi-spaces, Node 20's size.
- * Node 24 sizes them from the machine's memory (64 MiB each on a 24 GiB host: 128 MiB of young
- * generation before anything else), which alone takes half of a process's memory budget. Only a
- * start-up flag sets it, so the image has it in NODE_OPTIONS (a test holds them equal), npm start
- * and the bench pass it to the processes they start; the old generation's growth is the processes'
- * own setting (HEAP_GROWING_PERCENT). docs/design/performance.md, "Memory".
- */
-export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16';
-
-/** `env` with SERVICE_NODE_OPTIONS added to its NODE_OPTIONS, unless the operator sets a young generation of their own. */
-export function withServiceNodeOptions(env) {
-  const current = env.NODE_OPTIONS ?? '';
-  if (current.includes('--max-semi-space-size')) return env;
-  return { ...env, NODE_OPTIONS: `${current} ${SERVICE_NODE_OPTIONS}`.trim() };
-}
 export const OLDEST_SUPPORTED_MAJOR = 22;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const folder = join(root, '.data', `node${SHIPPED_MAJOR}`);

@@ -4,7 +4,6 @@ import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { withServiceNodeOptions } from '../node-runtime.mjs';
 
 const children = new Set();
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,7 +54,7 @@ export function killAll() {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-/** Environment of dialog-relay's processes: one Redis (`url`) or a cluster (`nodes`), with the service's NODE_OPTIONS. */
+/** Environment of dialog-relay's processes: one Redis (`url`) or a cluster (`nodes`). */
 export function serviceEnv(redis, extra) {
   const env = { ...process.env, LOG_LEVEL: 'error', AUTO_REPLY_DEBOUNCE_MS: '0', ...extra };
   delete env.REDIS_URL;
@@ -63,8 +62,7 @@ export function serviceEnv(redis, extra) {
   delete env.REDIS_SENTINELS;
   if (redis.nodes) env.REDIS_CLUSTER_NODES = redis.nodes;
   else env.REDIS_URL = redis.url;
-  // The young generation the image and npm start give the processes: the bench measures what ships.
-  return withServiceNodeOptions(env);
+  return env;
 }
 
 /** Worker concurrency of every phase: dialog-relay's WORKER_CONCURRENCY and the raw BullMQ worker's (BENCH_WORKER_CONCURRENCY, 50). */

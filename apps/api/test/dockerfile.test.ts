@@ -55,13 +55,6 @@ describe('Dockerfile (read, not built: no Docker engine here)', () => {
     for (const target of [final, named('worker')]) expect(chain(target)[0]!.from).to.match(/^node:24[-.\w]*$/);
   });
 
-  it('runs both programs with the young generation npm start and the bench use (NODE_OPTIONS, scripts/node-runtime.mjs)', async () => {
-    const { SERVICE_NODE_OPTIONS } = (await import(join(ROOT, 'scripts/node-runtime.mjs'))) as { SERVICE_NODE_OPTIONS: string };
-    expect(SERVICE_NODE_OPTIONS).to.match(/--max-semi-space-size=\d+/);
-    const env = named('runtime').instructions.filter((i) => /^ENV\b/i.test(i));
-    expect(env).to.include(`ENV NODE_OPTIONS=${SERVICE_NODE_OPTIONS}`);
-  });
-
   it('copies into the shipped stages only the runtime tree the build stage assembled', () => {
     const copies = shipped.flatMap((s) => s.instructions.filter((i) => /^(COPY|ADD)\b/i.test(i)));
     expect(copies).to.have.length.greaterThan(0);

@@ -303,7 +303,7 @@ export function loadConfig(environment: Env): Config {
     logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     shutdownDelayMs: readInt(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
-    heapGrowingPercent: readInt(env, 'HEAP_GROWING_PERCENT', 50, 0, 1000),
+    heapGrowingPercent: readInt(env, 'HEAP_GROWING_PERCENT', 0, 0, 1000),
     workerHeartbeat: Object.freeze({
       file: readOptionalString(env, 'WORKER_HEARTBEAT_FILE'),
       intervalMs: readInt(env, 'WORKER_HEARTBEAT_INTERVAL_MS', 5000, 100, 600_000),

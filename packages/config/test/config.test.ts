@@ -34,9 +34,9 @@ describe('config', () => {
     expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).to.equal(0);
   });
 
-  it("grows the V8 heap by HEAP_GROWING_PERCENT (50 by default; 0 leaves V8's own factor)", () => {
-    expect(loadConfig({}).heapGrowingPercent).to.equal(50);
-    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).to.equal(0);
+  it("grows the V8 heap by HEAP_GROWING_PERCENT when set (0 by default: V8's own factor)", () => {
+    expect(loadConfig({}).heapGrowingPercent).to.equal(0);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '50' }).heapGrowingPercent).to.equal(50);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '300' }).heapGrowingPercent).to.equal(300);
   });
 
