@@ -158,6 +158,25 @@ export interface Harness {
 
 export const CONVERSATION = 'c_conversationOne';
 
+/** The due message of a customer message of the harness's client (its conversation, send_url and bound account by default). */
+export const dueOf = (
+  message: ContextMessage,
+  {
+    conversationId = CONVERSATION,
+    receivedAtMs = T0,
+    sendUrl = SEND_URL,
+  }: { conversationId?: string; receivedAtMs?: number; sendUrl?: string } = {},
+): DueMessage => ({
+  message,
+  client: CLIENT_ID,
+  conversationId,
+  sendUrl,
+  groupId: undefined,
+  groupName: undefined,
+  boundAccountId: BOUND,
+  receivedAtMs,
+});
+
 export function createHarness(
   redis: Redis,
   overrides: {
@@ -282,16 +301,7 @@ export function createHarness(
         msgId,
       );
       await contexts.record(conversationId, [message]);
-      const due: DueMessage = {
-        message,
-        client: CLIENT_ID,
-        conversationId,
-        sendUrl: options.sendUrl ?? SEND_URL,
-        groupId: undefined,
-        groupName: undefined,
-        boundAccountId: BOUND,
-        receivedAtMs,
-      };
+      const due = dueOf(message, { conversationId, receivedAtMs, sendUrl: options.sendUrl ?? SEND_URL });
       const scheduled = await turns.schedule(due);
       if (scheduled.kind !== 'queued') throw new Error(`message ${msgId} was not queued: ${scheduled.kind}`);
       return due;

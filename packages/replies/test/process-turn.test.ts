@@ -7,6 +7,7 @@ import {
   BOUND,
   CONVERSATION,
   createHarness,
+  dueOf,
   CUSTOMER,
   outcome,
   SEND_URL,
@@ -171,23 +172,16 @@ describe('processTurn (one conversation turn)', () => {
     expect(h.engine.calls).to.deep.equal([]);
     expect(h.deliverer.requests).to.deep.equal([]);
     expect(
-      await h.turns.schedule({
-        message: {
+      await h.turns.schedule(
+        dueOf({
           msg_id: 'late',
           role: 'customer',
           from_user_id: CUSTOMER,
           content: [{ type: 'text', content: 'hello?' }],
           event_type: 'auto_dialog',
           create_timestamp: T0 / 1000,
-        },
-        client: 'shop',
-        conversationId: CONVERSATION,
-        sendUrl: SEND_URL,
-        groupId: undefined,
-        groupName: undefined,
-        boundAccountId: BOUND,
-        receivedAtMs: T0,
-      }),
+        }),
+      ),
     ).to.deep.equal({ kind: 'queued', generation: 1 });
   });
 

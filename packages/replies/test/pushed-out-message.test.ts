@@ -3,7 +3,7 @@ import { contextMessageFrom } from '@dialog-relay/conversations';
 import type { Redis } from '@dialog-relay/redis';
 import { expect } from 'chai';
 import { processTurn } from './internals.js';
-import { BOUND, CLIENT_ID, CONVERSATION, CUSTOMER, SEND_URL, T0, testDeliveryId, type Harness } from './harness.js';
+import { BOUND, CONVERSATION, CUSTOMER, dueOf, T0, testDeliveryId, type Harness } from './harness.js';
 import { harnessPerTest } from './support/suite-hooks.js';
 
 /**
@@ -94,16 +94,7 @@ describe('a due message pushed out of the context before its turn', () => {
       'm-big',
     );
     await h.contexts.record(CONVERSATION, [message]);
-    const scheduled = await h.turns.schedule({
-      message,
-      client: CLIENT_ID,
-      conversationId: CONVERSATION,
-      sendUrl: SEND_URL,
-      groupId: undefined,
-      groupName: undefined,
-      boundAccountId: BOUND,
-      receivedAtMs: T0,
-    });
+    const scheduled = await h.turns.schedule(dueOf(message));
     expect(scheduled.kind).to.equal('queued');
     const stored = await redis.lrange(h.keys.pendingReplies(CONVERSATION), 0, -1);
     expect(stored).to.have.length(1);
