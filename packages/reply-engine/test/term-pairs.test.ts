@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { parseKnowledgeBase } from './internals.js';
 import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
-import { conceptSiblings, createTermPairsBuilder } from '../src/knowledge/term-pairs.js';
+import { conceptSiblings, createTermPairsBuilder, type PairTerms, type TermPairs } from '../src/knowledge/term-pairs.js';
 
 const none: ReadonlySet<string> = new Set();
 
 /** A message term that stands only for itself in the index. */
-const own = (term: string, factor = 1): readonly [number, ReadonlyArray<readonly [string, number]>] => [factor, [[term, 1]]];
+const own = (pairs: TermPairs, term: string, factor = 1): readonly [number, PairTerms] => [factor, pairs.resolve([[term, 1]])];
 
 describe('word pairs', () => {
   it('scores an entry only for two message words found together in one of its phrasings', () => {
@@ -16,8 +16,32 @@ describe('word pairs', () => {
     builder.add(1, ['assembl', 'cost'], none);
     const pairs = builder.build(() => 1);
     const scores = new Float64Array(2);
-    pairs.score([own('deliveri'), own('cost')], none, scores);
+    pairs.score([own(pairs, 'deliveri'), own(pairs, 'cost')], none, scores);
     expect([...scores]).to.deep.equal([1, 0]);
+  });
+
+  it('resolves a message term to the index terms that are in some pair, keeping their relation, once for every message', () => {
+    const builder = createTermPairsBuilder();
+    builder.add(0, ['deliveri', 'cost'], none);
+    const pairs = builder.build(() => 1);
+    const resolved = pairs.resolve([
+      ['deliv', 1],
+      ['deliveri', 0.8],
+      ['cost', 0.7],
+    ]);
+    expect(resolved.names).to.deep.equal(['deliveri', 'cost']);
+    expect([...resolved.relations]).to.deep.equal([0.8, 0.7]);
+    const scores = new Float64Array(1);
+    pairs.score(
+      [
+        [1, pairs.resolve([['deliveri', 0.8]])],
+        [1, pairs.resolve([['cost', 1]])],
+      ],
+      none,
+      scores,
+    );
+    expect(scores[0]).to.be.closeTo(0.8, 1e-12);
+    expect(pairs.resolve([['warranti', 1]]).ids).to.have.length(0);
   });
 
   it('weighs a pair by how few entries share it, and by the weaker of the two message words', () => {
@@ -27,7 +51,7 @@ describe('word pairs', () => {
     builder.add(2, ['order', 'status'], none);
     const pairs = builder.build((entries) => 1 / entries);
     const scores = new Float64Array(3);
-    pairs.score([own('order'), own('cancel', 0.6), own('status')], none, scores);
+    pairs.score([own(pairs, 'order'), own(pairs, 'cancel', 0.6), own(pairs, 'status')], none, scores);
     expect([...scores]).to.deep.equal([0.3, 0.3, 1]);
   });
 
@@ -36,7 +60,7 @@ describe('word pairs', () => {
     builder.add(0, ['refund', '~refund'], none);
     const pairs = builder.build(() => 1);
     const scores = new Float64Array(1);
-    pairs.score([own('refund'), own('~refund')], none, scores);
+    pairs.score([own(pairs, 'refund'), own(pairs, '~refund')], none, scores);
     expect(scores[0]).to.equal(0);
   });
 
@@ -49,10 +73,10 @@ describe('word pairs', () => {
     builder.add(1, ['parcel', 'deliveri', '~deliver', '~parcel'], conceptSiblings(['parcel', 'deliveri', '~deliver', '~parcel']));
     const pairs = builder.build(() => 1);
     const fromPhrasing = new Float64Array(2);
-    pairs.score([own('~deliver'), own('~parcel')], none, fromPhrasing);
+    pairs.score([own(pairs, '~deliver'), own(pairs, '~parcel')], none, fromPhrasing);
     expect([...fromPhrasing]).to.deep.equal([0, 1]);
     const fromMessage = new Float64Array(2);
-    pairs.score([own('~deliver'), own('~parcel')], siblings, fromMessage);
+    pairs.score([own(pairs, '~deliver'), own(pairs, '~parcel')], siblings, fromMessage);
     expect([...fromMessage]).to.deep.equal([0, 0]);
   });
 

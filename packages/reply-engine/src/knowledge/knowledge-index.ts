@@ -3,7 +3,7 @@ import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
 import { buildIndexPostings, distinctiveness, type TermPostings } from './index-postings.js';
 import { createTermExpansion } from './term-expansion.js';
-import { conceptSiblings, createTermPairsBuilder } from './term-pairs.js';
+import { conceptSiblings, createTermPairsBuilder, type PairTerms } from './term-pairs.js';
 
 export { ANSWER_FACTOR, ANSWER_SPREAD } from './index-postings.js';
 
@@ -52,16 +52,18 @@ export function verbatimKey(text: string): string {
 interface QueryTerm {
   factor: number;
   own: boolean;
-  postings: TermPostings[];
-  /** distinctiveness × relation of each of `postings`. */
-  gains: number[];
+  related: Related;
 }
 
+/** What a term of a message stands for in the index; depends only on the index, so kept per term. */
 interface Related {
-  /** For the word pairs: the index terms with their relation. */
-  terms: ReadonlyArray<readonly [string, number]>;
+  /** For the word pairs: the index terms that occur in pairs, with their relation. */
+  pairTerms: PairTerms;
   postings: TermPostings[];
-  relations: number[];
+  /** distinctiveness × relation of each of `postings`. */
+  gains: Float64Array;
+  /** The largest of `gains` (0 without postings). */
+  weight: number;
 }
 
 /** The position of `entry` in an ascending list of entries, or -1. */
@@ -126,14 +128,19 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
     let related = relatedCache.get(term);
     if (related === undefined) {
       const expanded = expansion.expand(term);
-      related = { terms: expanded, postings: [], relations: [] };
+      const postings: TermPostings[] = [];
+      const gains: number[] = [];
+      let weight = 0;
       for (const [indexTerm, relation] of expanded) {
-        const postings = terms.get(indexTerm);
-        if (postings) {
-          related.postings.push(postings);
-          related.relations.push(relation);
+        const found = terms.get(indexTerm);
+        if (found) {
+          postings.push(found);
+          const gain = found.weight * relation;
+          gains.push(gain);
+          if (gain > weight) weight = gain;
         }
       }
+      related = { pairTerms: pairs.resolve(expanded), postings, gains: Float64Array.from(gains), weight };
       if (relatedCache.size >= 20_000) relatedCache.clear();
       relatedCache.set(term, related);
     }
@@ -158,7 +165,8 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
     // bestOfDoc and bestOwnOfDoc are all 0 between terms: each term's loop below resets what it set
     for (const term of query) {
       let matched = false;
-      const { postings: list, gains, factor: queryFactor, own: ownTerm } = term;
+      const { factor: queryFactor, own: ownTerm } = term;
+      const { postings: list, gains } = term.related;
       for (let r = 0; r < list.length; r++) {
         const postings = list[r] as TermPostings;
         const k = find(postings.entries, e);
@@ -204,7 +212,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
       pairTotals.fill(0);
       const touched: number[] = [];
       const query: QueryTerm[] = [];
-      const ownTerms: (readonly [number, ReadonlyArray<readonly [string, number]>])[] = [];
+      const ownTerms: (readonly [number, PairTerms])[] = [];
       let weight = 0;
       const messageTerms = termsOf(text, lexicon);
       for (const [term, factor] of messageTerms) {
@@ -214,15 +222,11 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
           if (own) weight += factor * UNKNOWN_TERM_WEIGHT;
           continue;
         }
-        if (own) ownTerms.push([factor, related.terms]);
-        const gains: number[] = [];
-        let termWeight = 0;
-        const { postings: list, relations } = related;
+        if (own) ownTerms.push([factor, related.pairTerms]);
+        const { postings: list, gains } = related;
         for (let r = 0; r < list.length; r++) {
           const postings = list[r] as TermPostings;
-          const distinct = postings.weight * (relations[r] ?? 0);
-          gains.push(distinct);
-          if (distinct > termWeight) termWeight = distinct;
+          const distinct = gains[r] ?? 0;
           const { entries: having, entryFactors } = postings;
           for (let k = 0; k < having.length; k++) {
             const e = having[k] ?? 0;
@@ -233,13 +237,13 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
             if (gain > previous) bestOfEntry[e] = gain;
           }
         }
-        if (own) weight += factor * termWeight;
+        if (own) weight += factor * related.weight;
         for (const e of touched) {
           entryTotals[e] = (entryTotals[e] ?? 0) + (bestOfEntry[e] ?? 0);
           bestOfEntry[e] = 0;
         }
         touched.length = 0;
-        query.push({ factor, own, postings: related.postings, gains });
+        query.push({ factor, own, related });
       }
       if (ownTerms.length > 1) pairs.score(ownTerms, conceptSiblings(messageTerms.keys(), lexicon), pairTotals);
       // bounds: the best document scores between 0 and the entry's term sum

@@ -7,16 +7,24 @@ import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
  * (words and concepts, not bigrams) is indexed with the entries that have it; a message's pairs
  * score each entry by how few entries share the pair (docs/knowledge-engine.md, "Word pairs").
  */
+/** A message term's index terms that occur in some pair, by pair-index id (TermPairs.resolve). */
+export interface PairTerms {
+  ids: Int32Array;
+  relations: Float64Array;
+  names: readonly string[];
+}
+
 export interface TermPairs {
   /**
-   * Adds to `into[entry]` the pair gains of a message: `terms` are the message's own terms, each
-   * with its factor and the index terms it stands for (term-expansion.ts) with their relation.
+   * The index terms among `terms` (a message term's, with their relation: term-expansion.ts) that
+   * occur in some pair, as `score` reads them. Depends only on the index: resolve once per term and keep it.
    */
-  score(
-    terms: ReadonlyArray<readonly [number, ReadonlyArray<readonly [string, number]>]>,
-    siblings: ReadonlySet<string>,
-    into: Float64Array,
-  ): void;
+  resolve(terms: ReadonlyArray<readonly [string, number]>): PairTerms;
+  /**
+   * Adds to `into[entry]` the pair gains of a message: `terms` are the message's own terms, each
+   * with its factor and its resolved index terms.
+   */
+  score(terms: ReadonlyArray<readonly [number, PairTerms]>, siblings: ReadonlySet<string>, into: Float64Array): void;
 }
 
 export interface TermPairsBuilder {
@@ -56,6 +64,8 @@ export function conceptSiblings(terms: Iterable<string>, lexicon: Lexicon = defa
   return siblings;
 }
 
+const EMPTY: PairTerms = { ids: new Int32Array(0), relations: new Float64Array(0), names: [] };
+
 interface WeightedPair {
   weight: number;
   entries: number[];
@@ -63,12 +73,12 @@ interface WeightedPair {
 
 export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): TermPairsBuilder {
   const entriesOf = new Map<number, Set<number>>();
-  const ids = new Map<string, number>();
+  const termIds = new Map<string, number>();
   const idOf = (term: string): number => {
-    let id = ids.get(term);
+    let id = termIds.get(term);
     if (id === undefined) {
-      id = ids.size;
-      ids.set(term, id);
+      id = termIds.size;
+      termIds.set(term, id);
     }
     return id;
   };
@@ -78,7 +88,7 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
         for (let j = i + 1; j < terms.length; j++) {
           const a = terms[i] ?? '';
           const b = terms[j] ?? '';
-          if (a === b || sameWord(a, b, lexicon) || siblings.has(siblingKey(a, b)) || ids.size >= ID_SPAN - 2) continue;
+          if (a === b || sameWord(a, b, lexicon) || siblings.has(siblingKey(a, b)) || termIds.size >= ID_SPAN - 2) continue;
           const key = pairKey(idOf(a), idOf(b));
           const set = entriesOf.get(key);
           if (set) set.add(entry);
@@ -87,32 +97,52 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
       }
     },
     build(distinctiveness) {
-      const pairs = new Map<number, WeightedPair>();
-      for (const [key, set] of entriesOf) pairs.set(key, { weight: distinctiveness(set.size), entries: [...set] });
-      entriesOf.clear();
+      // pairs by their smaller term id, then by the larger: small-integer keys
+      const rows: (Map<number, WeightedPair> | undefined)[] = [];
       let entryCount = 0;
-      for (const pair of pairs.values()) for (const entry of pair.entries) entryCount = Math.max(entryCount, entry + 1);
+      for (const [key, set] of entriesOf) {
+        const first = Math.floor(key / ID_SPAN);
+        const row = (rows[first] ??= new Map<number, WeightedPair>());
+        const pair: WeightedPair = { weight: distinctiveness(set.size), entries: [...set] };
+        row.set(key % ID_SPAN, pair);
+        for (const entry of pair.entries) entryCount = Math.max(entryCount, entry + 1);
+      }
+      entriesOf.clear();
+      const paired = (a: number, b: number): WeightedPair | undefined => (a < b ? rows[a]?.get(b) : rows[b]?.get(a));
       // the best gain per entry of one pair of message terms, and the entries it was set for
       const best = new Float64Array(entryCount);
       const touched: number[] = [];
       return {
+        resolve(terms) {
+          const ids: number[] = [];
+          const relations: number[] = [];
+          const names: string[] = [];
+          for (const [term, relation] of terms) {
+            const id = termIds.get(term);
+            if (id === undefined) continue;
+            ids.push(id);
+            relations.push(relation);
+            names.push(term);
+          }
+          return { ids: Int32Array.from(ids), relations: Float64Array.from(relations), names };
+        },
         score(terms, siblings, into) {
           for (let i = 0; i < terms.length; i++) {
-            const [factorI, relatedI] = terms[i] ?? [0, []];
+            const [factorI, relatedI] = terms[i] ?? [0, EMPTY];
             for (let j = i + 1; j < terms.length; j++) {
-              const [factorJ, relatedJ] = terms[j] ?? [0, []];
+              const [factorJ, relatedJ] = terms[j] ?? [0, EMPTY];
               const factor = Math.min(factorI, factorJ);
               // each pair of message terms counts once per entry, through its best-matching index pair
-              for (const [a, relationA] of relatedI) {
-                const idA = ids.get(a);
-                if (idA === undefined) continue;
-                for (const [b, relationB] of relatedJ) {
-                  const idB = ids.get(b);
-                  if (idB === undefined || idA === idB) continue;
-                  const pair = pairs.get(pairKey(idA, idB));
+              for (let x = 0; x < relatedI.ids.length; x++) {
+                const idA = relatedI.ids[x] ?? 0;
+                const relationA = relatedI.relations[x] ?? 0;
+                for (let y = 0; y < relatedJ.ids.length; y++) {
+                  const idB = relatedJ.ids[y] ?? 0;
+                  if (idA === idB) continue;
+                  const pair = paired(idA, idB);
                   // the index holds no pair of a word and its own concept (add skips them); siblings depend on the message
-                  if (!pair || (siblings.size > 0 && siblings.has(siblingKey(a, b)))) continue;
-                  const gain = pair.weight * relationA * relationB * factor;
+                  if (!pair || (siblings.size > 0 && siblings.has(siblingKey(relatedI.names[x] ?? '', relatedJ.names[y] ?? '')))) continue;
+                  const gain = pair.weight * relationA * (relatedJ.relations[y] ?? 0) * factor;
                   for (const entry of pair.entries) {
                     const previous = best[entry] ?? 0;
                     if (previous === 0) touched.push(entry);

@@ -1,4 +1,5 @@
 import { englishStem } from './english-stem.js';
+import { memoize, WORD_CACHE_SIZE } from './memo.js';
 import { createOneEditIndex } from './one-edit.js';
 import { loadShippedLexicon, type LexiconData } from './lexicon-data.js';
 import { CHINESE_STOP_WORDS, JAPANESE_STOP_WORDS } from './stop-words.js';
@@ -108,14 +109,26 @@ export function compileLexicon(parts: readonly LexiconData[]): Lexicon {
   for (const phrase of cjkPhrases.keys()) note(phrasesByFirst, Array.from(phrase)[0] ?? '', phrase);
   const conceptsOf = (term: string): readonly string[] => concepts.get(term) ?? [];
 
+  const NONE: readonly string[] = [];
+  // remembered per term: a word's one-letter deletions are most of what finding its typo neighbours costs
+  const nearConcepts = memoize((term: string): readonly string[] => {
+    if (concepts.has(term)) return NONE;
+    const found = new Set<string>();
+    for (const word of oneEdit.near(term)) for (const concept of conceptsOf(word)) found.add(concept);
+    return found.size === 0 ? NONE : [...found];
+  }, WORD_CACHE_SIZE);
+  const conceptsNear = (term: string): readonly string[] => (LATIN_WORD.test(term) ? nearConcepts(term) : NONE);
+  // the phrase rules a word can start, remembered per word
+  const rulesOfWord = memoize((word: string): readonly number[] => {
+    const rules = new Set<number>();
+    for (let length = 1; length <= Math.min(3, word.length); length++)
+      for (const index of rulesByStart.get(word.slice(0, length)) ?? []) rules.add(index);
+    return [...rules];
+  }, WORD_CACHE_SIZE);
+
   return {
     conceptsOf,
-    conceptsNear(term) {
-      if (!LATIN_WORD.test(term) || concepts.has(term)) return [];
-      const found = new Set<string>();
-      for (const word of oneEdit.near(term)) for (const concept of conceptsOf(word)) found.add(concept);
-      return [...found];
-    },
+    conceptsNear,
     cjkPhraseConcepts(text) {
       const found: string[] = [];
       if (phrasesByFirst.size === 0) return found;
@@ -128,10 +141,7 @@ export function compileLexicon(parts: readonly LexiconData[]): Lexicon {
       if (phrases.length === 0) return text;
       tried.fill(0);
       for (const index of rulesAlways) tried[index] = 1;
-      for (const [word] of text.matchAll(/[a-z]+/g)) {
-        for (let length = 1; length <= Math.min(3, word.length); length++)
-          for (const index of rulesByStart.get(word.slice(0, length)) ?? []) tried[index] = 1;
-      }
+      for (const [word] of text.matchAll(/[a-z]+/g)) for (const index of rulesOfWord(word)) tried[index] = 1;
       let rewritten = text;
       phrases.forEach(([pattern, replacement], index) => {
         if (tried[index] === 1) rewritten = rewritten.replace(pattern, replacement);

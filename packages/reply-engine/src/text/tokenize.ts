@@ -1,6 +1,7 @@
 import { chineseWords } from './chinese-words.js';
 import { japaneseWords } from './japanese-words.js';
 import { englishStem } from './english-stem.js';
+import { memoize, WORD_CACHE_SIZE } from './memo.js';
 import { defaultLexicon, type Lexicon } from './synonyms.js';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS, JAPANESE_KEPT_HIRAGANA, JAPANESE_STOP_WORDS } from './stop-words.js';
 
@@ -78,16 +79,26 @@ const JAPANESE_POLITE: ReadonlyArray<readonly [RegExp, string]> = [
   [/ません/gu, 'ない'],
 ];
 
-function addLatin(terms: WeightedTerms, run: string): void {
-  if (ENGLISH_NEGATIONS.has(run.replaceAll('’', "'"))) add(terms, NEGATION_TERM, TERM_FACTORS.word);
+/** The terms of one Latin run (a word, or words joined by apostrophes and hyphens) with their factors. */
+function latinTermsOf(run: string): ReadonlyArray<readonly [string, number]> {
+  const found: [string, number][] = [];
+  if (ENGLISH_NEGATIONS.has(run.replaceAll('’', "'"))) found.push([NEGATION_TERM, TERM_FACTORS.word]);
   const parts = run.replaceAll('’', "'").split('-');
   // "e-mail", "pre-order": the joined word and its parts
   const words = parts.length > 1 ? [parts.join(''), ...parts] : parts;
   for (const word of words) {
     if (word.length < 2 || ENGLISH_STOP_WORDS.has(word)) continue;
     const bare = word.replace(/'s$/, '').replaceAll("'", '');
-    if (bare.length >= 2 && !ENGLISH_STOP_WORDS.has(bare)) add(terms, englishStem(bare), TERM_FACTORS.word);
+    if (bare.length >= 2 && !ENGLISH_STOP_WORDS.has(bare)) found.push([englishStem(bare), TERM_FACTORS.word]);
   }
+  return found;
+}
+
+/** latinTermsOf, remembered per run: customers' words repeat, and stemming is most of an English message's tokenizing. */
+const latinTerms = memoize(latinTermsOf, WORD_CACHE_SIZE);
+
+function addLatin(terms: WeightedTerms, run: string): void {
+  for (const [term, factor] of latinTerms(run)) add(terms, term, factor);
 }
 
 function addBigrams(terms: WeightedTerms, chars: readonly string[], stop: ReadonlySet<string>, factor: number): void {
