@@ -53,8 +53,13 @@ log(
 const servers = [];
 const receiver = await startReceiver();
 const rows = [];
-/** Figures besides the ratios (bench/results/latest.json: redis_commands, cpu_us, redis_cpu_us). */
-const figures = { redis_commands: null, cpu_us: { request: null, by_scenario: null, reply: null }, redis_cpu_us: null };
+/** Figures besides the ratios (bench/results/latest.json: redis_commands, cpu_us, alloc_kib, redis_cpu_us). */
+const figures = {
+  redis_commands: null,
+  cpu_us: { request: null, by_scenario: null, reply: null },
+  alloc_kib: null,
+  redis_cpu_us: null,
+};
 let errors = 0;
 try {
   const single = await startRedisServer();
@@ -75,6 +80,7 @@ try {
     errors += sync.errors;
     figures.cpu_us.request = sync.cpuUs.request;
     figures.cpu_us.by_scenario = sync.cpuUs.by_scenario;
+    figures.alloc_kib = sync.allocKib;
   }
 
   let ours;

@@ -4,6 +4,7 @@ import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { traceGc } from './gc-trace.mjs';
 
 const children = new Set();
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -97,17 +98,21 @@ export const startRawWorker = ({ root, redis, receiver }, prefix) =>
 /** BENCH_NODE_ARGS: flags for our API and worker processes (e.g. V8 heap sizes), space-separated. */
 const BENCH_NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 
-/** Starts the API (`nodeArgs` e.g. --cpu-prof) and waits for /healthz. */
-export async function startApi(root, env, nodeArgs = BENCH_NODE_ARGS) {
+/**
+ * Starts the API (`nodeArgs` e.g. --cpu-prof) and waits for /healthz. With `gc`, it runs with
+ * --trace-gc and `gc.freedMiB()` reads what its collections freed (gc-trace.mjs).
+ */
+export async function startApi(root, env, nodeArgs = BENCH_NODE_ARGS, { gc = false } = {}) {
   const port = await freePort();
   const child = track(
-    spawn(process.execPath, [...nodeArgs, join(root, 'apps/api/dist/src/main.js')], {
+    spawn(process.execPath, [...(gc ? ['--trace-gc'] : []), ...nodeArgs, join(root, 'apps/api/dist/src/main.js')], {
       env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', gc ? 'pipe' : 'ignore', 'inherit'],
     }),
   );
+  const traced = gc ? traceGc(child) : undefined;
   await waitHttp(`http://127.0.0.1:${port}/healthz`, child);
-  return { child, url: `http://127.0.0.1:${port}` };
+  return { child, url: `http://127.0.0.1:${port}`, gc: traced };
 }
 
 export function startWorker(root, env, nodeArgs = BENCH_NODE_ARGS) {
@@ -116,9 +121,16 @@ export function startWorker(root, env, nodeArgs = BENCH_NODE_ARGS) {
   );
 }
 
-/** Forks a baseline script and waits for its 'ready' message. */
-export async function forkReady(file, env) {
-  const child = track(fork(file, { env: { ...process.env, ...env }, stdio: 'inherit' }));
+/** Forks a baseline script and waits for its 'ready' message; with `gc`, as startApi's. */
+export async function forkReady(file, env, { gc = false } = {}) {
+  const child = track(
+    fork(file, {
+      env: { ...process.env, ...env },
+      execArgv: gc ? [...process.execArgv, '--trace-gc'] : process.execArgv,
+      stdio: gc ? ['ignore', 'pipe', 'inherit', 'ipc'] : 'inherit',
+    }),
+  );
+  if (gc) child.gc = traceGc(child);
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${file} not ready within 15 s`)), 15_000);
     child.once('message', () => {

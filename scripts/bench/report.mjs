@@ -39,8 +39,8 @@ export function printTable(rows, log) {
   }
 }
 
-/** Redis commands per request and per reply (MONITOR), CPU per request and per reply (µs). */
-export function printFigures({ redis_commands: commands, cpu_us: cpu, redis_cpu_us: redisCpu }, log) {
+/** Redis commands per request and per reply (MONITOR), CPU per request and per reply (µs), KiB allocated per request. */
+export function printFigures({ redis_commands: commands, cpu_us: cpu, alloc_kib: alloc, redis_cpu_us: redisCpu }, log) {
   const show = (value, digits = 1) => (value === null || value === undefined ? '-' : value.toFixed(digits));
   if (commands)
     log(
@@ -48,6 +48,13 @@ export function printFigures({ redis_commands: commands, cpu_us: cpu, redis_cpu_
     );
   if (cpu.request !== null || cpu.reply !== null)
     log(`  CPU: API ${show(cpu.request, 0)} µs per request, worker ${show(cpu.reply, 0)} µs per delivered reply`);
+  if (alloc)
+    log(
+      `  allocated per request (--trace-gc): bare Express ${show(alloc.bare)} KiB; ${Object.entries(alloc)
+        .filter(([id]) => id !== 'bare')
+        .map(([id, kib]) => `${id} ${show(kib)}`)
+        .join(', ')} KiB`,
+    );
   if (redisCpu)
     log(
       `  Redis CPU: ${show(redisCpu.auto, 0)} µs per auto_dialog message accepted and delivered, ${show(redisCpu.raw, 0)} µs per raw BullMQ job`,
@@ -80,6 +87,7 @@ export function writeResults(root, { rows, stopAttemptsAfter, errors, figures })
       by_scenario:
         figures.cpu_us.by_scenario && Object.fromEntries(Object.entries(figures.cpu_us.by_scenario).map(([id, us]) => [id, round(us)])),
     },
+    alloc_kib: figures.alloc_kib && Object.fromEntries(Object.entries(figures.alloc_kib).map(([id, kib]) => [id, round(kib)])),
     redis_cpu_us: figures.redis_cpu_us && { auto: round(figures.redis_cpu_us.auto), raw: round(figures.redis_cpu_us.raw) },
     stop_attempts_after: stopAttemptsAfter,
     errors,

@@ -3,31 +3,49 @@
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { processCpuUs } from './cpu.mjs';
+import { kibPerRequest } from './gc-trace.mjs';
 import { failures, load, pool } from './load.mjs';
 import { forkReady, freePort, serviceEnv, startApi, stop } from './processes.mjs';
 import { bareBody } from './traffic.mjs';
 
-/** Runs the load and adds the server's CPU µs per answered request (less sensitive to a loaded machine than requests/s). */
-const measured = async (pid, run) => {
+/**
+ * Runs the load and adds the server's CPU µs per answered request (less sensitive to a loaded
+ * machine than requests/s) and the KiB it allocated per request (its --trace-gc lines, gc-trace.mjs).
+ */
+const measured = async (pid, gc, run) => {
   const before = processCpuUs(pid) ?? Number.NaN;
+  const mark = gc.mark();
   const result = await run();
   result.cpuUsPerRequest = ((processCpuUs(pid) ?? Number.NaN) - before) / Math.max(1, result.requests.total);
+  result.allocKibPerRequest = kibPerRequest(gc.allocationSince(mark), result.requests.average);
   return result;
 };
+
+/**
+ * KiB a request may allocate (docs/design/performance.md, "Allocations per request"): what the
+ * latest code allocated, rounded up by about 10 % for the run-to-run spread. The report shows each
+ * scenario against its budget; a change that allocates more raises it here, in its own commit.
+ */
+export const ALLOC_BUDGET_KIB = Object.freeze({ cmd: 78, website: 110, assist: 108, auto_accept: 114 });
 
 export async function syncPhase({ root, redis, receiver, sign, seconds, log, clients }) {
   const runBare = async (redisUrl) => {
     const port = await freePort();
-    const bare = await forkReady(join(root, 'scripts/bench/bare-server.mjs'), { REDIS_URL: redisUrl, PORT: String(port) });
+    const bare = await forkReady(join(root, 'scripts/bench/bare-server.mjs'), { REDIS_URL: redisUrl, PORT: String(port) }, { gc: true });
     await load(`http://127.0.0.1:${port}`, pool(0, bareBody), { duration: 1 }); // warm-up, not counted
-    const result = await measured(bare.pid, () => load(`http://127.0.0.1:${port}`, pool(0, bareBody), { duration: seconds }));
+    const result = await measured(bare.pid, bare.gc, () => load(`http://127.0.0.1:${port}`, pool(0, bareBody), { duration: seconds }));
     await stop(bare);
     return result;
   };
   log(`1. synchronous requests: 32 connections, ${seconds} s per figure`);
   const bareBefore = await runBare('');
   const floor = await runBare(redis.url);
-  const api = await startApi(root, serviceEnv(redis, { REDIS_PREFIX: `bench-sync-${randomUUID().slice(0, 6)}:`, CLIENTS: clients }));
+  const api = await startApi(
+    root,
+    serviceEnv(redis, { REDIS_PREFIX: `bench-sync-${randomUUID().slice(0, 6)}:`, CLIENTS: clients }),
+    undefined,
+    { gc: true },
+  );
   const results = {};
   let errors = 0;
   for (const [id, eventType, options] of [
@@ -43,7 +61,7 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
       pool(2000, (i) => sign(eventType, { ...options, customer: `warm-${id}-${i}` })),
       { duration: 1 },
     ); // warm-up, not counted
-    const result = await measured(api.child.pid, () => load(api.url, next, { duration: seconds }));
+    const result = await measured(api.child.pid, api.gc, () => load(api.url, next, { duration: seconds }));
     errors += failures(result);
     results[id] = result;
     log(
@@ -63,6 +81,15 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
       .map(([id, r]) => `${id} ${r.cpuUsPerRequest.toFixed(0)} µs (${(bareCpu / r.cpuUsPerRequest).toFixed(2)} × bare)`)
       .join(', ')}`,
   );
+  const bareAlloc = (bareBefore.allocKibPerRequest + bareAfter.allocKibPerRequest) / 2;
+  log(
+    `   allocated per request: bare Express ${bareAlloc.toFixed(1)} KiB; ${Object.entries(results)
+      .map(
+        ([id, r]) =>
+          `${id} ${r.allocKibPerRequest.toFixed(1)} KiB (budget ${ALLOC_BUDGET_KIB[id]}${r.allocKibPerRequest > ALLOC_BUDGET_KIB[id] ? ': OVER' : ''})`,
+      )
+      .join(', ')}`,
+  );
   const baseline = 'bare Express + express.json';
   const row = (id, figure, target) => ({
     id,
@@ -80,8 +107,14 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
     // The same ratio from CPU time: bare Express's server µs per request over ours.
     cpu_us_per_request: results[id].cpuUsPerRequest,
     cpu_ratio: bareCpu / results[id].cpuUsPerRequest,
+    alloc_kib_per_request: results[id].allocKibPerRequest,
+    alloc_budget_kib: ALLOC_BUDGET_KIB[id],
   });
   const answered = Object.values(results).reduce((sum, r) => sum + r.requests.total, 0);
+  const allocKib = {
+    bare: bareAlloc,
+    ...Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.allocKibPerRequest])),
+  };
   const cpuUs = {
     request: Object.values(results).reduce((sum, r) => sum + r.cpuUsPerRequest * r.requests.total, 0) / Math.max(1, answered),
     by_scenario: Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.cpuUsPerRequest])),
@@ -89,6 +122,7 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
   return {
     errors,
     cpuUs,
+    allocKib,
     rows: [
       row('assist', 'assist_dialog requests/s', 0.6),
       row('website', 'website_dialog requests/s', 0.6),
