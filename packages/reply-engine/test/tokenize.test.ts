@@ -49,6 +49,14 @@ describe('tokenize', () => {
     expect(tokenize('sign up')).to.include('~account');
   });
 
+  it('counts the concept of a two-character lexicon word fully when the segmenter splits it (found as a bigram)', () => {
+    // 要收钱吗: jieba cuts 要 / 收 / 钱吗, so 收钱 (a ~cost word of the shop lexicon) is only a bigram
+    const terms = termsOf('送货要收钱吗');
+    expect(terms.get('收钱')).to.equal(0.5);
+    expect(terms.get('~cost')).to.equal(1);
+    expect(terms.get('~deliver')).to.equal(1);
+  });
+
   it('reaches the concept of a synonym through one typo, with a smaller factor', () => {
     expect(termsOf('refnud please').get('~refund')).to.be.within(0.5, 0.9);
     expect(termsOf('cancle').get('~cancel')).to.be.within(0.5, 0.9);

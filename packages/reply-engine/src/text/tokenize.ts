@@ -174,11 +174,17 @@ export function termsOf(text: string, lexicon: Lexicon = defaultLexicon()): Weig
   return terms;
 }
 
-/** Adds the concept terms of the terms found (synonyms.ts), and of the CJK phrases the text contains. */
+/**
+ * Adds the concept terms of the terms found (synonyms.ts), and of the CJK phrases the text contains.
+ * A two-character lexicon word that the segmenter split (要收钱吗 → 要 / 收 / 钱吗) is in the text
+ * only as a bigram; its concept counts fully all the same, as a longer lexicon word found by
+ * substring does (docs/knowledge-engine.md, "Lexicons"). The bigram itself keeps its own factor.
+ */
 function addConcepts(terms: WeightedTerms, normalized: string, lexicon: Lexicon): void {
   const found: [string, number][] = [];
   for (const [term, factor] of terms) {
-    for (const concept of lexicon.conceptsOf(term)) found.push([concept, factor * CONCEPT_FACTOR]);
+    const whole = factor === TERM_FACTORS.bigram ? TERM_FACTORS.word : factor;
+    for (const concept of lexicon.conceptsOf(term)) found.push([concept, whole * CONCEPT_FACTOR]);
     for (const concept of lexicon.conceptsNear(term)) found.push([concept, factor * CONCEPT_FACTOR * TYPO_CONCEPT_FACTOR]);
   }
   if (CJK.test(normalized)) {
