@@ -107,9 +107,10 @@ export function compileLexicon(parts: readonly LexiconData[]): Lexicon {
   const oneEdit = createOneEditIndex([...concepts.keys()].filter((word) => LATIN_CONCEPT_WORD.test(word)));
   const phrasesByFirst = new Map<string, string[]>();
   for (const phrase of cjkPhrases.keys()) note(phrasesByFirst, Array.from(phrase)[0] ?? '', phrase);
-  const conceptsOf = (term: string): readonly string[] => concepts.get(term) ?? [];
-
   const NONE: readonly string[] = [];
+  // most terms have no concept: one shared empty answer, not an array per call
+  const conceptsOf = (term: string): readonly string[] => concepts.get(term) ?? NONE;
+
   // remembered per term: a word's one-letter deletions are most of what finding its typo neighbours costs
   const nearConcepts = memoize((term: string): readonly string[] => {
     if (concepts.has(term)) return NONE;
