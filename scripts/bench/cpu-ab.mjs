@@ -17,8 +17,14 @@ import { bareBody, clientsEnv, createSigner, loadMessages } from './traffic.mjs'
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const variants = process.argv.slice(2).map((arg) => {
-  const [root = '.', flags = ''] = arg.split('::');
+  const [root = '.', flags = '', ...extra] = arg.split('::');
   const words = flags.split(' ').filter(Boolean);
+  // each word a node flag (-…) or a setting NAME=value: anything else is refused, not guessed at
+  const bad = [...extra.map((rest) => `::${rest}`), ...words.filter((w) => !w.startsWith('-') && !/^[A-Z_][A-Z0-9_]*=/.test(w))];
+  if (bad.length > 0) {
+    process.stderr.write(`cpu-ab: in "${arg}", not a node flag (-…) or a NAME=value setting: ${bad.join(' ')}\n`);
+    process.exit(64);
+  }
   const env = Object.fromEntries(
     words.filter((w) => !w.startsWith('-')).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
   );
