@@ -2,7 +2,8 @@ import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
 import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
 import { buildIndexPostings, distinctiveness, type TermPostings } from './index-postings.js';
-import { createTermExpansion } from './term-expansion.js';
+import { memoize } from '../text/memo.js';
+import { createTermExpansion, TERM_CACHE_SIZE } from './term-expansion.js';
 import { conceptSiblings, createTermPairsBuilder, type PairTerms } from './term-pairs.js';
 
 export { ANSWER_FACTOR, ANSWER_SPREAD } from './index-postings.js';
@@ -123,29 +124,22 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
     mostDocs = Math.max(mostDocs, firstDoc[e + 1] ?? 0);
     firstDoc[e + 1] = (firstDoc[e + 1] ?? 0) + (firstDoc[e] ?? 0);
   }
-  const relatedCache = new Map<string, Related>();
-  const relatedOf = (term: string): Related => {
-    let related = relatedCache.get(term);
-    if (related === undefined) {
-      const expanded = expansion.expand(term);
-      const postings: TermPostings[] = [];
-      const gains: number[] = [];
-      let weight = 0;
-      for (const [indexTerm, relation] of expanded) {
-        const found = terms.get(indexTerm);
-        if (found) {
-          postings.push(found);
-          const gain = found.weight * relation;
-          gains.push(gain);
-          if (gain > weight) weight = gain;
-        }
+  const relatedOf = memoize((term: string): Related => {
+    const expanded = expansion.expand(term);
+    const postings: TermPostings[] = [];
+    const gains: number[] = [];
+    let weight = 0;
+    for (const [indexTerm, relation] of expanded) {
+      const found = terms.get(indexTerm);
+      if (found) {
+        postings.push(found);
+        const gain = found.weight * relation;
+        gains.push(gain);
+        if (gain > weight) weight = gain;
       }
-      related = { pairTerms: pairs.resolve(expanded), postings, gains: Float64Array.from(gains), weight };
-      if (relatedCache.size >= 20_000) relatedCache.clear();
-      relatedCache.set(term, related);
     }
-    return related;
-  };
+    return { pairTerms: pairs.resolve(expanded), postings, gains: Float64Array.from(gains), weight };
+  }, TERM_CACHE_SIZE);
   // scratch buffers, one set per index: rank is synchronous
   const entryTotals = new Float64Array(entryCount);
   const pairTotals = new Float64Array(entryCount);

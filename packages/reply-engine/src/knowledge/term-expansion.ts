@@ -1,3 +1,4 @@
+import { memoize } from '../text/memo.js';
 import { createOneEditIndex } from '../text/one-edit.js';
 
 /**
@@ -12,6 +13,8 @@ export interface TermExpansion {
 
 export const PREFIX_FACTOR = 0.8;
 export const TYPO_FACTOR = 0.7;
+/** How many message terms the expansion (and the index's per-term cache) keeps before starting afresh. */
+export const TERM_CACHE_SIZE = 20_000;
 const MIN_LENGTH = 4;
 const MAX_SUFFIX = 3;
 const LATIN_TERM = /^[a-z]+$/;
@@ -35,8 +38,6 @@ export function createTermExpansion(vocabulary: Iterable<string>): TermExpansion
     typoTargets.push(term);
   }
   const oneEdit = createOneEditIndex(typoTargets);
-  const cache = new Map<string, ReadonlyArray<readonly [string, number]>>();
-
   const compute = (term: string): ReadonlyArray<readonly [string, number]> => {
     const found = new Map<string, number>();
     const note = (other: string, factor: number): void => {
@@ -55,15 +56,5 @@ export function createTermExpansion(vocabulary: Iterable<string>): TermExpansion
     return [...found];
   };
 
-  return {
-    expand(term) {
-      let result = cache.get(term);
-      if (result === undefined) {
-        result = compute(term);
-        if (cache.size >= 20_000) cache.clear();
-        cache.set(term, result);
-      }
-      return result;
-    },
-  };
+  return { expand: memoize(compute, TERM_CACHE_SIZE) };
 }

@@ -1,12 +1,5 @@
 import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
 
-/**
- * Pairs of words that occur together in one phrasing ("delivery" + "cost", "coupon" + "not",
- * 返品 + 方法). A single word rarely tells neighbouring entries apart: "shipping" is in the entries
- * about its cost, its time and abroad; the pair is in one. Each pair of a phrasing's own terms
- * (words and concepts, not bigrams) is indexed with the entries that have it; a message's pairs
- * score each entry by how few entries share the pair (docs/knowledge-engine.md, "Word pairs").
- */
 /** A message term's index terms that occur in some pair, by pair-index id (TermPairs.resolve). */
 export interface PairTerms {
   ids: Int32Array;
@@ -14,6 +7,13 @@ export interface PairTerms {
   names: readonly string[];
 }
 
+/**
+ * Pairs of words that occur together in one phrasing ("delivery" + "cost", "coupon" + "not",
+ * 返品 + 方法). A single word rarely tells neighbouring entries apart: "shipping" is in the entries
+ * about its cost, its time and abroad; the pair is in one. Each pair of a phrasing's own terms
+ * (words and concepts, not bigrams) is indexed with the entries that have it; a message's pairs
+ * score each entry by how few entries share the pair (docs/knowledge-engine.md, "Word pairs").
+ */
 export interface TermPairs {
   /**
    * The index terms among `terms` (a message term's, with their relation: term-expansion.ts) that
