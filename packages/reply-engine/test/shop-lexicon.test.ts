@@ -95,6 +95,15 @@ describe('the shop lexicon', () => {
     expect(concepts("the charger wasn't included")).to.include('~missing');
   });
 
+  it('reads "where is my <anything of theirs>" as tracking, but not where money, codes or accounts are', () => {
+    expect(concepts("where's my sofa")).to.include('~track');
+    expect(concepts('where is my box')).to.include('~track');
+    expect(concepts('where are our chairs?')).to.include('~track');
+    expect(concepts('where is my refund')).not.to.include('~track');
+    expect(concepts("where's my discount code")).not.to.include('~track');
+    expect(concepts('where is the size guide')).not.to.include('~track');
+  });
+
   it('keeps the carrier (配送業者) out of bulk orders', () => {
     expect(concepts('配送業者はどこですか')).not.to.include('~bulk');
     expect(concepts('配送業者はどこですか')).to.include('~deliver');
