@@ -1,4 +1,5 @@
 import { composedScripts, createRedis, scriptConventionProblems, type Redis } from '@dialog-relay/redis';
+import { conversationIdOf } from '@dialog-relay/conversations';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { bodyFor, msgId, post, sign, startTestApi, type Body, type TestApi } from './support/test-api.js';
@@ -134,6 +135,21 @@ describe('Redis command budget of each synchronous path', () => {
       expectOk(bodyFor('auto_dialog', { msg_id: msgId('auto'), ...people() }, { send_url: 'http://127.0.0.1:9/hook' }), 202),
     );
     expect(commands.length, last).to.be.within(1, 3);
+  });
+
+  it('auto_dialog accepting a message while the conversation\'s turn waits sends at most 2: its turn job exists, so none is added', async () => {
+    const parties = people();
+    const hook = { send_url: 'http://127.0.0.1:9/hook' };
+    const first = await commandsOf(() => expectOk(bodyFor('auto_dialog', { msg_id: msgId('opens'), ...parties }, hook), 202));
+    expect(first.length, last).to.equal(3);
+    for (const n of [1, 2]) {
+      const commands = await commandsOf(() => expectOk(bodyFor('auto_dialog', { msg_id: msgId(`joins-${n}`), ...parties }, hook), 202));
+      expect(commands.length, last).to.be.within(1, 2);
+    }
+    // The one job still serves every waiting message: the conversation's turn job is there.
+    const job = `${conversationIdOf('shop', parties)}-0`;
+    const jobKeys = await marker.keys(`${t.config.redisPrefix}*:${job}`);
+    expect(jobKeys, `the turn job ${job}`).to.have.length(1);
   });
 
   it('a failed authentication sends no command: its throttle counts in the process, and Redis is touched only by an admitted request', async () => {

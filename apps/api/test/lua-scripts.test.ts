@@ -103,7 +103,7 @@ describe('every Lua script of the service (admission, context, reply protocol)',
       boundAccountId: 'b',
       receivedAtMs: Date.now(),
     };
-    expect(await turns.schedule(due)).to.deep.equal({ kind: 'queued', generation: 0 });
+    expect(await turns.schedule(due)).to.deep.equal({ kind: 'queued', generation: 0, opensTurn: true });
     expect(await turns.claimOverdue(keys.shardOf(conversationId), 0, 10)).to.deep.equal([conversationId]);
     expect(await turns.waitingTurn(conversationId)).to.equal(0);
     expect((await turns.take(conversationId, 0, deliveryId)).kind).to.equal('batch');

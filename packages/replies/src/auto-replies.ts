@@ -79,7 +79,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   const afterSchedule = async (message: DueMessage, raw: unknown): Promise<ScheduleOutcome> => {
     const result = scheduleResultOf(raw);
     if (result.kind !== 'queued') return result.kind;
-    await jobs.addTurn(message.conversationId, result.generation, settings.debounceMs);
+    if (result.opensTurn) await jobs.addTurn(message.conversationId, result.generation, settings.debounceMs);
     return 'queued';
   };
   const status = async (
@@ -102,7 +102,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     async schedule(message: DueMessage): Promise<ScheduleOutcome> {
       const result = await turns.schedule(message);
       if (result.kind !== 'queued') return result.kind;
-      await jobs.addTurn(message.conversationId, result.generation, settings.debounceMs);
+      if (result.opensTurn) await jobs.addTurn(message.conversationId, result.generation, settings.debounceMs);
       return 'queued';
     },
     /** schedule() as a step of auto_dialog's accept script; it sets `shared.outcome` (queued | stopped | paused | full). */

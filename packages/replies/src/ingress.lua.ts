@@ -7,7 +7,7 @@ import { defineLuaPart, defineLuaScript } from '@dialog-relay/redis';
  */
 
 type Placeholders<N extends string> = Readonly<Record<N, string>>;
-type ScheduleKey = 'pending' | 'since' | 'oldest' | 'generation' | 'stop' | 'paused' | 'scheduled' | 'waiting';
+type ScheduleKey = 'pending' | 'since' | 'oldest' | 'generation' | 'batch' | 'stop' | 'paused' | 'scheduled' | 'waiting';
 type ScheduleArg = 'message' | 'ttlMs' | 'conversationId' | 'maxPending';
 
 /** Sets `shared.outcome` (queued | stopped | paused | full) for a later part of the same script. */
@@ -17,9 +17,13 @@ if redis.call('EXISTS', ${k.paused}) == 1 then shared.outcome = 'paused' return 
 local g = redis.call('GET', ${k.generation})
 if not g then g = '0'; redis.call('SET', ${k.generation}, g) end
 shared.outcome = 'queued'
-if redis.call('EXISTS', ${k.scheduled}) == 1 then return {'queued', g} end
+if redis.call('EXISTS', ${k.scheduled}) == 1 then return {'queued', g, 1} end
+local waiting = redis.call('LLEN', ${k.pending})
 local max = tonumber(${a.maxPending})
-if max > 0 and redis.call('LLEN', ${k.pending}) >= max then shared.outcome = 'full' return {'full', max} end
+if max > 0 and waiting >= max then shared.outcome = 'full' return {'full', max} end
+-- The message opens the turn when nothing waits and no batch is taken: only then may job G be missing.
+local opens = 0
+if waiting == 0 and redis.call('EXISTS', ${k.batch}) == 0 then opens = 1 end
 redis.call('SET', ${k.scheduled}, '1', 'PX', ${a.ttlMs})
 redis.call('RPUSH', ${k.pending}, ${a.message})
 redis.call('PEXPIRE', ${k.pending}, ${a.ttlMs})
@@ -28,10 +32,10 @@ local now = t[1] * 1000 + math.floor(t[2] / 1000)
 redis.call('SET', ${k.since}, now, 'PX', ${a.ttlMs})
 redis.call('SET', ${k.oldest}, now, 'NX', 'PX', ${a.ttlMs})
 redis.call('ZADD', ${k.waiting}, 'NX', now, ${a.conversationId})
-return {'queued', g}
+return {'queued', g, opens}
 `;
 
-const SCHEDULE_KEYS = ['pending', 'since', 'oldest', 'generation', 'stop', 'paused', 'scheduled', 'waiting'] as const;
+const SCHEDULE_KEYS = ['pending', 'since', 'oldest', 'generation', 'batch', 'stop', 'paused', 'scheduled', 'waiting'] as const;
 const SCHEDULE_ARGS = ['message', 'ttlMs', 'conversationId', 'maxPending'] as const;
 const positions = <N extends string>(names: readonly N[], kind: 'KEYS' | 'ARGV'): Record<N, string> =>
   Object.fromEntries(names.map((name, i) => [name, `${kind}[${i + 1}]`])) as Record<N, string>;
@@ -46,16 +50,20 @@ export const SCHEDULE = defineLuaScript({
           KEYS[2] since       server ms of the latest due message (debounce)
           KEYS[3] oldest      server ms of the oldest unanswered message (debounce ceiling)
           KEYS[4] generation  the conversation's turn number
-          KEYS[5] stop        set while auto reply is stopped
-          KEYS[6] paused      set while a human's message pauses auto replies
-          KEYS[7] scheduled   marker of this msg_id, so a retried request is never queued twice
-          KEYS[8] waiting     the shard's sorted set of conversations with messages waiting
+          KEYS[5] batch       the batch a turn has taken (its job G is live while it exists)
+          KEYS[6] stop        set while auto reply is stopped
+          KEYS[7] paused      set while a human's message pauses auto replies
+          KEYS[8] scheduled   marker of this msg_id, so a retried request is never queued twice
+          KEYS[9] waiting     the shard's sorted set of conversations with messages waiting
           ARGV[1] message     JSON due message
           ARGV[2] ttlMs       expiry of the pending keys
           ARGV[3] conversationId  (its member in KEYS[8], scored by the time it started waiting)
           ARGV[4] maxPending  messages that may wait at most (PENDING_MESSAGES_MAX; 0: no cap)
-  Output: {'stopped'} | {'paused'} | {'full', maxPending} (nothing queued) | {'queued', G} (G also
-          when the msg_id was queued before, so the caller makes sure job G exists) ]]
+  Output: {'stopped'} | {'paused'} | {'full', maxPending} (nothing queued) | {'queued', G, opens}:
+          opens 1 when the message opens the turn (nothing was waiting and no batch is taken), so the
+          caller adds job G; 0 when a live job serves it (the job that serves the waiting messages or
+          the taken batch, or the next one the worker adds when that turn ends); 1 also when the
+          msg_id was queued before, so the caller makes sure job G exists ]]
 local shared = {}
 ${scheduleLua(positions(SCHEDULE_KEYS, 'KEYS'), positions(SCHEDULE_ARGS, 'ARGV'))}`,
 });
@@ -66,7 +74,7 @@ export const SCHEDULE_PART = defineLuaPart({
   does: 'queue one due message (SCHEDULE)',
   keys: SCHEDULE_KEYS,
   args: SCHEDULE_ARGS,
-  output: "{'stopped'} | {'paused'} | {'full', maxPending} | {'queued', G}",
+  output: "{'stopped'} | {'paused'} | {'full', maxPending} | {'queued', G, opens}",
   slot: 'conversation',
   haltOn: ['full'],
   lua: scheduleLua,

@@ -33,14 +33,18 @@ export interface CancelResult {
 
 /** What queuing a due message did: 'full' when the conversation already holds `maxPending` waiting messages (nothing queued). */
 export type ScheduleResult =
-  { kind: 'stopped' } | { kind: 'paused' } | { kind: 'full'; max: number } | { kind: 'queued'; generation: number };
+  | { kind: 'stopped' }
+  | { kind: 'paused' }
+  | { kind: 'full'; max: number }
+  /** opensTurn: nothing waited and no batch was taken, so job `generation` may not exist yet and the caller adds it. */
+  | { kind: 'queued'; generation: number; opensTurn: boolean };
 
 /** SCHEDULE's reply, read. */
 export const scheduleResultOf = (raw: unknown): ScheduleResult => {
-  const reply = raw as [string, (string | number)?];
+  const reply = raw as [string, (string | number)?, number?];
   if (reply[0] === 'stopped' || reply[0] === 'paused') return { kind: reply[0] };
   if (reply[0] === 'full') return { kind: 'full', max: Number(reply[1]) };
-  return { kind: 'queued', generation: Number(reply[1]) };
+  return { kind: 'queued', generation: Number(reply[1]), opensTurn: reply[2] !== 0 };
 };
 
 /** CANCEL's reply, read. */

@@ -182,7 +182,7 @@ describe('processTurn (one conversation turn)', () => {
           create_timestamp: T0 / 1000,
         }),
       ),
-    ).to.deep.equal({ kind: 'queued', generation: 1 });
+    ).to.deep.equal({ kind: 'queued', generation: 1, opensTurn: true });
   });
 
   it('waits out the debounce window of a message just scheduled, without producing anything', async () => {

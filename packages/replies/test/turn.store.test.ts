@@ -28,14 +28,34 @@ describe('turn store (the per-conversation turn protocol)', () => {
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('queues every message for generation 0 until a turn takes them', async () => {
-    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0 });
-    expect(await turns.schedule(due('b'))).to.deep.equal({ kind: 'queued', generation: 0 });
+    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0, opensTurn: true });
+    expect(await turns.schedule(due('b'))).to.deep.equal({ kind: 'queued', generation: 0, opensTurn: false });
     expect(await pending()).to.deep.equal(['a', 'b']);
   });
 
+  it('a message opens its turn (the caller adds job G) only when nothing waits and no batch is taken', async () => {
+    expect(await turns.schedule(due('a'))).to.include({ generation: 0, opensTurn: true });
+    expect(await turns.take('c_one', 0, 'dlv_a')).to.include({ kind: 'batch' });
+    // Turn 0 holds a batch: the worker adds job 1 when turn 0 ends, since b waits.
+    expect(await turns.schedule(due('b'))).to.include({ generation: 0, opensTurn: false });
+    expect(await turns.finish('c_one', 0)).to.deep.equal({ next: true, generation: 1 });
+    expect(await turns.schedule(due('c'))).to.include({ generation: 1, opensTurn: false });
+    // Without a debounce a turn takes one message: turn 1 takes b, turn 2 takes c and ends with nothing waiting.
+    expect(await turns.take('c_one', 1, 'dlv_b')).to.include({ kind: 'batch' });
+    expect(await turns.finish('c_one', 1)).to.deep.equal({ next: true, generation: 2 });
+    expect(await turns.take('c_one', 2, 'dlv_c')).to.include({ kind: 'batch' });
+    expect(await turns.finish('c_one', 2)).to.deep.equal({ next: false, generation: 3 });
+    // No job 3 exists, so d opens turn 3.
+    expect(await turns.schedule(due('d'))).to.include({ generation: 3, opensTurn: true });
+    expect(await turns.schedule(due('e'))).to.include({ generation: 3, opensTurn: false });
+    // After a cancel (a human's message) nothing waits and the batch is gone: the next message opens a turn.
+    await turns.cancel('c_one', { setStop: false, pauseMs: 0 });
+    expect(await turns.schedule(due('f'))).to.include({ generation: 4, opensTurn: true });
+  });
+
   it('never queues the same msg_id twice (a retried request), yet names the generation to make sure its job exists', async () => {
-    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0 });
-    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0 });
+    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0, opensTurn: true });
+    expect(await turns.schedule(due('a'))).to.deep.equal({ kind: 'queued', generation: 0, opensTurn: true });
     expect(await pending()).to.deep.equal(['a']);
   });
 
@@ -120,7 +140,7 @@ describe('turn store (the per-conversation turn protocol)', () => {
     expect(await turns.schedule(due('c'))).to.deep.equal({ kind: 'stopped' });
     expect(await turns.take('c_one', 0, 'dlv_x')).to.deep.equal({ kind: 'stale', current: 1 });
     await turns.resume('c_one');
-    expect(await turns.schedule(due('d'))).to.deep.equal({ kind: 'queued', generation: 1 });
+    expect(await turns.schedule(due('d'))).to.deep.equal({ kind: 'queued', generation: 1, opensTurn: true });
   });
 
   it('stop names the delivery id and size of a batch whose messages carry content; content over the cap stays in the context only', async () => {
@@ -157,7 +177,7 @@ describe('turn store (the per-conversation turn protocol)', () => {
     const cancelled = await turns.cancel('c_one', { setStop: false, pauseMs: 0 });
     expect(cancelled).to.include({ cancelled: 1, batchDeliveryId: 'dlv_live', pausedUntilMs: 0 });
     expect((await turns.snapshot('c_one')).stopped).to.equal(false);
-    expect(await turns.schedule(due('b'))).to.deep.equal({ kind: 'queued', generation: 1 });
+    expect(await turns.schedule(due('b'))).to.deep.equal({ kind: 'queued', generation: 1, opensTurn: true });
 
     const paused = await turns.cancel('c_one', { setStop: false, pauseMs: 200 });
     expect(paused.cancelled).to.equal(1);
@@ -165,7 +185,7 @@ describe('turn store (the per-conversation turn protocol)', () => {
     expect((await turns.snapshot('c_one')).pausedUntilMs).to.equal(paused.pausedUntilMs);
     expect(await turns.schedule(due('c'))).to.deep.equal({ kind: 'paused' });
     await sleep(250);
-    expect(await turns.schedule(due('d'))).to.deep.equal({ kind: 'queued', generation: 2 });
+    expect(await turns.schedule(due('d'))).to.deep.equal({ kind: 'queued', generation: 2, opensTurn: true });
   });
 
   it('refuses a delivery attempt once stopped, or once the generation moved on, even after resume', async () => {
