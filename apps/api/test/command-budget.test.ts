@@ -137,7 +137,7 @@ describe('Redis command budget of each synchronous path', () => {
     expect(commands.length, last).to.be.within(1, 3);
   });
 
-  it('auto_dialog accepting a message while the conversation\'s turn waits sends at most 2: its turn job exists, so none is added', async () => {
+  it("auto_dialog accepting a message while the conversation's turn waits sends at most 2: its turn job exists, so none is added", async () => {
     const parties = people();
     const hook = { send_url: 'http://127.0.0.1:9/hook' };
     const first = await commandsOf(() => expectOk(bodyFor('auto_dialog', { msg_id: msgId('opens'), ...parties }, hook), 202));
