@@ -104,6 +104,17 @@ describe('the shop lexicon', () => {
     expect(concepts('where is the size guide')).not.to.include('~track');
   });
 
+  it('reads "send <whatever it is> back" as a return, keeping the words of what is sent', () => {
+    expect(concepts('how do i send this rug back')).to.include('~return');
+    expect(concepts('can I still send the lamp back?')).to.include('~return');
+    expect(concepts('do i pay for sending stuff back')).to.include('~return');
+    expect(concepts('sent the oak table back last week')).to.include('~return');
+    expect(concepts('send it back')).to.include('~return');
+    expect(tokenize('can I send the lamp back?')).to.include('lamp');
+    expect(concepts('send me the link')).not.to.include('~return');
+    expect(concepts('please send the receipt to my new email, I will get back to you')).not.to.include('~return');
+  });
+
   it('keeps the carrier (配送業者) out of bulk orders', () => {
     expect(concepts('配送業者はどこですか')).not.to.include('~bulk');
     expect(concepts('配送業者はどこですか')).to.include('~deliver');
