@@ -115,6 +115,25 @@ describe('the shop lexicon', () => {
     expect(concepts('please send the receipt to my new email, I will get back to you')).not.to.include('~return');
   });
 
+  it('reads cancelling, missing items, restocks, order status, expiring points and moving house in customers\' words', () => {
+    expect(concepts('can I undo the order before you send it?')).to.include('~cancel');
+    expect(concepts('can you kill the second one before it ships')).to.include('~cancel');
+    expect(concepts('can i just scrap the whole thing')).to.include('~cancel');
+    expect(concepts('stop the emails please')).not.to.include('~cancel');
+    expect(concepts("the rug wasn't in it")).to.include('~missing');
+    expect(concepts("the scarf isn't in there")).to.include('~missing');
+    expect(concepts('ordered 4 chairs only got 3')).to.include('~missing');
+    expect(concepts('I only got the email today')).not.to.include('~missing');
+    expect(concepts('when will the emerald velvet armchair be back')).to.include('~stock');
+    expect(tokenize('when will the emerald velvet armchair be back')).to.include('armchair');
+    expect(concepts('when will you be back online')).not.to.include('~stock');
+    expect(concepts('it still says processing')).to.include('~track');
+    expect(concepts('is my order being packed yet')).to.include('~track');
+    expect(concepts('how many pts do i get')).to.include('~points');
+    expect(concepts('will my points run out if i dont shop')).to.include('~expiry');
+    expect(concepts("we're moving next week, can the bed go to the new flat instead")).to.include.members(['~address', '~change']);
+  });
+
   it('keeps the carrier (配送業者) out of bulk orders', () => {
     expect(concepts('配送業者はどこですか')).not.to.include('~bulk');
     expect(concepts('配送業者はどこですか')).to.include('~deliver');
