@@ -134,6 +134,15 @@ describe('the shop lexicon', () => {
     expect(concepts("we're moving next week, can the bed go to the new flat instead")).to.include.members(['~address', '~change']);
   });
 
+  it('reads Chinese customers\' words for scratches, holes, half a delivery, the wrong thing sent, ingredients and weekdays', () => {
+    expect(concepts('桌面被划了好大一道')).to.include('~damaged');
+    expect(concepts('衣服上有个洞')).to.include('~damaged');
+    expect(concepts('订了两样东西只到了一样')).to.include('~missing');
+    expect(concepts('我买的是灰色沙发，送来的是蓝色的')).to.include('~wrong');
+    expect(concepts('这款粉底液含不含酒精')).to.include('~ingredients');
+    expect(concepts('能不能下周三送')).to.include('~schedule');
+  });
+
   it('keeps the carrier (配送業者) out of bulk orders', () => {
     expect(concepts('配送業者はどこですか')).not.to.include('~bulk');
     expect(concepts('配送業者はどこですか')).to.include('~deliver');
