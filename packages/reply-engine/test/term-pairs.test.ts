@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { parseKnowledgeBase } from './internals.js';
 import { createKnowledgeIndex } from '../src/knowledge/knowledge-index.js';
+import { termsOf } from '../src/text/tokenize.js';
 import { conceptSiblings, createTermPairsBuilder, type PairTerms, type TermPairs } from '../src/knowledge/term-pairs.js';
 
 const none: ReadonlySet<string> = new Set();
@@ -78,6 +79,30 @@ describe('word pairs', () => {
     const fromMessage = new Float64Array(2);
     pairs.score([own(pairs, '~deliver'), own(pairs, '~parcel')], siblings, fromMessage);
     expect([...fromMessage]).to.deep.equal([0, 0]);
+  });
+
+  it('counts two concepts of one word as a pair when another word yields one of them too', () => {
+    // postage means delivery and cost at once; "charges" says cost again, so the pair has two words behind it
+    expect([...conceptSiblings(termsOf('postage').keys())]).to.deep.equal(['~cost ~deliver']);
+    expect([...conceptSiblings(termsOf('postage charges?').keys())]).to.deep.equal([]);
+    expect([...conceptSiblings(['快递', '~deliver', '~parcel', 'parcel'])]).to.deep.equal([]);
+    const kb = parseKnowledgeBase(
+      `
+fallback: []
+entries:
+  - id: delivery-cost
+    questions: ["How much does delivery cost?", "What are your shipping fees?"]
+    answer: "4.95 GBP."
+  - id: fabric-samples
+    questions: ["Can I order fabric samples?"]
+    answer: "Samples are free of charge; we pay the postage."
+`,
+      'yaml',
+    );
+    const index = createKnowledgeIndex(kb.entries);
+    const scoreOf = (text: string): number => index.rank(text, 2).matches.find((m) => m.entry.id === 'delivery-cost')?.score ?? 0;
+    // "charges" says cost a second time: the delivery-and-cost pair of the entry's phrasing now counts
+    expect(scoreOf('postage charges?')).to.be.above(scoreOf('postage') * 1.2);
   });
 
   it('ranks the entry that says both words in one phrasing above one that has them apart', () => {

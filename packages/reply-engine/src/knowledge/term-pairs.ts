@@ -52,15 +52,31 @@ function siblingKey(a: string, b: string): string {
 
 /**
  * The pairs of concepts that one word of a text yields together (快递 → ~deliver and ~parcel): one
- * piece of evidence, not a pair. Keys for `score` and `add`.
+ * piece of evidence, not a pair, unless another word of the text yields one of them too ("postage
+ * charges": postage → ~deliver and ~cost, charges → ~cost, so ~deliver and ~cost come from two
+ * words and count as a pair). Keys for `score` and `add`.
  */
 export function conceptSiblings(terms: Iterable<string>, lexicon: Lexicon = defaultLexicon()): Set<string> {
   const siblings = new Set<string>();
+  const yielded: (readonly string[])[] = [];
+  let several = false;
   for (const term of terms) {
     const concepts = lexicon.conceptsOf(term);
-    for (let i = 0; i < concepts.length; i++)
-      for (let j = i + 1; j < concepts.length; j++) siblings.add(siblingKey(concepts[i] ?? '', concepts[j] ?? ''));
+    if (concepts.length === 0) continue;
+    yielded.push(concepts);
+    if (concepts.length > 1) several = true;
   }
+  if (!several) return siblings;
+  const words = new Map<string, number>();
+  for (const concepts of yielded) for (const concept of concepts) words.set(concept, (words.get(concept) ?? 0) + 1);
+  const oneWord = (concept: string): boolean => words.get(concept) === 1;
+  for (const concepts of yielded)
+    for (let i = 0; i < concepts.length; i++)
+      for (let j = i + 1; j < concepts.length; j++) {
+        const a = concepts[i] ?? '';
+        const b = concepts[j] ?? '';
+        if (oneWord(a) && oneWord(b)) siblings.add(siblingKey(a, b));
+      }
   return siblings;
 }
 
