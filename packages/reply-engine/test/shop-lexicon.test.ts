@@ -19,6 +19,17 @@ describe('the shop lexicon', () => {
     expect(() => void parseYaml('synonyms:\n  order: [purchase]\n  order: [bought]\n')).to.throw(/unique/);
   });
 
+  it('can find every word of every group: each one, written alone, yields its concept', () => {
+    const shop = parseYaml(readFileSync(`${LEXICONS_DIR}shop.yaml`, 'utf8')) as { synonyms: Record<string, Record<string, string[]>> };
+    const unreachable = Object.entries(shop.synonyms).flatMap(([group, byLanguage]) =>
+      Object.values(byLanguage)
+        .flat()
+        .filter((word) => !concepts(word).includes(`~${group}`))
+        .map((word) => `${group}: ${word}`),
+    );
+    expect(unreachable).to.deep.equal([]);
+  });
+
   it('reads customer idioms as the words a FAQ author writes', () => {
     expect(concepts('will you take it back if I do not like it?')).to.include('~return');
     expect(concepts('could you stop it before it goes out?')).to.include('~cancel');
