@@ -154,6 +154,18 @@ describe('the shop lexicon', () => {
     expect(concepts('能不能下周三送')).to.include('~schedule');
   });
 
+  it('reads where the van is, a frozen plan, a slot picked, items added and getting hold of the shop', () => {
+    expect(concepts('i wanna see where the van is')).to.include('~track');
+    expect(concepts("what's going on with my order?")).to.include('~track');
+    expect(concepts('how do i pick when it comes')).to.include('~schedule');
+    expect(concepts('can i choose a delivery day')).to.include('~schedule');
+    expect(concepts('can i freeze my plan for a couple months')).to.include('~subscription');
+    expect(concepts('can i freeze the bread')).not.to.include('~subscription');
+    expect(concepts('is it too late to add stuff to my order')).to.include('~change');
+    expect(concepts('how do I get hold of you')).to.include('~contact');
+    expect(concepts('where the size guide is')).not.to.include('~track');
+  });
+
   it('keeps the carrier (配送業者) out of bulk orders', () => {
     expect(concepts('配送業者はどこですか')).not.to.include('~bulk');
     expect(concepts('配送業者はどこですか')).to.include('~deliver');
