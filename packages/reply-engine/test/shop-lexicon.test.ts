@@ -166,6 +166,13 @@ describe('the shop lexicon', () => {
     expect(concepts('where the size guide is')).not.to.include('~track');
   });
 
+  it('reads a loan as paying in instalments, and Japanese customers\' words for calling an order off and for what they never ordered', () => {
+    expect(concepts('ローンで買えますか')).to.include('~instalment');
+    expect(concepts('can I get a loan for the sofa')).to.include('~instalment');
+    expect(concepts('注文をなしにしてもらえますか')).to.include('~cancel');
+    expect(concepts('頼んでないものが来た')).to.include('~wrong');
+  });
+
   it('keeps the carrier (配送業者) out of bulk orders', () => {
     expect(concepts('配送業者はどこですか')).not.to.include('~bulk');
     expect(concepts('配送業者はどこですか')).to.include('~deliver');
