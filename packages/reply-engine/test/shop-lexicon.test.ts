@@ -126,7 +126,7 @@ describe('the shop lexicon', () => {
     expect(concepts('please send the receipt to my new email, I will get back to you')).not.to.include('~return');
   });
 
-  it('reads cancelling, missing items, restocks, order status, expiring points and moving house in customers\' words', () => {
+  it("reads cancelling, missing items, restocks, order status, expiring points and moving house in customers' words", () => {
     expect(concepts('can I undo the order before you send it?')).to.include('~cancel');
     expect(concepts('can you kill the second one before it ships')).to.include('~cancel');
     expect(concepts('can i just scrap the whole thing')).to.include('~cancel');
@@ -145,7 +145,7 @@ describe('the shop lexicon', () => {
     expect(concepts("we're moving next week, can the bed go to the new flat instead")).to.include.members(['~address', '~change']);
   });
 
-  it('reads Chinese customers\' words for scratches, holes, half a delivery, the wrong thing sent, ingredients and weekdays', () => {
+  it("reads Chinese customers' words for scratches, holes, half a delivery, the wrong thing sent, ingredients and weekdays", () => {
     expect(concepts('桌面被划了好大一道')).to.include('~damaged');
     expect(concepts('衣服上有个洞')).to.include('~damaged');
     expect(concepts('订了两样东西只到了一样')).to.include('~missing');
@@ -166,7 +166,7 @@ describe('the shop lexicon', () => {
     expect(concepts('where the size guide is')).not.to.include('~track');
   });
 
-  it('reads a loan as paying in instalments, and Japanese customers\' words for calling an order off and for what they never ordered', () => {
+  it("reads a loan as paying in instalments, and Japanese customers' words for calling an order off and for what they never ordered", () => {
     expect(concepts('ローンで買えますか')).to.include('~instalment');
     expect(concepts('can I get a loan for the sofa')).to.include('~instalment');
     expect(concepts('注文をなしにしてもらえますか')).to.include('~cancel');
