@@ -21,6 +21,12 @@ const measured = async (pid, gc, run) => {
   return result;
 };
 
+/** The statuses other than 2xx a run was answered with, as " (503 ×12, …)"; '' when none. */
+const unexpected = (statuses) => {
+  const odd = [...statuses].filter(([status]) => status < 200 || status > 299);
+  return odd.length === 0 ? '' : ` (${odd.map(([status, count]) => `${status} ×${count}`).join(', ')})`;
+};
+
 /**
  * KiB a request may allocate (docs/design/performance.md, "Allocations per request"): what the
  * latest code allocated, rounded up by about 10 % for the run-to-run spread. The report shows each
@@ -61,11 +67,14 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
       pool(2000, (i) => sign(eventType, { ...options, customer: `warm-${id}-${i}` })),
       { duration: 1 },
     ); // warm-up, not counted
-    const result = await measured(api.child.pid, api.gc, () => load(api.url, next, { duration: seconds }));
+    const statuses = new Map();
+    const result = await measured(api.child.pid, api.gc, () =>
+      load(api.url, next, { duration: seconds, onAnswer: (_id, status) => statuses.set(status, (statuses.get(status) ?? 0) + 1) }),
+    );
     errors += failures(result);
     results[id] = result;
     log(
-      `   ${eventType.padEnd(15)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}  API CPU ${result.cpuUsPerRequest.toFixed(0)} µs/request`,
+      `   ${eventType.padEnd(15)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}${unexpected(statuses)}  errors ${result.errors + result.timeouts}  API CPU ${result.cpuUsPerRequest.toFixed(0)} µs/request`,
     );
   }
   await stop(api.child);

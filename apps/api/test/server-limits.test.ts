@@ -58,6 +58,21 @@ describe('HTTP server time-outs', () => {
     expect(answer.json).to.include({ code: 408, error: 'request_timeout' });
   });
 
+  it('closes a keep-alive connection after its 1,000th answer, never answering a later request with a bare 503', async () => {
+    const connection = await keepAlive(t.url);
+    let last = '';
+    for (let n = 2; n <= 1000; n++) last = await connection.request();
+    expect(last).to.match(/^HTTP\/1\.1 200 /);
+    expect(last.toLowerCase()).to.include('connection: close');
+    // A client that writes once more on the connection gets no 503 without the envelope: the server has closed it.
+    const after = await connection.request().then(
+      (answer) => answer.split('\r\n')[0] ?? '',
+      () => 'closed',
+    );
+    expect(after).to.equal('closed');
+    await connection.closed;
+  });
+
   it('closes an idle keep-alive connection after HTTP_IDLE_TIMEOUT_MS, while a server configured longer keeps its own open', async () => {
     const patient = await startTestApi({ HTTP_IDLE_TIMEOUT_MS: '600000' });
     try {

@@ -17,7 +17,12 @@ export interface ApiServerOptions {
 
 /** Header bytes one request may carry (Node's default, stated here so it is a documented limit). */
 export const MAX_HEADER_BYTES = 16 * 1024;
-/** Requests one keep-alive connection may carry before it is closed. */
+/**
+ * Requests one keep-alive connection may carry: the answer to the last one says `Connection: close`
+ * and the server closes the connection after it. Not Node's `maxRequestsPerSocket`, which keeps the
+ * connection open and answers any later request with a bare 503 outside the envelope (a client that
+ * ignores `Connection: close`, such as a load generator, then measures 503s).
+ */
 const MAX_REQUESTS_PER_SOCKET = 1000;
 
 /**
@@ -27,6 +32,7 @@ const MAX_REQUESTS_PER_SOCKET = 1000;
  * answers are small, and a client that stops reading is dropped once the idle time-out passes.
  */
 export function createApiServer(app: Express, options: ApiServerOptions): Server {
+  const answered = new WeakMap<Socket, number>();
   const server = createServer(
     {
       headersTimeout: options.headersTimeoutMs,
@@ -39,6 +45,9 @@ export function createApiServer(app: Express, options: ApiServerOptions): Server
       requireHostHeader: false,
     },
     (req: IncomingMessage, res: ServerResponse) => {
+      const served = (answered.get(req.socket) ?? 0) + 1;
+      answered.set(req.socket, served);
+      if (served >= MAX_REQUESTS_PER_SOCKET) res.shouldKeepAlive = false;
       if (req.httpVersion === '1.1' && req.headers.host === undefined) {
         answerWithoutApp(res, new AppError('bad_request', 'An HTTP/1.1 request needs a Host header.'));
         return;
@@ -46,7 +55,6 @@ export function createApiServer(app: Express, options: ApiServerOptions): Server
       app(req, res);
     },
   );
-  server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
   watchIdleSockets(server, options.idleTimeoutMs);
   server.on('clientError', answerClientError);
   // An Expect other than 100-continue would get Node's empty 417; it is served like any request (RFC 9110 §10.1.1 allows it).
