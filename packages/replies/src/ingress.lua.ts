@@ -57,7 +57,7 @@ export const SCHEDULE = defineLuaScript({
           KEYS[9] waiting     the shard's sorted set of conversations with messages waiting
           ARGV[1] message     JSON due message
           ARGV[2] ttlMs       expiry of the pending keys
-          ARGV[3] conversationId  (its member in KEYS[8], scored by the time it started waiting)
+          ARGV[3] conversationId  (its member in KEYS[9], scored by the time it started waiting)
           ARGV[4] maxPending  messages that may wait at most (PENDING_MESSAGES_MAX; 0: no cap)
   Output: {'stopped'} | {'paused'} | {'full', maxPending} (nothing queued) | {'queued', G, opens}:
           opens 1 when the message opens the turn (nothing was waiting and no batch is taken), so the
