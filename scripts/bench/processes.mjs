@@ -100,7 +100,7 @@ const BENCH_NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) 
 
 /**
  * Starts the API (`nodeArgs` e.g. --cpu-prof) and waits for /healthz. With `gc`, it runs with
- * --trace-gc and `gc.freedMiB()` reads what its collections freed (gc-trace.mjs).
+ * --trace-gc and the returned `gc` reads what it allocated between collections (gc-trace.mjs).
  */
 export async function startApi(root, env, nodeArgs = BENCH_NODE_ARGS, { gc = false } = {}) {
   const port = await freePort();

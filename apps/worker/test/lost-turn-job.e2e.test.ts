@@ -27,7 +27,7 @@ describe('a turn job lost between scheduling and adding it (real worker process)
     await receiver.close();
   });
 
-  it('still answers the message: a worker finds the waiting message without a job and queues its turn', async () => {
+  it('still answers the message, and one that joins it: a worker finds the waiting messages without a job and queues their turn', async () => {
     const config = loadConfig(system.env);
     const conversationId = 'c_lost-turn-job-1';
     const turns = createTurnStore({ redis, keys: system.keys, timings: turnTimingsOf(config) });
@@ -73,9 +73,18 @@ describe('a turn job lost between scheduling and adding it (real worker process)
     expect((await turns.snapshot(conversationId)).pending.map((m) => m.message.msg_id)).to.deep.equal(['lost-1']);
     expect(await system.turnJobState(conversationId, 0)).to.equal('unknown');
 
-    const [reply] = await receiver.waitFor(1, 20_000);
-    expect(reply!.body.conversation_id).to.equal(conversationId);
-    expect(reply!.body.in_reply_to).to.deep.equal(['lost-1']);
-    expect(receiver.requests).to.have.length(1);
+    // A second message joins the waiting one: it adds no job (only a message that opens a turn does),
+    // so it too waits for the safety net, which must answer both.
+    const second: DueMessage = {
+      ...due,
+      message: { ...message, msg_id: 'lost-2', content: [{ type: 'text', content: 'hello??' }] },
+    };
+    expect(await ingress.schedule(second)).to.equal('queued');
+    expect(addFailures).to.deep.equal([conversationId]);
+
+    const replies = await receiver.waitFor(2, 20_000);
+    expect(replies.map((r) => r.body.conversation_id)).to.deep.equal([conversationId, conversationId]);
+    expect(replies.flatMap((r) => r.body.in_reply_to)).to.have.members(['lost-1', 'lost-2']);
+    expect(receiver.requests).to.have.length(2);
   });
 });
