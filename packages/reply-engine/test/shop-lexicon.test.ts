@@ -173,6 +173,19 @@ describe('the shop lexicon', () => {
     expect(concepts('頼んでないものが来た')).to.include('~wrong');
   });
 
+  it('reads an email address as an email (not a postal one), and swapping or adding something in an order as changing it, in three languages', () => {
+    expect(concepts('whats ur email address')).not.to.include('~address');
+    expect(concepts('whats ur email address')).to.include.members(['~contact', '~email']);
+    expect(concepts('please send it to my home address')).to.include('~address');
+    expect(concepts('can i swap the grey cushions in my order for the green ones')).to.include.members(['~change', '~order']);
+    expect(concepts('can you just switch it on the order?')).to.include('~change');
+    expect(concepts('can i swap it for a bigger size')).not.to.include('~change');
+    expect(concepts('能往已经下好的订单里再加一件吗')).to.include('~add');
+    expect(concepts('もう一個追加で同じ箱に入れてもらえる？')).to.include('~add');
+    expect(concepts('フィルターも一緒に入れてもらうことってできますか')).to.include('~add');
+    expect(concepts('can I add a cushion to my order')).to.include('~add');
+  });
+
   it('keeps the carrier (配送業者) out of bulk orders', () => {
     expect(concepts('配送業者はどこですか')).not.to.include('~bulk');
     expect(concepts('配送業者はどこですか')).to.include('~deliver');
