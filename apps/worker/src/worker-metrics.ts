@@ -53,7 +53,7 @@ export function createWorkerMetrics(oldestWaitingMs: () => Promise<number>): Wor
   });
   const turn = new Histogram({
     name: 'dialog_relay_turn_duration_seconds',
-    help: 'One run of a conversation turn job by outcome (finished, waiting)',
+    help: 'One conversation turn, from its take to its end or its wait, by outcome (finished, waiting); a job that goes on to the next turn counts each',
     labelNames: ['outcome'],
     buckets: CALL_BUCKETS,
     registers,

@@ -13,6 +13,12 @@ import { startSystem, type System } from './support/system.js';
  * path fails here.
  */
 const REPLY_BUDGET = 6;
+/**
+ * Three replies of one conversation whose next messages wait as each turn ends: the first costs
+ * what one reply costs, each later one only its SETTLE (which ends one turn and takes the next).
+ * One job per turn cost 6 each, 18.
+ */
+const BACKLOG_BUDGET = REPLY_BUDGET + 2;
 
 /** Commands of the worker's timers, not of a reply: the safety net's sweep and BullMQ's stalled-job check. */
 const PERIODIC = REPLY_SCRIPTS.filter((script) => script.name === 'claim-overdue' || script.name === 'waiting-turn');
@@ -99,5 +105,44 @@ describe('Redis commands per delivered reply', function () {
     const reply = seen.slice(0, waitingAgain(seen) + 1);
     const described = reply.map((args) => args.slice(0, 4).join(' ')).join('\n');
     expect(reply.length, `commands of one delivered reply:\n${described}`).to.be.at.most(REPLY_BUDGET);
+  });
+
+  it(`delivers three replies of a backlog in at most ${BACKLOG_BUDGET} commands: one job goes on from turn to turn, one script per turn`, async function () {
+    const addresses = new Set<string>();
+    for (const line of ((await admin.client('LIST')) as string).split('\n')) {
+      const name = /\bname=(\S*)/.exec(line)?.[1] ?? '';
+      const addr = /\baddr=(\S+)/.exec(line)?.[1];
+      if (addr && (name.startsWith('dialog-relay-worker') || name.includes(':bull:'))) addresses.add(addr);
+    }
+    // The receiver holds the first reply until the customer's next two messages wait.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const before = receiver.requests.length;
+    receiver.respond(async (_request, index, res) => {
+      if (index === before) await held;
+      res.writeHead(200).end('ok');
+    });
+    const seen: string[][] = [];
+    const monitor = await (admin as unknown as { monitor(): Promise<Redis> }).monitor();
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (addresses.has(source) && !isPeriodic(args)) seen.push(args);
+    });
+    try {
+      const customer = { from_user_id: 'budget-backlog', to_user_id: 'bound' };
+      expect((await system.send({ ...customer, content: 'where is my order?' }, { send_url: receiver.url })).status).to.equal(202);
+      await waitUntil(() => receiver.requests.length > before, 10_000);
+      for (const content of ['and the invoice?', 'thanks']) {
+        expect((await system.send({ ...customer, content }, { send_url: receiver.url })).status).to.equal(202);
+      }
+      release();
+      await receiver.waitFor(before + 3);
+      await waitUntil(() => waitingAgain(seen) >= 0, 10_000);
+    } finally {
+      monitor.disconnect();
+      receiver.respond((_request, _index, res) => res.writeHead(200).end('ok'));
+    }
+    const replies = seen.slice(0, waitingAgain(seen) + 1);
+    const described = replies.map((args) => args.slice(0, 4).join(' ')).join('\n');
+    expect(replies.length, `commands of three delivered replies:\n${described}`).to.be.at.most(BACKLOG_BUDGET);
   });
 });

@@ -142,13 +142,13 @@ export async function attemptDelivery(
  * stop listens for. A stop or a human's message that cancelled the reply during the attempt keeps it
  * cancelled (SETTLE sees the stop or the turn moved on): the context holds only delivered replies.
  */
-export async function settleAttempt(deps: WorkerDeps, result: AttemptEnd, endTurn: boolean): Promise<Settled> {
+export async function settleAttempt(deps: WorkerDeps, result: AttemptEnd, endTurn: boolean, goOn?: Settlement['goOn']): Promise<Settled> {
   const { settlement, next, outcome } = result;
   const metrics = deps.metrics ?? NO_REPLY_METRICS;
   // Only the rare outcomes log: no child logger per reply.
   const ids = { conversation_id: settlement.conversationId, delivery_id: settlement.deliveryId };
   const log = deps.logger;
-  const settled = await deps.attemptStore.settle({ ...settlement, endTurn });
+  const settled = await deps.attemptStore.settle({ ...settlement, endTurn, ...(goOn ? { goOn } : {}) });
   if (outcome && next.kind !== 'refused' && next.kind !== 'none')
     metrics.attempt(next.kind, statusClassOf(outcome.status), outcome.latencyMs / 1000);
   if (result.aborted) {

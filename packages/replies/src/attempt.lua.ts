@@ -24,6 +24,65 @@ do
   redis.call('PEXPIRE', ${attempts}, ${ttl})
 end`;
 
+/** The keys and arguments of `takeBatchLua`, by name. */
+type TakeKeys = Readonly<Record<'pending' | 'since' | 'oldest' | 'batch' | 'waiting' | 'attempts' | 'order' | 'messages', string>>;
+type TakeArgs = Readonly<
+  Record<'generation' | 'debounceMs' | 'maxWaitMs' | 'ttlMs' | 'deliveryId' | 'conversationId' | 'markerTtlMs' | 'carrier', string>
+>;
+
+/**
+ * The Lua pattern of a batch's fixed header that captures the generation of the job serving it
+ * (`carrier`): the job that took it, or the job that took an earlier turn and went on to this one
+ * (SETTLE). A batch stored without it (before carriers) is served by the job of its own generation.
+ */
+export const CARRIER_PATTERN = `'^{"delivery_id":"[%w_%-]*","generation":%d+,"count":%d+,"carrier":(%d+),'`;
+
+/**
+ * Lua shared by the scripts that take a turn's batch (TAKE, and SETTLE going on to the next turn):
+ * once the caller has checked the generation, that no batch is taken and that the conversation is
+ * not stopped, it takes the due messages of turn `generation` (waiting out the debounce window,
+ * never past its ceiling), stores the batch under the delivery id and the serving job's
+ * generation (`carrier`), marks its attempt in flight and reads the conversation's context. Leaves
+ * the Lua locals `took` ('empty' | 'wait' | 'taken'), `waitMs`, `json` (the batch) and `context`.
+ */
+export const takeBatchLua = (k: TakeKeys, a: TakeArgs): string => `
+local took = 'empty'
+local waitMs = 0
+local json
+local context = {}
+if redis.call('LLEN', ${k.pending}) == 0 then
+  redis.call('ZREM', ${k.waiting}, ${a.conversationId})
+else
+  local debounce = tonumber(${a.debounceMs})
+  local t = redis.call('TIME')
+  local now = t[1] * 1000 + math.floor(t[2] / 1000)
+  local items
+  if debounce > 0 then
+    local quiet = debounce - (now - tonumber(redis.call('GET', ${k.since}) or '0'))
+    local ceiling = tonumber(${a.maxWaitMs}) - (now - tonumber(redis.call('GET', ${k.oldest}) or '0'))
+    if quiet > 0 and ceiling > 0 then
+      took = 'wait'
+      waitMs = math.min(quiet, ceiling)
+    else
+      items = redis.call('LRANGE', ${k.pending}, 0, -1)
+      redis.call('DEL', ${k.pending}, ${k.oldest})
+    end
+  else
+    items = {redis.call('LPOP', ${k.pending})}
+  end
+  if items then
+    if redis.call('LLEN', ${k.pending}) == 0 then
+      redis.call('DEL', ${k.oldest})
+      redis.call('ZREM', ${k.waiting}, ${a.conversationId})
+    end
+    json = '{"delivery_id":' .. cjson.encode(${a.deliveryId}) .. ',"generation":' .. ${a.generation} .. ',"count":' .. #items .. ',"carrier":' .. ${a.carrier} .. ',"messages":[' .. table.concat(items, ',') .. ']}'
+    redis.call('SET', ${k.batch}, json, 'PX', ${a.ttlMs})
+    ${markAttemptLua(k.attempts, a.deliveryId, 'now', `tonumber(${a.markerTtlMs})`)}
+    ${readContextLua({ order: k.order, messages: k.messages }, '0', 'context')}
+    took = 'taken'
+  end
+end`;
+
 /** The keys and arguments of `endTurnLua`, by name. */
 type EndTurnKeys = Readonly<Record<'generation' | 'batch' | 'pending' | 'stop' | 'paused' | 'oldest' | 'waiting', string>>;
 
@@ -102,6 +161,7 @@ export const SETTLE = defineLuaScript({
     'paused',
     'oldest',
     'waiting',
+    'since',
   ],
   args: [
     'generation',
@@ -120,6 +180,12 @@ export const SETTLE = defineLuaScript({
     'endTurn',
     'pauseMs',
     'conversationId',
+    'nextDeliveryId',
+    'debounceMs',
+    'maxWaitMs',
+    'batchTtlMs',
+    'markerTtlMs',
+    'carrier',
   ],
   source: `
 --[[ What follows an attempt, or a turn that ends without one (worker), in one step.
@@ -129,6 +195,7 @@ export const SETTLE = defineLuaScript({
           KEYS[9] deadLetters  (the shard's sorted set of dead ids by time of death)
           KEYS[10] order  KEYS[11] messages  (the conversation's context)
           KEYS[12] paused  KEYS[13] oldest  KEYS[14] waiting  (the shard's conversations with messages waiting)
+          KEYS[15] since  (when the latest message was queued: the debounce of the next turn)
           ARGV[1] generation  G of the job; '' for an operator's redelivery
           ARGV[2] deliveryId
           ARGV[3] state  '' (none) | delivered | retrying | dead | cancelled: moves a pending or
@@ -144,12 +211,20 @@ export const SETTLE = defineLuaScript({
           ARGV[15] pauseMs  > 0: the turn's reply handed off (HANDOFF_PAUSE_S): when the turn ends, auto
                   replies pause this long and the messages that arrived meanwhile are left to the person
           ARGV[16] conversationId  (its member in KEYS[14])
-          ARGV[17..] field, value pairs of a record produced this run (stored unless it exists)
+          ARGV[17] nextDeliveryId  '' or the delivery id of the next turn: when this call ends turn G
+                  and messages wait, the next turn G+1 is taken here for the same job (its batch
+                  stored, its attempt marked in flight, the context read: TAKE's step), unless the
+                  debounce window still runs
+          ARGV[18] debounceMs  ARGV[19] maxWaitMs  ARGV[20] batchTtlMs  ARGV[21] markerTtlMs  (as TAKE's)
+          ARGV[22] carrier  the generation of the job going on (the batch names it: a re-run of
+                  that job finds the batch, the sweep makes sure that job exists)
+          ARGV[23..] field, value pairs of a record produced this run (stored unless it exists)
   Output: {state it moved to, or '' (refused or none), 'next' | 'idle' | 'open', G'}
-          ('next': messages wait, add job G'; 'open': the turn goes on, a retry) ]]
+          ('next': messages wait, add job G'; 'open': the turn goes on, a retry)
+          | {state, 'taken', G', batch JSON, context}: the next turn taken for the same job ]]
 local id = ARGV[2]
-if #ARGV >= 17 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1 then
-  redis.call('HSET', KEYS[6], unpack(ARGV, 17))
+if #ARGV >= 23 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1 then
+  redis.call('HSET', KEYS[6], unpack(ARGV, 23))
   redis.call('EXPIRE', KEYS[6], ARGV[7])
   redis.call('LPUSH', KEYS[7], id)
   redis.call('LTRIM', KEYS[7], 0, tonumber(ARGV[9]) - 1)
@@ -183,6 +258,31 @@ if moved == 'delivered' and ARGV[13] ~= '' then
 end
 if ARGV[14] ~= '1' or moved == 'retrying' then return {moved, 'open', ''} end
 ${endTurnLua({ generation: 'KEYS[1]', batch: 'KEYS[2]', pending: 'KEYS[3]', stop: 'KEYS[4]', paused: 'KEYS[12]', oldest: 'KEYS[13]', waiting: 'KEYS[14]' }, { generation: 'ARGV[1]', pauseMs: 'ARGV[15]', conversationId: 'ARGV[16]' })}
+if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
+  ${takeBatchLua(
+    {
+      pending: 'KEYS[3]',
+      since: 'KEYS[15]',
+      oldest: 'KEYS[13]',
+      batch: 'KEYS[2]',
+      waiting: 'KEYS[14]',
+      attempts: 'KEYS[5]',
+      order: 'KEYS[10]',
+      messages: 'KEYS[11]',
+    },
+    {
+      generation: 'current',
+      debounceMs: 'ARGV[18]',
+      maxWaitMs: 'ARGV[19]',
+      ttlMs: 'ARGV[20]',
+      deliveryId: 'ARGV[17]',
+      conversationId: 'ARGV[16]',
+      markerTtlMs: 'ARGV[21]',
+      carrier: 'ARGV[22]',
+    },
+  )}
+  if took == 'taken' then return {moved, 'taken', tostring(current), json, context} end
+end
 return {moved, turn, tostring(current)}
 `,
 });

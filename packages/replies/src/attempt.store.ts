@@ -2,7 +2,8 @@ import type { ContextMessage } from '@dialog-relay/contracts';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { OPEN_ATTEMPT, SETTLE } from './attempt.lua.js';
 import { KEEP_PER_CONVERSATION, parseRecord, recordFields } from './delivery.store.js';
-import type { DeadReason, DeliveryAttempt, DeliveryRecord, DeliveryState } from './reply.types.js';
+import type { DeadReason, DeliveryAttempt, DeliveryRecord, DeliveryState, TurnBatch } from './reply.types.js';
+import { parseBatch } from './turn.store.js';
 
 /** An attempt opened on a reply taken before (OPEN_ATTEMPT). */
 export interface OpenedAttempt {
@@ -34,14 +35,24 @@ export interface Settlement {
   endTurn: boolean;
   /** > 0: the turn's reply handed off; ending the turn pauses the conversation's auto replies this long (HANDOFF_PAUSE_S). */
   pauseMs?: number;
+  /**
+   * When the turn ends and messages wait, take the next turn for the same job (docs/design/reply-protocol.md
+   * "The turn"): its delivery id, and the generation of the job going on (the batch names it).
+   */
+  goOn?: { deliveryId: string; carrier: number };
 }
 
 export interface Settled {
   /** The state the record moved to; '' when it did not move (already final, or no state asked). */
   moved: Exclude<DeliveryState, 'pending'> | '';
-  /** next: messages wait, job `generation` must be added; idle: the turn ended; open: it goes on (a retry). */
-  turn: 'next' | 'idle' | 'open';
+  /**
+   * next: messages wait, job `generation` must be added; idle: the turn ended; open: it goes on (a
+   * retry); taken: the next turn (`generation`) was taken for the same job (Settlement.goOn): `taken`.
+   */
+  turn: 'next' | 'idle' | 'open' | 'taken';
   generation: number;
+  /** The next turn's batch, its attempt marked in flight, and the conversation's context (turn 'taken'). */
+  taken?: { batch: TurnBatch; context: ContextMessage[] };
 }
 
 /** The worker's steps around an attempt that touch the turn, the record and the context together (attempt.lua.ts). */
@@ -61,6 +72,8 @@ export interface AttemptStoreDeps {
   deadLetterTtlS: number;
   /** CONTEXT_MAX_MESSAGES and CONTEXT_TTL_S in ms: the context a delivered reply joins. */
   context: { maxMessages: number; ttlMs: number };
+  /** How the next turn is taken when a settlement goes on to it (the turn store's TurnTimings); none: it never does. */
+  take?: { debounceMs: number; maxWaitMs: number; pendingTtlMs: number };
 }
 
 const pairsToHash = (pairs: readonly string[]): Record<string, string> => {
@@ -70,7 +83,7 @@ const pairsToHash = (pairs: readonly string[]): Record<string, string> => {
 };
 
 export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
-  const { redis, keys } = deps;
+  const { redis, keys, take } = deps;
   return {
     async open(c, generation, deliveryId) {
       const [go, record, made, context] = (await runScript(
@@ -115,6 +128,7 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
           paused: keys.pausedUntil(c),
           oldest: keys.pendingOldest(c),
           waiting: keys.waitingConversations(keys.shardOf(c)),
+          since: keys.pendingSince(c),
         },
         {
           generation: s.generation ?? '',
@@ -133,10 +147,19 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
           endTurn: s.endTurn ? '1' : '0',
           pauseMs: s.pauseMs ?? 0,
           conversationId: c,
+          nextDeliveryId: s.goOn && take && s.generation !== null ? s.goOn.deliveryId : '',
+          debounceMs: take?.debounceMs ?? 0,
+          maxWaitMs: take?.maxWaitMs ?? 0,
+          batchTtlMs: take?.pendingTtlMs ?? 0,
+          markerTtlMs: deps.attemptMarkerTtlMs,
+          carrier: s.goOn?.carrier ?? '',
         },
         s.produced ? recordFields(s.produced) : [],
-      )) as [string, string, string];
-      return { moved: reply[0] as Settled['moved'], turn: reply[1] as Settled['turn'], generation: Number(reply[2]) };
+      )) as [string, string, string, string?, string[]?];
+      const settled: Settled = { moved: reply[0] as Settled['moved'], turn: reply[1] as Settled['turn'], generation: Number(reply[2]) };
+      if (settled.turn === 'taken')
+        settled.taken = { batch: parseBatch(reply[3] ?? ''), context: (reply[4] ?? []).map((json) => JSON.parse(json) as ContextMessage) };
+      return settled;
     },
   };
 }

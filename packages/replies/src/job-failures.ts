@@ -12,11 +12,14 @@ const detailOf = (error: Error): string => `${error.name}: ${error.message}`.sli
  * and its next message is answered. Idempotent: running it twice changes nothing more.
  */
 export async function turnFailedForGood(deps: WorkerDeps, payload: JobPayloads['conversation-turn'], error: Error): Promise<void> {
-  const { conversationId, generation } = payload;
+  const { conversationId } = payload;
   const log = deps.logger.child({ conversation_id: conversationId });
   const batch = await deps.turns.checkedBatch(conversationId);
+  // The job's turn: its own generation's, or a later one it went on to (the batch names the job as its carrier).
+  const carried = batch !== undefined && batch !== 'corrupt' && batch.carrier === payload.generation;
+  const generation = carried ? batch.generation : payload.generation;
   let pauseMs = 0;
-  if (batch === 'corrupt' || (batch !== undefined && batch.generation === generation)) {
+  if (batch === 'corrupt' || carried || (batch !== undefined && batch.generation === generation)) {
     const known = batch === 'corrupt' ? undefined : batch;
     const deliveryId = known?.deliveryId ?? deps.newDeliveryId(conversationId);
     const detail = `${batch === 'corrupt' ? 'corrupt turn record; ' : ''}the turn job failed for good: ${detailOf(error)}`;

@@ -1,21 +1,92 @@
+import type { ContextMessage } from '@dialog-relay/contracts';
 import { DONE, type JobDecision, type JobPayloads } from '@dialog-relay/queue';
 import { attemptDelivery, settleAttempt, type AttemptEnd } from './attempt-delivery.js';
 import { produceReply } from './produce-reply.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
+import type { TurnBatch } from './reply.types.js';
 import type { TakeResult } from './turn.store.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /**
+ * Turns one job may serve in a row: when a turn ends and messages already wait, the job takes the
+ * next turn in the same step that ends this one (SETTLE), without a BullMQ job of its own; after
+ * this many, or when the worker drains, the next turn is a job of its own again (queued behind the
+ * other conversations' turns). docs/design/reply-protocol.md, "The turn".
+ */
+export const TURNS_PER_JOB = 16;
+
+/**
  * One run of a conversation's turn job (docs/service-rules.md §6, §14): take the due messages (waiting out the
  * debounce window, never past its ceiling), produce one reply, make one delivery attempt; when the
- * turn is over, advance the conversation and queue the next turn if messages arrived meanwhile.
- * Idempotent: a re-run after a crash finds the same batch, the same delivery id and the stored reply.
+ * turn is over, advance the conversation and go on to the next turn if messages arrived meanwhile
+ * (up to TURNS_PER_JOB; after that job G+1 is queued). Idempotent: a re-run after a crash finds the
+ * same batch (the one it took, or went on to), the same delivery id and the stored reply.
  */
 export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn']): Promise<JobDecision> {
-  const started = deps.nowMs();
-  const decision = await runTurn(deps, payload);
-  (deps.metrics ?? NO_REPLY_METRICS).turn(decision.kind === 'wait' ? 'waiting' : 'finished', (deps.nowMs() - started) / 1000);
-  return decision;
+  const { conversationId, generation: carrier } = payload;
+  const metrics = deps.metrics ?? NO_REPLY_METRICS;
+  let started = deps.nowMs();
+  const deliveryId = deps.newDeliveryId(conversationId, carrier);
+  // Registered before TAKE marks the attempt in flight: a stop that finds the marker reaches it.
+  let inFlight = deps.attempts.register(conversationId, deliveryId);
+  try {
+    const taken = await deps.turns.take(conversationId, carrier, deliveryId);
+    if (taken.kind !== 'batch') {
+      const decision = await notTaken(deps, conversationId, carrier, taken);
+      metrics.turn(decision.kind === 'wait' ? 'waiting' : 'finished', (deps.nowMs() - started) / 1000);
+      return decision;
+    }
+    let turn: Extract<TakeResult, { kind: 'batch' }> = taken;
+    // A batch taken before (its own delivery id, its attempt not open yet) is registered under its id.
+    if (turn.batch.deliveryId !== deliveryId) {
+      inFlight.release();
+      inFlight = deps.attempts.register(conversationId, turn.batch.deliveryId);
+    }
+    for (let served = 1; ; served++) {
+      const { generation } = turn.batch;
+      const step = await answer(deps, conversationId, turn, generation, inFlight, started);
+      const goOn = step.kind === 'settle' && served < (deps.turnsPerJob ?? TURNS_PER_JOB) && deps.stopping?.aborted !== true;
+      const nextId = goOn ? deps.newDeliveryId(conversationId, generation + 1) : '';
+      // Registered before SETTLE marks the next attempt in flight, as before TAKE.
+      const next = goOn ? deps.attempts.register(conversationId, nextId) : undefined;
+      let ended: Ended | undefined;
+      try {
+        ended = await closeTurn(deps, conversationId, generation, step, next ? { deliveryId: nextId, carrier } : undefined);
+      } finally {
+        if (ended?.kind !== 'taken') next?.release();
+      }
+      metrics.turn(ended.kind === 'wait' ? 'waiting' : 'finished', (deps.nowMs() - started) / 1000);
+      if (ended.kind !== 'taken') return ended;
+      inFlight.release();
+      // next is set: SETTLE takes the next turn only when given its delivery id
+      inFlight = next ?? deps.attempts.register(conversationId, ended.batch.deliveryId);
+      started = deps.nowMs();
+      turn = { kind: 'batch', batch: ended.batch, opened: { context: ended.context } };
+    }
+  } finally {
+    inFlight.release();
+  }
+}
+
+/** A take that found no batch to answer: wait out the debounce, leave a batch to the job serving it, or end the turn. */
+async function notTaken(
+  deps: WorkerDeps,
+  conversationId: string,
+  generation: number,
+  taken: Exclude<TakeResult, { kind: 'batch' }>,
+): Promise<JobDecision> {
+  switch (taken.kind) {
+    case 'wait':
+      return { kind: 'wait', untilMs: deps.nowMs() + taken.ms };
+    case 'carried':
+      // Another job went on to the live turn (process-turn's TURNS_PER_JOB): it serves it, and what follows.
+      return DONE;
+    case 'stale':
+    case 'stopped':
+    case 'empty':
+      // Superseded or stopped while this job waited (the stop cancelled its record), or nothing to answer.
+      return endTurn(deps, conversationId, generation);
+  }
 }
 
 /**
@@ -23,6 +94,9 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
  * outcome to settle, or a hand-back (draining: the next run takes the same batch and id).
  */
 export type TurnStep = { kind: 'over'; pauseMs?: number } | { kind: 'settle'; result: AttemptEnd } | { kind: 'handed-back' };
+
+/** How a turn closed: the job's decision, or the next turn taken for the same job. */
+type Ended = JobDecision | { kind: 'taken'; batch: TurnBatch; context: ContextMessage[] };
 
 /**
  * The one place a turn ends (docs/design/reply-protocol.md "Finish"): what the steps came to is written
@@ -36,6 +110,19 @@ export async function endTurn(
   generation: number,
   step: TurnStep = { kind: 'over' },
 ): Promise<JobDecision> {
+  const ended = await closeTurn(deps, conversationId, generation, step, undefined);
+  // Without goOn, SETTLE never takes the next turn.
+  return ended.kind === 'taken' ? DONE : ended;
+}
+
+/** endTurn, and with `goOn` (a settlement only) the next turn taken in the same script when messages wait and are due. */
+async function closeTurn(
+  deps: WorkerDeps,
+  conversationId: string,
+  generation: number,
+  step: TurnStep,
+  goOn: { deliveryId: string; carrier: number } | undefined,
+): Promise<Ended> {
   let next: { next: boolean; generation: number };
   switch (step.kind) {
     case 'handed-back':
@@ -44,43 +131,15 @@ export async function endTurn(
       next = await deps.turns.finish(conversationId, generation, step.pauseMs);
       break;
     case 'settle': {
-      const settled = await settleAttempt(deps, step.result, true);
+      const settled = await settleAttempt(deps, step.result, true, goOn);
       if (settled.turn === 'open') return retryLater(deps, step.result);
+      if (settled.turn === 'taken' && settled.taken) return { kind: 'taken', ...settled.taken };
       next = { next: settled.turn === 'next', generation: settled.generation };
       break;
     }
   }
   if (next.next) await deps.jobs.addTurn(conversationId, next.generation, 0);
   return DONE;
-}
-
-async function runTurn(deps: WorkerDeps, payload: JobPayloads['conversation-turn']): Promise<JobDecision> {
-  const { conversationId, generation } = payload;
-  const deliveryId = deps.newDeliveryId(conversationId, generation);
-  // Registered before TAKE marks the attempt in flight: a stop that finds the marker reaches it.
-  let inFlight = deps.attempts.register(conversationId, deliveryId);
-  const openedAtMs = deps.nowMs();
-  try {
-    const taken = await deps.turns.take(conversationId, generation, deliveryId);
-    switch (taken.kind) {
-      case 'wait':
-        return { kind: 'wait', untilMs: deps.nowMs() + taken.ms };
-      case 'stale':
-      case 'stopped':
-      case 'empty':
-        // Superseded or stopped while this job waited (the stop cancelled its record), or nothing to answer.
-        return await endTurn(deps, conversationId, generation);
-      case 'batch':
-        // A batch taken before (its own delivery id, its attempt not open yet) is registered under its id.
-        if (taken.batch.deliveryId !== deliveryId) {
-          inFlight.release();
-          inFlight = deps.attempts.register(conversationId, taken.batch.deliveryId);
-        }
-        return await endTurn(deps, conversationId, generation, await answer(deps, conversationId, taken, generation, inFlight, openedAtMs));
-    }
-  } finally {
-    inFlight.release();
-  }
 }
 
 /** The batch's reply: open its attempt (TAKE did for a batch it took), produce it unless stored, attempt it. */

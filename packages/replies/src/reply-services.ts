@@ -117,6 +117,7 @@ export function createReplyServices(
       recordTtlS: config.context.ttlS,
       deadLetterTtlS: config.deadLetterTtlS,
       context: { maxMessages: config.context.maxMessages, ttlMs: config.context.ttlS * 1000 },
+      take: timings,
     }),
   );
 

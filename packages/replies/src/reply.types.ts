@@ -29,6 +29,8 @@ export type StoredDueMessage = Omit<DueMessage, 'message'> & {
 export interface TurnBatch {
   deliveryId: string;
   generation: number;
+  /** The generation of the job serving the batch: `generation`, or an earlier job's that went on to this turn. */
+  carrier: number;
   messages: StoredDueMessage[];
 }
 

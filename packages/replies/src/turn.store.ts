@@ -7,6 +7,8 @@ import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, FINISH, SCHEDULE, TAKE, WAITING_T
 
 export type TakeResult =
   | { kind: 'stale'; current: number }
+  /** The live batch is served by another job (one that went on to it from an earlier turn): nothing to do. */
+  | { kind: 'carried' }
   | { kind: 'stopped' }
   | { kind: 'empty' }
   | { kind: 'wait'; ms: number }
@@ -80,7 +82,7 @@ export interface TurnStore {
    * unchecked longer than olderThanMs; each is marked checked now.
    */
   claimOverdue(shard: number, olderThanMs: number, limit: number): Promise<string[]>;
-  /** The generation whose job must exist while the conversation's messages wait; undefined when nothing waits (it leaves the net). */
+  /** The generation of the job that must exist while the conversation's messages wait (the job serving the live batch, else the current generation's); undefined when nothing waits (it leaves the net). */
   waitingTurn(conversationId: string): Promise<number | undefined>;
   /** Everything auto_reply_status shows of the turn, in one round trip. */
   snapshot(
@@ -101,8 +103,8 @@ export interface TurnTimings {
 
 /** A batch as the scripts stored it (trusted: the hot path). */
 export const parseBatch = (json: string): TurnBatch => {
-  const raw = JSON.parse(json) as { delivery_id: string; generation: number; messages: StoredDueMessage[] };
-  return { deliveryId: raw.delivery_id, generation: raw.generation, messages: raw.messages };
+  const raw = JSON.parse(json) as { delivery_id: string; generation: number; carrier?: number; messages: StoredDueMessage[] };
+  return { deliveryId: raw.delivery_id, generation: raw.generation, carrier: raw.carrier ?? raw.generation, messages: raw.messages };
 };
 
 /** What a dead letter reads of each message: a batch whose messages lack it is corrupt. */
@@ -120,15 +122,17 @@ const isDueMessage = (m: unknown): boolean => {
 function checkBatch(raw: string | null): TurnBatch | 'corrupt' | undefined {
   if (raw === null) return undefined;
   try {
-    const parsed = JSON.parse(raw) as { delivery_id?: unknown; generation?: unknown; messages?: unknown } | null;
+    const parsed = JSON.parse(raw) as { delivery_id?: unknown; generation?: unknown; carrier?: unknown; messages?: unknown } | null;
     if (
       typeof parsed?.delivery_id !== 'string' ||
       typeof parsed.generation !== 'number' ||
+      (parsed.carrier !== undefined && typeof parsed.carrier !== 'number') ||
       !Array.isArray(parsed.messages) ||
       !parsed.messages.every(isDueMessage)
     )
       return 'corrupt';
-    return { deliveryId: parsed.delivery_id, generation: parsed.generation, messages: parsed.messages as StoredDueMessage[] };
+    const carrier = typeof parsed.carrier === 'number' ? parsed.carrier : parsed.generation;
+    return { deliveryId: parsed.delivery_id, generation: parsed.generation, carrier, messages: parsed.messages as StoredDueMessage[] };
   } catch {
     return 'corrupt';
   }
@@ -202,6 +206,8 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
           };
         case 'stopped':
           return { kind: 'stopped' };
+        case 'carried':
+          return { kind: 'carried' };
         default:
           return { kind: 'empty' };
       }

@@ -1,6 +1,5 @@
 import { defineLuaScript } from '@dialog-relay/redis';
-import { readContextLua } from '@dialog-relay/conversations';
-import { endTurnLua, markAttemptLua } from './attempt.lua.js';
+import { CARRIER_PATTERN, endTurnLua, markAttemptLua, takeBatchLua } from './attempt.lua.js';
 import { CANCEL, SCHEDULE } from './ingress.lua.js';
 
 export { CANCEL, SCHEDULE };
@@ -19,9 +18,11 @@ export const TAKE = defineLuaScript({
   source: `
 --[[ Job G starts (worker): take the due messages of this turn, and open the reply's attempt.
   Input:  KEYS[1] pending     KEYS[2] since     KEYS[3] oldest     KEYS[4] generation
-          KEYS[5] batch       JSON {delivery_id, generation, count, messages} of the live turn
+          KEYS[5] batch       JSON {delivery_id, generation, count, carrier, messages} of the live turn
                               (count: how many messages, in a fixed header CANCEL reads without
-                              decoding the messages, which carry their content)
+                              decoding the messages, which carry their content; carrier: the
+                              generation of the job serving it, G, or an earlier job's that went on
+                              to this turn in SETTLE)
           KEYS[6] stop        KEYS[7] waiting  (the conversation leaves it once nothing waits)
           KEYS[8] attempts    hash of the attempts in flight: delivery id -> until ms
           KEYS[9] order       KEYS[10] messages  (the conversation's context)
@@ -33,42 +34,51 @@ export const TAKE = defineLuaScript({
           ARGV[6] conversationId
           ARGV[7] markerTtlMs  of the in-flight marker
   Output: {'stale', current} | {'stopped'} | {'empty'} | {'wait', ms} | {'batch', json}
+          | {'carried'}: the live batch is served by another job (the job that went on to it), this
+          one has nothing to do
           | {'taken', json, context}: a batch taken now, its attempt marked in flight (the
           generation and the stop checked in the same step, as OPEN_ATTEMPT does) and the
           conversation's context read, so the reply is produced and sent without another call.
-          A re-run (after a crash) finds the batch it took before, with its delivery id ('batch'):
-          the caller opens its attempt with OPEN_ATTEMPT. ]]
+          A re-run (after a crash, a retry's wait) finds the batch it took or went on to before,
+          with its delivery id ('batch', also when the generation is past G: the batch names G as
+          its carrier): the caller opens its attempt with OPEN_ATTEMPT. ]]
 local current = tonumber(redis.call('GET', KEYS[4]) or '0')
-if current ~= tonumber(ARGV[1]) then return {'stale', tostring(current)} end
 local existing = redis.call('GET', KEYS[5])
-if existing then return {'batch', existing} end
+local carrier
+if existing then carrier = tonumber(string.match(existing, ${CARRIER_PATTERN}) or current) end
+if current ~= tonumber(ARGV[1]) then
+  if existing and carrier == tonumber(ARGV[1]) then return {'batch', existing} end
+  return {'stale', tostring(current)}
+end
+if existing then
+  if carrier ~= current then return {'carried'} end
+  return {'batch', existing}
+end
 if redis.call('EXISTS', KEYS[6]) == 1 then return {'stopped'} end
-if redis.call('LLEN', KEYS[1]) == 0 then
-  redis.call('ZREM', KEYS[7], ARGV[6])
-  return {'empty'}
-end
-local debounce = tonumber(ARGV[2])
-local items
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
-if debounce > 0 then
-  local quiet = debounce - (now - tonumber(redis.call('GET', KEYS[2]) or '0'))
-  local ceiling = tonumber(ARGV[3]) - (now - tonumber(redis.call('GET', KEYS[3]) or '0'))
-  if quiet > 0 and ceiling > 0 then return {'wait', tostring(math.min(quiet, ceiling))} end
-  items = redis.call('LRANGE', KEYS[1], 0, -1)
-  redis.call('DEL', KEYS[1], KEYS[3])
-else
-  items = {redis.call('LPOP', KEYS[1])}
-end
-if redis.call('LLEN', KEYS[1]) == 0 then
-  redis.call('DEL', KEYS[3])
-  redis.call('ZREM', KEYS[7], ARGV[6])
-end
-local json = '{"delivery_id":' .. cjson.encode(ARGV[5]) .. ',"generation":' .. ARGV[1] .. ',"count":' .. #items .. ',"messages":[' .. table.concat(items, ',') .. ']}'
-redis.call('SET', KEYS[5], json, 'PX', ARGV[4])
-${markAttemptLua('KEYS[8]', 'ARGV[5]', 'now', 'tonumber(ARGV[7])')}
-local context = {}
-${readContextLua({ order: 'KEYS[9]', messages: 'KEYS[10]' }, '0', 'context')}
+${takeBatchLua(
+  {
+    pending: 'KEYS[1]',
+    since: 'KEYS[2]',
+    oldest: 'KEYS[3]',
+    batch: 'KEYS[5]',
+    waiting: 'KEYS[7]',
+    attempts: 'KEYS[8]',
+    order: 'KEYS[9]',
+    messages: 'KEYS[10]',
+  },
+  {
+    generation: 'ARGV[1]',
+    debounceMs: 'ARGV[2]',
+    maxWaitMs: 'ARGV[3]',
+    ttlMs: 'ARGV[4]',
+    deliveryId: 'ARGV[5]',
+    conversationId: 'ARGV[6]',
+    markerTtlMs: 'ARGV[7]',
+    carrier: 'ARGV[1]',
+  },
+)}
+if took == 'wait' then return {'wait', tostring(waitMs)} end
+if took == 'empty' then return {'empty'} end
 return {'taken', json, context}
 `,
 });
@@ -139,16 +149,19 @@ return ids
 
 export const WAITING_TURN = defineLuaScript({
   name: 'waiting-turn',
-  keys: ['pending', 'generation', 'stop', 'waiting'],
+  keys: ['pending', 'generation', 'stop', 'waiting', 'batch'],
   args: ['conversationId'],
   source: `
 --[[ Does a conversation found by the sweep still have messages waiting for a turn (worker)?
   Input:  KEYS[1] pending  KEYS[2] generation  KEYS[3] stop  KEYS[4] waiting
+          KEYS[5] batch  (its fixed header names the generation of the job serving it)
           ARGV[1] conversationId
-  Output: {'due', G} (messages wait: job G must exist) | {'idle'} (nothing waits, or stopped: the
-          conversation leaves the sorted set, e.g. after its pending list expired) ]]
+  Output: {'due', G} (messages wait: job G must exist: the job serving the live batch, else the job
+          of the current generation) | {'idle'} (nothing waits, or stopped: the conversation leaves
+          the sorted set, e.g. after its pending list expired) ]]
 if redis.call('LLEN', KEYS[1]) > 0 and redis.call('EXISTS', KEYS[3]) == 0 then
-  return {'due', redis.call('GET', KEYS[2]) or '0'}
+  local carrier = string.match(redis.call('GETRANGE', KEYS[5], 0, 299), ${CARRIER_PATTERN})
+  return {'due', carrier or redis.call('GET', KEYS[2]) or '0'}
 end
 redis.call('ZREM', KEYS[4], ARGV[1])
 return {'idle'}

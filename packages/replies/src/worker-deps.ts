@@ -44,4 +44,6 @@ export interface WorkerDeps {
   stopping?: AbortSignal;
   /** Operator metrics (default: none recorded). */
   metrics?: ReplyMetrics;
+  /** How many turns one job may serve in a row (default TURNS_PER_JOB, process-turn.ts); 1: a job per turn. */
+  turnsPerJob?: number;
 }

@@ -198,7 +198,11 @@ export function createHarness(
       const controller = new AbortController();
       inFlight.set(conversationId, controller);
       // Every abort is heard (the lost ones are tested with the real registry: lost-abort.test.ts).
-      return { signal: controller.signal, heardThroughout: () => true, release: () => inFlight.delete(conversationId) };
+      return {
+        signal: controller.signal,
+        heardThroughout: () => true,
+        release: () => inFlight.get(conversationId) === controller && inFlight.delete(conversationId),
+      };
     },
     acknowledge(_conversationId, deliveryId) {
       acknowledged.push(deliveryId);
@@ -244,6 +248,7 @@ export function createHarness(
       recordTtlS: RECORD_TTL_S,
       deadLetterTtlS: DEAD_LETTER_TTL_S,
       context: { maxMessages: overrides.contextMaxMessages ?? 50, ttlMs: 3600_000 },
+      take: { ...TIMINGS, ...overrides.timings },
     }),
     attempts,
     newDeliveryId: (c, g) => testDeliveryId(c, g ?? 0),

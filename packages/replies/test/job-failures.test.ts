@@ -113,11 +113,33 @@ describe('job failures: the final failure of a turn or a redelivery', () => {
     expect(await listDeadLetters(h.deliveries)).to.deep.equal([]);
     expect(deadReasons).to.deep.equal([]);
     expect(h.turnJobs).to.deep.equal([{ conversationId: CONVERSATION, generation: 1, delayMs: 0 }]);
+    // job 1 answers a, then goes on to b's turn in the same run (no job 2)
     expect(await turn(1)).to.deep.equal(DONE);
-    expect(h.deliverer.answered()).to.deep.equal([['a']]);
-    expect(h.turnJobs.at(-1)).to.deep.equal({ conversationId: CONVERSATION, generation: 2, delayMs: 0 });
-    expect(await turn(2)).to.deep.equal(DONE);
     expect(h.deliverer.answered()).to.deep.equal([['a'], ['b']]);
+    expect(h.turnJobs).to.have.length(1);
+  });
+
+  it('dead-letters the batch of a later turn its job went on to, ends that turn, and leaves the conversation going', async () => {
+    await h.receive('a');
+    await h.receive('b');
+    await h.receive('c');
+    // job 0 answers a, goes on to b's turn (taken in SETTLE), and b's attempt fails for good
+    let runs = 0;
+    h.deliverer.during = () => ((runs += 1) === 2 ? Promise.reject(new Error('ECONNRESET')) : Promise.resolve());
+    await turn(0).catch(() => undefined);
+    expect(h.deliverer.answered()).to.deep.equal([['a'], ['b']]);
+    const batch = await h.turns.checkedBatch(CONVERSATION);
+    expect(batch !== 'corrupt' && batch?.generation).to.equal(1);
+    expect(batch !== 'corrupt' && batch?.carrier).to.equal(0);
+
+    await turnFailedForGood(h.deps, { conversationId: CONVERSATION, generation: 0 }, new Error('ECONNRESET'));
+
+    expect(deadReasons).to.deep.equal(['failed']);
+    expect((await listDeadLetters(h.deliveries)).map((d) => d.record.delivery_id)).to.deep.equal([testDeliveryId(CONVERSATION, 1)]);
+    expect(h.turnJobs).to.deep.equal([{ conversationId: CONVERSATION, generation: 2, delayMs: 0 }]);
+    h.deliverer.during = undefined;
+    expect(await turn(2)).to.deep.equal(DONE);
+    expect(h.deliverer.answered().at(-1)).to.deep.equal(['c']);
   });
 
   it('puts a replayed letter whose redelivery failed for good back on the dead letters with reason failed; the conversation is not held up', async () => {

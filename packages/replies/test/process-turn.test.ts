@@ -157,13 +157,14 @@ describe('processTurn (one conversation turn)', () => {
 
     expect(await turn(0)).to.deep.equal(DONE);
 
-    expect(h.engine.calls).to.have.length(1);
+    // a's turn, then b's: the same job goes on to it (TURNS_PER_JOB), with no job of its own
+    expect(h.engine.calls.map((c) => c.message.msg_id)).to.deep.equal(['a', 'b']);
     expect(h.deliverer.requests).to.deep.equal([]);
     expect(await h.deliveries.get(firstId)).to.equal(undefined);
     expect((await h.contexts.read(CONVERSATION)).map((m) => m.role)).to.deep.equal(['customer', 'customer']);
-    // Finished: generation 1 is current, and b gets its own turn.
-    expect(await h.deps.turns.take(CONVERSATION, 0, 'unused')).to.deep.equal({ kind: 'stale', current: 1 });
-    expect(h.turnJobs).to.deep.equal([{ conversationId: CONVERSATION, generation: 1, delayMs: 0 }]);
+    // Both finished: generation 2 is current.
+    expect(await h.deps.turns.take(CONVERSATION, 0, 'unused')).to.deep.equal({ kind: 'stale', current: 2 });
+    expect(h.turnJobs).to.deep.equal([]);
   });
 
   it('finishes a turn that finds no message, so the next message gets a fresh generation (and job id)', async () => {
@@ -205,16 +206,13 @@ describe('processTurn (one conversation turn)', () => {
       await h.receive('b');
     };
 
+    // b's turn follows a's in the same job: SETTLE of a takes b (no job 1)
     expect(await turn(0)).to.deep.equal(DONE);
-    expect(h.turnJobs).to.deep.equal([{ conversationId: CONVERSATION, generation: 1, delayMs: 0 }]);
-    expect(h.deliverer.answered()).to.deep.equal([['a']]);
-
-    expect(await turn(1)).to.deep.equal(DONE);
+    expect(h.turnJobs).to.deep.equal([]);
 
     expect(h.deliverer.answered()).to.deep.equal([['a'], ['b']]);
     expect(h.deliverer.requests.map((r) => r.deliveryId)).to.deep.equal([firstId, testDeliveryId(CONVERSATION, 1)]);
     expect(h.engine.calls.map((c) => c.message.msg_id)).to.deep.equal(['a', 'b']);
-    expect(h.turnJobs).to.have.length(1);
     // Nothing left: a job of the next generation finds no message.
     expect(await turn(2)).to.deep.equal(DONE);
     expect(h.deliverer.requests).to.have.length(2);

@@ -62,6 +62,7 @@ describe('a due message pushed out of the context before its turn', () => {
   it('keeps the bot’s own earlier reply in the history, as when the message is found', async () => {
     await h.receive('m-0', { text: 'do you ship abroad?' });
     await h.receive('m-1', { text: 'and to Norway?' });
+    h.deps.turnsPerJob = 1; // m-1's turn is a job of its own, run after the others wrote
     await turn(0); // the reply to m-0 joins the context after m-1
     for (let i = 1; i <= 3; i += 1) await othersWrite(`n-${i}`, T0 + i * 1000);
     expect((await h.contexts.read(CONVERSATION)).map((m) => m.msg_id)).to.deep.equal([

@@ -153,7 +153,7 @@ describe('turn store (the per-conversation turn protocol)', () => {
     const taken = await storeWithDebounce.take('c_one', 0, 'dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5');
     expect(taken.kind === 'batch' && taken.batch.messages.map((m) => m.message.content)).to.deep.equal([text, text, undefined]);
     expect(await redis.getrange(keys.replyBatch('c_one'), 0, 299)).to.match(
-      /^\{"delivery_id":"dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5","generation":0,"count":3,"messages":\[/,
+      /^\{"delivery_id":"dlv_0193c4d27b1e7a449d2f3e5a6b7c8d9e_s5","generation":0,"count":3,"carrier":0,"messages":\[/,
     );
     expect(await storeWithDebounce.cancel('c_one', { setStop: false, pauseMs: 0 })).to.include({
       cancelled: 3,
