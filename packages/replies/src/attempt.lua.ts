@@ -221,6 +221,8 @@ export const SETTLE = defineLuaScript({
           ARGV[23..] field, value pairs of a record produced this run (stored unless it exists)
   Output: {state it moved to, or '' (refused or none), 'next' | 'idle' | 'open', G'}
           ('next': messages wait, add job G'; 'open': the turn goes on, a retry)
+          | {state, 'next', G', ms}: messages wait but the next turn's debounce window runs ms more
+          (with ARGV[17]): add job G' delayed by ms
           | {state, 'taken', G', batch JSON, context}: the next turn taken for the same job ]]
 local id = ARGV[2]
 if #ARGV >= 23 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1 then
@@ -282,6 +284,7 @@ if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
     },
   )}
   if took == 'taken' then return {moved, 'taken', tostring(current), json, context} end
+  if took == 'wait' then return {moved, 'next', tostring(current), tostring(waitMs)} end
 end
 return {moved, turn, tostring(current)}
 `,

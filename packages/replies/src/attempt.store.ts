@@ -53,6 +53,8 @@ export interface Settled {
   generation: number;
   /** The next turn's batch, its attempt marked in flight, and the conversation's context (turn 'taken'). */
   taken?: { batch: TurnBatch; context: ContextMessage[] };
+  /** turn 'next' asked to go on: how long the next turn's debounce window still runs (its job is added that late). */
+  delayMs?: number;
 }
 
 /** The worker's steps around an attempt that touch the turn, the record and the context together (attempt.lua.ts). */
@@ -159,6 +161,7 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
       const settled: Settled = { moved: reply[0] as Settled['moved'], turn: reply[1] as Settled['turn'], generation: Number(reply[2]) };
       if (settled.turn === 'taken')
         settled.taken = { batch: parseBatch(reply[3] ?? ''), context: (reply[4] ?? []).map((json) => JSON.parse(json) as ContextMessage) };
+      else if (settled.turn === 'next' && reply[3] !== undefined) settled.delayMs = Number(reply[3]);
       return settled;
     },
   };

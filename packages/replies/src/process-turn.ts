@@ -123,7 +123,7 @@ async function closeTurn(
   step: TurnStep,
   goOn: { deliveryId: string; carrier: number } | undefined,
 ): Promise<Ended> {
-  let next: { next: boolean; generation: number };
+  let next: { next: boolean; generation: number; delayMs?: number };
   switch (step.kind) {
     case 'handed-back':
       return { kind: 'wait', untilMs: deps.nowMs() };
@@ -134,11 +134,12 @@ async function closeTurn(
       const settled = await settleAttempt(deps, step.result, true, goOn);
       if (settled.turn === 'open') return retryLater(deps, step.result);
       if (settled.turn === 'taken' && settled.taken) return { kind: 'taken', ...settled.taken };
-      next = { next: settled.turn === 'next', generation: settled.generation };
+      next = { next: settled.turn === 'next', generation: settled.generation, ...(settled.delayMs ? { delayMs: settled.delayMs } : {}) };
       break;
     }
   }
-  if (next.next) await deps.jobs.addTurn(conversationId, next.generation, 0);
+  // A next turn whose debounce window still runs (SETTLE said how long) is added that late, so its first run takes.
+  if (next.next) await deps.jobs.addTurn(conversationId, next.generation, next.delayMs ?? 0);
   return DONE;
 }
 
