@@ -42,6 +42,17 @@ function waitingAgain(seen: readonly string[][]): number {
   return next < 0 ? -1 : finished + 1 + next;
 }
 
+/** The addresses of the worker process's connections: its own (dialog-relay-worker*) and BullMQ's duplicates of them. */
+async function workerAddresses(admin: Redis): Promise<Set<string>> {
+  const addresses = new Set<string>();
+  for (const line of ((await admin.client('LIST')) as string).split('\n')) {
+    const name = /\bname=(\S*)/.exec(line)?.[1] ?? '';
+    const addr = /\baddr=(\S+)/.exec(line)?.[1];
+    if (addr && (name.startsWith('dialog-relay-worker') || name.includes(':bull:'))) addresses.add(addr);
+  }
+  return addresses;
+}
+
 describe('Redis commands per delivered reply', function () {
   this.timeout(60_000);
   let system: System;
@@ -69,18 +80,7 @@ describe('Redis commands per delivered reply', function () {
     await receiver.waitFor(1);
     await waitUntil(async () => (await system.turnJobState(String(warm.json.data!['conversation_id']), 0)) === 'completed', 10_000);
 
-    const workerAddresses = async (): Promise<Set<string>> => {
-      const list = (await admin.client('LIST')) as string;
-      const addresses = new Set<string>();
-      for (const line of list.split('\n')) {
-        const name = /\bname=(\S*)/.exec(line)?.[1] ?? '';
-        const addr = /\baddr=(\S+)/.exec(line)?.[1];
-        // The worker process's connections: its own (dialog-relay-worker*) and BullMQ's duplicates of them.
-        if (addr && (name.startsWith('dialog-relay-worker') || name.includes(':bull:'))) addresses.add(addr);
-      }
-      return addresses;
-    };
-    const addresses = await workerAddresses();
+    const addresses = await workerAddresses(admin);
     expect(addresses.size).to.be.greaterThan(0);
 
     const seen: string[][] = [];
@@ -108,12 +108,7 @@ describe('Redis commands per delivered reply', function () {
   });
 
   it(`delivers three replies of a backlog in at most ${BACKLOG_BUDGET} commands: one job goes on from turn to turn, one script per turn`, async function () {
-    const addresses = new Set<string>();
-    for (const line of ((await admin.client('LIST')) as string).split('\n')) {
-      const name = /\bname=(\S*)/.exec(line)?.[1] ?? '';
-      const addr = /\baddr=(\S+)/.exec(line)?.[1];
-      if (addr && (name.startsWith('dialog-relay-worker') || name.includes(':bull:'))) addresses.add(addr);
-    }
+    const addresses = await workerAddresses(admin);
     // The receiver holds the first reply until the customer's next two messages wait.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
