@@ -58,6 +58,39 @@ do
   end
 end`;
 
+/**
+ * Lua that reads what a reply's history needs of a context (for the worker's TAKE and SETTLE), into
+ * the Lua table `into`, oldest first: the message `msgId` (a Lua expression, nil when unknown), the
+ * `window` messages before it (a Lua expression; '' or a negative number: all of them), and, after
+ * it, only the bot's replies (a reply to an earlier turn can land after the message); the later
+ * customer messages belong to later turns. When the message is not in the context (it was pushed
+ * out, or its id is unknown), every message is read, as readContextLua with no limit. A message
+ * missing from the hash is skipped. A message's role is found in its JSON as written by the
+ * context's writer (`"role":"bot"`; a customer's text cannot hold it unescaped).
+ */
+export const readHistoryLua = (k: ContextKeys, msgId: string, window: string, into: string): string => `
+do
+  local ids = redis.call('LRANGE', ${k.order}, 0, -1)
+  local id = ${msgId}
+  local at
+  if id then
+    for i = #ids, 1, -1 do
+      if ids[i] == id then at = i break end
+    end
+  end
+  local from = 1
+  local window = tonumber(${window})
+  if at and window and window >= 0 then from = math.max(1, at - window) end
+  for j = from, #ids, 500 do
+    local last = math.min(j + 499, #ids)
+    local values = redis.call('HMGET', ${k.messages}, unpack(ids, j, last))
+    for v = 1, last - j + 1 do
+      local value = values[v]
+      if value and (not at or j + v - 1 <= at or string.find(value, '"role":"bot"', 1, true)) then ${into}[#${into} + 1] = value end
+    end
+  end
+end`;
+
 /** The body of RECORD; `pairs` is a Lua expression of the msg_id, json pairs as one flat list. */
 const recordLua = (k: ContextKeys, a: Readonly<Record<'cap' | 'ttlMs', string>>, pairs: string): string => `
 local added = 0

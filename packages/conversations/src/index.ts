@@ -2,4 +2,4 @@ export { conversationIdOf } from './conversation-key.js';
 export { contextMessageFrom } from './context-message.js';
 export { createContextStore, type ContextStore } from './context.store.js';
 export { createMessageIndex, type MessageIndex } from './message-index.store.js';
-export { appendContextLua, CONTEXT_SCRIPTS, readContextLua } from './context.scripts.js';
+export { appendContextLua, CONTEXT_SCRIPTS, readContextLua, readHistoryLua } from './context.scripts.js';

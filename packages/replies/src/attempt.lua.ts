@@ -1,4 +1,4 @@
-import { appendContextLua, readContextLua } from '@dialog-relay/conversations';
+import { appendContextLua, readContextLua, readHistoryLua } from '@dialog-relay/conversations';
 import { defineLuaScript } from '@dialog-relay/redis';
 
 /**
@@ -27,7 +27,10 @@ end`;
 /** The keys and arguments of `takeBatchLua`, by name. */
 type TakeKeys = Readonly<Record<'pending' | 'since' | 'oldest' | 'batch' | 'waiting' | 'attempts' | 'order' | 'messages', string>>;
 type TakeArgs = Readonly<
-  Record<'generation' | 'debounceMs' | 'maxWaitMs' | 'ttlMs' | 'deliveryId' | 'conversationId' | 'markerTtlMs' | 'carrier', string>
+  Record<
+    'generation' | 'debounceMs' | 'maxWaitMs' | 'ttlMs' | 'deliveryId' | 'conversationId' | 'markerTtlMs' | 'carrier' | 'contextWindow',
+    string
+  >
 >;
 
 /**
@@ -78,7 +81,8 @@ else
     json = '{"delivery_id":' .. cjson.encode(${a.deliveryId}) .. ',"generation":' .. ${a.generation} .. ',"count":' .. #items .. ',"carrier":' .. ${a.carrier} .. ',"messages":[' .. table.concat(items, ',') .. ']}'
     redis.call('SET', ${k.batch}, json, 'PX', ${a.ttlMs})
     ${markAttemptLua(k.attempts, a.deliveryId, 'now', `tonumber(${a.markerTtlMs})`)}
-    ${readContextLua({ order: k.order, messages: k.messages }, '0', 'context')}
+    -- the history of the batch's newest message (the one answered), its msg_id read from the due message's JSON
+    ${readHistoryLua({ order: k.order, messages: k.messages }, `string.match(items[#items], '^{"message":{"msg_id":"([^"\\\\]*)"')`, a.contextWindow, 'context')}
     took = 'taken'
   end
 end`;
@@ -186,6 +190,7 @@ export const SETTLE = defineLuaScript({
     'batchTtlMs',
     'markerTtlMs',
     'carrier',
+    'contextWindow',
   ],
   source: `
 --[[ What follows an attempt, or a turn that ends without one (worker), in one step.
@@ -218,15 +223,17 @@ export const SETTLE = defineLuaScript({
           ARGV[18] debounceMs  ARGV[19] maxWaitMs  ARGV[20] batchTtlMs  ARGV[21] markerTtlMs  (as TAKE's)
           ARGV[22] carrier  the generation of the job going on (the batch names it: a re-run of
                   that job finds the batch, the sweep makes sure that job exists)
-          ARGV[23..] field, value pairs of a record produced this run (stored unless it exists)
+          ARGV[23] contextWindow  context messages the engine reads before the message it answers
+                  ('' all): the next turn's context is read as TAKE reads it
+          ARGV[24..] field, value pairs of a record produced this run (stored unless it exists)
   Output: {state it moved to, or '' (refused or none), 'next' | 'idle' | 'open', G'}
           ('next': messages wait, add job G'; 'open': the turn goes on, a retry)
           | {state, 'next', G', ms}: messages wait but the next turn's debounce window runs ms more
           (with ARGV[17]): add job G' delayed by ms
           | {state, 'taken', G', batch JSON, context}: the next turn taken for the same job ]]
 local id = ARGV[2]
-if #ARGV >= 23 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1 then
-  redis.call('HSET', KEYS[6], unpack(ARGV, 23))
+if #ARGV >= 24 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1 then
+  redis.call('HSET', KEYS[6], unpack(ARGV, 24))
   redis.call('EXPIRE', KEYS[6], ARGV[7])
   redis.call('LPUSH', KEYS[7], id)
   redis.call('LTRIM', KEYS[7], 0, tonumber(ARGV[9]) - 1)
@@ -281,6 +288,7 @@ if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
       conversationId: 'ARGV[16]',
       markerTtlMs: 'ARGV[21]',
       carrier: 'ARGV[22]',
+      contextWindow: 'ARGV[23]',
     },
   )}
   if took == 'taken' then return {moved, 'taken', tostring(current), json, context} end

@@ -39,7 +39,7 @@ export interface Settlement {
    * When the turn ends and messages wait, take the next turn for the same job (docs/design/reply-protocol.md
    * "The turn"): its delivery id, and the generation of the job going on (the batch names it).
    */
-  goOn?: { deliveryId: string; carrier: number };
+  goOn?: { deliveryId: string; carrier: number; contextWindow?: number };
 }
 
 export interface Settled {
@@ -155,6 +155,7 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
           batchTtlMs: take?.pendingTtlMs ?? 0,
           markerTtlMs: deps.attemptMarkerTtlMs,
           carrier: s.goOn?.carrier ?? '',
+          contextWindow: s.goOn?.contextWindow ?? '',
         },
         s.produced ? recordFields(s.produced) : [],
       )) as [string, string, string, string?, string[]?];

@@ -1,6 +1,7 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { DONE, type JobDecision, type JobPayloads } from '@dialog-relay/queue';
 import { attemptDelivery, settleAttempt, type AttemptEnd } from './attempt-delivery.js';
+import type { Settlement } from './attempt.store.js';
 import { produceReply } from './produce-reply.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
 import type { TurnBatch } from './reply.types.js';
@@ -30,7 +31,9 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
   // Registered before TAKE marks the attempt in flight: a stop that finds the marker reaches it.
   let inFlight = deps.attempts.register(conversationId, deliveryId);
   try {
-    const taken = await deps.turns.take(conversationId, carrier, deliveryId);
+    // The context is read as far back as the engine looks (ReplyEngine.contextWindow), not whole.
+    const { contextWindow } = deps.engine;
+    const taken = await deps.turns.take(conversationId, carrier, deliveryId, contextWindow);
     if (taken.kind !== 'batch') {
       const decision = await notTaken(deps, conversationId, carrier, taken);
       metrics.turn(decision.kind === 'wait' ? 'waiting' : 'finished', (deps.nowMs() - started) / 1000);
@@ -51,7 +54,7 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
       const next = goOn ? deps.attempts.register(conversationId, nextId) : undefined;
       let ended: Ended | undefined;
       try {
-        ended = await closeTurn(deps, conversationId, generation, step, next ? { deliveryId: nextId, carrier } : undefined);
+        ended = await closeTurn(deps, conversationId, generation, step, next ? { deliveryId: nextId, carrier, contextWindow } : undefined);
       } finally {
         if (ended?.kind !== 'taken') next?.release();
       }
@@ -121,7 +124,7 @@ async function closeTurn(
   conversationId: string,
   generation: number,
   step: TurnStep,
-  goOn: { deliveryId: string; carrier: number } | undefined,
+  goOn: Settlement['goOn'],
 ): Promise<Ended> {
   let next: { next: boolean; generation: number; delayMs?: number };
   switch (step.kind) {

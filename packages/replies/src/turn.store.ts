@@ -67,7 +67,8 @@ export interface TurnStore {
   /** How long an attempt's in-flight marker lasts from its opening (config: longer than one attempt). */
   readonly attemptMarkerTtlMs: number;
   schedule(message: DueMessage): Promise<ScheduleResult>;
-  take(conversationId: string, generation: number, deliveryId: string): Promise<TakeResult>;
+  /** contextWindow: how many context messages before the answered one the engine reads (none: all); after it, only the bot's replies are read. */
+  take(conversationId: string, generation: number, deliveryId: string, contextWindow?: number): Promise<TakeResult>;
   /** pauseMs > 0 (a handoff): pause the conversation's auto replies that long, dropping the messages that wait. */
   finish(conversationId: string, generation: number, pauseMs?: number): Promise<{ next: boolean; generation: number }>;
   /** stop_auto_reply (setStop) or a human's message (pauseMs, possibly 0). */
@@ -181,7 +182,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
       const input = scheduleInput(keys, timings, message);
       return scheduleResultOf(await runScript(redis, SCHEDULE, input.keys, input.args));
     },
-    async take(c, generation, deliveryId) {
+    async take(c, generation, deliveryId, contextWindow) {
       const reply = (await runScript(redis, TAKE, turnKeys(c), {
         generation,
         debounceMs: timings.debounceMs,
@@ -190,6 +191,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
         deliveryId,
         conversationId: c,
         markerTtlMs: timings.attemptMarkerTtlMs,
+        contextWindow: contextWindow ?? '',
       })) as [string, string?, string[]?];
       switch (reply[0]) {
         case 'stale':

@@ -14,7 +14,7 @@ export { CANCEL, SCHEDULE };
 export const TAKE = defineLuaScript({
   name: 'take',
   keys: ['pending', 'since', 'oldest', 'generation', 'batch', 'stop', 'waiting', 'attempts', 'order', 'messages'],
-  args: ['generation', 'debounceMs', 'maxWaitMs', 'ttlMs', 'deliveryId', 'conversationId', 'markerTtlMs'],
+  args: ['generation', 'debounceMs', 'maxWaitMs', 'ttlMs', 'deliveryId', 'conversationId', 'markerTtlMs', 'contextWindow'],
   source: `
 --[[ Job G starts (worker): take the due messages of this turn, and open the reply's attempt.
   Input:  KEYS[1] pending     KEYS[2] since     KEYS[3] oldest     KEYS[4] generation
@@ -33,6 +33,9 @@ export const TAKE = defineLuaScript({
           ARGV[5] deliveryId  the id the reply gets if this call takes a new batch
           ARGV[6] conversationId
           ARGV[7] markerTtlMs  of the in-flight marker
+          ARGV[8] contextWindow  context messages the engine reads before the message it answers
+                  ('' all): the context is read from that many before the batch's newest message,
+                  and after it only the bot's replies (readHistoryLua)
   Output: {'stale', current} | {'stopped'} | {'empty'} | {'wait', ms} | {'batch', json}
           | {'carried'}: the live batch is served by another job (the job that went on to it), this
           one has nothing to do
@@ -75,6 +78,7 @@ ${takeBatchLua(
     conversationId: 'ARGV[6]',
     markerTtlMs: 'ARGV[7]',
     carrier: 'ARGV[1]',
+    contextWindow: 'ARGV[8]',
   },
 )}
 if took == 'wait' then return {'wait', tostring(waitMs)} end

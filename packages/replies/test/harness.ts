@@ -104,7 +104,7 @@ export class ScriptedDeliverer implements Deliverer {
 
 /** A ReplyEngine that answers every message with fixed parts ([] = nothing to send) and counts its calls. */
 export class FixedEngine implements ReplyEngine {
-  readonly contextWindow = 50;
+  contextWindow = 50;
   readonly name = 'fixed';
   readonly calls: ReplyRequest[] = [];
   during: ((request: ReplyRequest) => Promise<void>) | undefined;
@@ -239,7 +239,7 @@ export function createHarness(
     settings: { debounceMs: 0, humanPauseMs: 0, abortWaitMs: 100 },
   });
   const deps: WorkerDeps = {
-    turns: { ...turns, take: (c, g) => turns.take(c, g, testDeliveryId(c, g)) },
+    turns: { ...turns, take: (c, g, _id, window) => turns.take(c, g, testDeliveryId(c, g), window) },
     deliveries,
     attemptStore: createAttemptStore({
       redis,

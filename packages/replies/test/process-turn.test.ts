@@ -218,6 +218,23 @@ describe('processTurn (one conversation turn)', () => {
     expect(h.deliverer.requests).to.have.length(2);
   });
 
+  it("reads the context only as far back as the engine looks (its contextWindow), and after the message only the bot's replies", async () => {
+    h.engine.contextWindow = 2;
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await h.receive(id);
+
+    expect(await turn(0)).to.deep.equal(DONE);
+
+    const reply = (g: number) => testDeliveryId(CONVERSATION, g);
+    expect(h.engine.calls.map((c) => c.message.msg_id)).to.deep.equal(['a', 'b', 'c', 'd', 'e']);
+    // d: the two before it, then the replies that landed after it (e is a later turn's)
+    expect(h.engine.calls[3]!.context.map((m) => m.msg_id)).to.deep.equal(['b', 'c', reply(0), reply(1), reply(2)]);
+    // what TAKE hands over: a fresh turn reads the window before the message and the bot's replies after it
+    await h.receive('f');
+    await h.receive('g');
+    const taken = await h.turns.take(CONVERSATION, 5, reply(5), 1);
+    expect(taken.kind === 'batch' && taken.opened?.context.map((m) => m.msg_id)).to.deep.equal([reply(4), 'f']);
+  });
+
   it('answers all messages of a debounced batch with one reply that lists them in order', async () => {
     h = createHarness(redis, { timings: { debounceMs: 60_000, maxWaitMs: 120_000 } });
     await h.receive('a');
