@@ -130,21 +130,21 @@ describe('Redis command budget of each synchronous path', () => {
     expect(commands.length, last).to.be.within(1, 3);
   });
 
-  it('auto_dialog accepting a customer message sends at most 3 commands', async () => {
+  it('auto_dialog accepting a customer message sends at most 2 commands: admission and the writes are one script, then the turn job', async () => {
     const commands = await commandsOf(() =>
       expectOk(bodyFor('auto_dialog', { msg_id: msgId('auto'), ...people() }, { send_url: 'http://127.0.0.1:9/hook' }), 202),
     );
-    expect(commands.length, last).to.be.within(1, 3);
+    expect(commands.length, last).to.be.within(1, 2);
   });
 
-  it("auto_dialog accepting a message while the conversation's turn waits sends at most 2: its turn job exists, so none is added", async () => {
+  it("auto_dialog accepting a message while the conversation's turn waits sends 1: its turn job exists, so none is added", async () => {
     const parties = people();
     const hook = { send_url: 'http://127.0.0.1:9/hook' };
     const first = await commandsOf(() => expectOk(bodyFor('auto_dialog', { msg_id: msgId('opens'), ...parties }, hook), 202));
-    expect(first.length, last).to.equal(3);
+    expect(first.length, last).to.equal(2);
     for (const n of [1, 2]) {
       const commands = await commandsOf(() => expectOk(bodyFor('auto_dialog', { msg_id: msgId(`joins-${n}`), ...parties }, hook), 202));
-      expect(commands.length, last).to.be.within(1, 2);
+      expect(commands.length, last).to.equal(1);
     }
     // The one job still serves every waiting message: the conversation's turn job is there.
     const job = `${conversationIdOf('shop', parties)}-0`;

@@ -43,6 +43,8 @@ export const ADMIT_PART = defineLuaPart({
   args: ['limit', 'mode', 'ttlMs'],
   output: "{'admitted'} | {'rate_limited'} | {'replayed'} | {'existing', value}",
   slot: 'client',
+  // a request that is not admitted reads and writes nothing more: the parts after it do not run
+  haltOn: ['rate_limited', 'replayed', 'existing'],
   lua: admitLua,
 });
 

@@ -6,11 +6,11 @@ import type { RequestValidator } from '@dialog-relay/contracts';
 import type { AuthAttempt, AuthThrottle } from './auth-throttle.js';
 import { authenticate } from './authenticate.js';
 import { enforceMd5Reach } from './md5-reach.js';
-import type { ClientLookup, RunScriptParts } from './ports.js';
+import type { ClientLookup, RunScriptParts, ScriptCall } from './ports.js';
 import { assistDialog } from './scenarios/assist-dialog.js';
 import { autoDialog } from './scenarios/auto-dialog.js';
 import { cmdDialog } from './scenarios/cmd-dialog.js';
-import type { Scenario, ScenarioDeps } from './scenarios/scenario.js';
+import type { Scenario, ScenarioDeps, ScenarioResult } from './scenarios/scenario.js';
 import { websiteDialog } from './scenarios/website-dialog.js';
 import { resolveSendUrl, type SendUrlChecker } from './send-url.js';
 
@@ -105,10 +105,24 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const msgId = callerMsgId ?? deps.newId();
       await deps.ready?.();
       // docs/design/performance.md "Command budgets": admission and the scenario's reads are one script; the
-      // scenario's writes and the idempotent answer one more (none when there is nothing to write).
+      // scenario's writes and the idempotent answer one more (none when there is nothing to write). A
+      // scenario whose writes need no reads (auto_dialog) has them in admission's script: one in all.
       const started = SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger });
       const admitInput = { client: client.id, ratePerS: client.rateLimitPerS, nowMs: deps.nowMs(), replayDigest, idempotency };
-      const [admitReply, ...readReplies] = await deps.runParts([deps.admission.admitStep(admitInput), ...started.reads]);
+      const early = started.writesNeedNoReads ? await started.finish([]) : undefined;
+      const earlyAnswer = early && { status: early.status, request_id: context.requestId, data: early.data };
+      const earlyWrites = early && earlyAnswer ? writeCalls(deps.admission, client.id, idempotency, early, earlyAnswer) : [];
+      // Started before the request's first write (the script that may admit and write): confirmed only once written.
+      const replicated = earlyWrites.length > 0 && early?.replicated ? deps.replication?.begin() : undefined;
+      let replies: unknown[];
+      try {
+        replies = await deps.runParts([deps.admission.admitStep(admitInput), ...started.reads, ...earlyWrites]);
+      } catch (error) {
+        // The writes ran with admission: a claim this request made is given back, as when writes fail below.
+        if (early && idempotency) await deps.admission.release(idempotency, earlyAnswer).catch(() => undefined);
+        throw error;
+      }
+      const [admitReply, ...readReplies] = replies;
       const admitted = deps.admission.admitted(admitReply);
       const base = { client: client.id, eventType: info.event_type, command };
       if (admitted.kind === 'idempotent') {
@@ -123,21 +137,24 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           conversationId: data?.conversation_id,
         };
       }
+      // (admission halts its script: a refused request wrote nothing)
       if (admitted.kind !== 'admitted') refuse(client, admitted);
 
-      let answer: StoredAnswer | undefined;
+      let answer: StoredAnswer | undefined = earlyAnswer;
       try {
-        const result = await started.finish(readReplies);
-        answer = { status: result.status, request_id: context.requestId, data: result.data };
+        const result = early ?? (await started.finish(readReplies));
+        answer = earlyAnswer ?? { status: result.status, request_id: context.requestId, data: result.data };
         let data = result.data;
-        if (result.writes.length > 0 || idempotency) {
-          const replicated = result.replicated ? deps.replication?.begin() : undefined;
-          const calls = idempotency
-            ? [...result.writes, deps.admission.completeStep(client.id, idempotency, answer, result.outcome)]
-            : result.writes;
-          const replies = await deps.runParts(calls);
+        if (early) {
+          if (earlyWrites.length > 0) {
+            data = await result.settle(readReplies.slice(started.reads.length));
+            await replicated?.confirm();
+          }
+        } else if (result.writes.length > 0 || idempotency) {
+          const replicatedLater = result.replicated ? deps.replication?.begin() : undefined;
+          const replies = await deps.runParts(writeCalls(deps.admission, client.id, idempotency, result, answer));
           data = await result.settle(replies);
-          await replicated?.confirm();
+          await replicatedLater?.confirm();
         }
         return {
           ...base,
@@ -153,6 +170,18 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       }
     },
   };
+}
+
+/** A scenario's writes and, for a request with a msg_id, the idempotent answer after them (none: nothing to run). */
+function writeCalls(
+  admission: Admission,
+  client: string,
+  idempotency: Parameters<Admission['completeStep']>[1],
+  result: ScenarioResult,
+  answer: StoredAnswer,
+): ScriptCall[] {
+  if (result.writes.length === 0 && !idempotency) return [];
+  return idempotency ? [...result.writes, admission.completeStep(client, idempotency, answer, result.outcome)] : [...result.writes];
 }
 
 /**

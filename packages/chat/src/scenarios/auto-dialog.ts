@@ -21,6 +21,8 @@ const STATUS_OF = { queued: 'queued', stopped: 'suppressed', paused: 'suppressed
  */
 export const autoDialog: Scenario = (deps, input) => ({
   reads: [],
+  // its writes go in admission's script: one script for the whole accept
+  writesNeedNoReads: true,
   finish: () => {
     const { request, client, msgId, sendUrl } = input;
     const info = request.message_info;

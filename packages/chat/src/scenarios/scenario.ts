@@ -53,6 +53,12 @@ export interface ScenarioResult {
 export interface StartedScenario {
   reads: readonly ScriptCall[];
   finish: (replies: readonly unknown[]) => Promise<ScenarioResult>;
+  /**
+   * finish needs no reads and does nothing but describe the writes (no engine, no other call): the
+   * service calls it before admission and runs its writes in admission's own script, which admission
+   * halts when it refuses the request (docs/design/lua-scripts.md "Composed scripts").
+   */
+  writesNeedNoReads?: boolean;
 }
 
 export type Scenario = (deps: ScenarioDeps, input: ScenarioInput) => StartedScenario;
