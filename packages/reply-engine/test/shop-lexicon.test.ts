@@ -186,6 +186,12 @@ describe('the shop lexicon', () => {
     expect(concepts('can I add a cushion to my order')).to.include('~add');
   });
 
+  it('reads asking whether a product contains something as asking after its ingredients, but not an order that contains one', () => {
+    expect(concepts('does the foundation contain parabens')).to.include('~ingredients');
+    expect(concepts('do these bars contain nuts?')).to.include('~ingredients');
+    expect(concepts('My order contains a product that I did not order.')).not.to.include('~ingredients');
+  });
+
   it('keeps the carrier (配送業者) out of bulk orders', () => {
     expect(concepts('配送業者はどこですか')).not.to.include('~bulk');
     expect(concepts('配送業者はどこですか')).to.include('~deliver');
