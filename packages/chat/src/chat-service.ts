@@ -109,11 +109,16 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       // scenario whose writes need no reads (auto_dialog) has them in admission's script: one in all.
       const started = SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger });
       const admitInput = { client: client.id, ratePerS: client.rateLimitPerS, nowMs: deps.nowMs(), replayDigest, idempotency };
+      const answerOf = (result: ScenarioResult): StoredAnswer => ({
+        status: result.status,
+        request_id: context.requestId,
+        data: result.data,
+      });
       const early = started.writesNeedNoReads ? await started.finish([]) : undefined;
-      const earlyAnswer = early && { status: early.status, request_id: context.requestId, data: early.data };
+      const earlyAnswer = early && answerOf(early);
       const earlyWrites = early && earlyAnswer ? writeCalls(deps.admission, client.id, idempotency, early, earlyAnswer) : [];
       // Started before the request's first write (the script that may admit and write): confirmed only once written.
-      const replicated = earlyWrites.length > 0 && early?.replicated ? deps.replication?.begin() : undefined;
+      const earlyReplicated = earlyWrites.length > 0 && early?.replicated ? deps.replication?.begin() : undefined;
       let replies: unknown[];
       try {
         replies = await deps.runParts([deps.admission.admitStep(admitInput), ...started.reads, ...earlyWrites]);
@@ -143,18 +148,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       let answer: StoredAnswer | undefined = earlyAnswer;
       try {
         const result = early ?? (await started.finish(readReplies));
-        answer = earlyAnswer ?? { status: result.status, request_id: context.requestId, data: result.data };
+        answer ??= answerOf(result);
+        // the writes: run with admission (their results follow the reads'), or in a script of their own now
+        const writes = early ? earlyWrites : writeCalls(deps.admission, client.id, idempotency, result, answer);
         let data = result.data;
-        if (early) {
-          if (earlyWrites.length > 0) {
-            data = await result.settle(readReplies.slice(started.reads.length));
-            await replicated?.confirm();
-          }
-        } else if (result.writes.length > 0 || idempotency) {
-          const replicatedLater = result.replicated ? deps.replication?.begin() : undefined;
-          const replies = await deps.runParts(writeCalls(deps.admission, client.id, idempotency, result, answer));
-          data = await result.settle(replies);
-          await replicatedLater?.confirm();
+        if (writes.length > 0) {
+          const replicated = early ? earlyReplicated : result.replicated ? deps.replication?.begin() : undefined;
+          data = await result.settle(early ? readReplies.slice(started.reads.length) : await deps.runParts(writes));
+          await replicated?.confirm();
         }
         return {
           ...base,
@@ -179,9 +180,8 @@ function writeCalls(
   idempotency: Parameters<Admission['completeStep']>[1],
   result: ScenarioResult,
   answer: StoredAnswer,
-): ScriptCall[] {
-  if (result.writes.length === 0 && !idempotency) return [];
-  return idempotency ? [...result.writes, admission.completeStep(client, idempotency, answer, result.outcome)] : [...result.writes];
+): readonly ScriptCall[] {
+  return idempotency ? [...result.writes, admission.completeStep(client, idempotency, answer, result.outcome)] : result.writes;
 }
 
 /**

@@ -19,7 +19,7 @@ export async function turnFailedForGood(deps: WorkerDeps, payload: JobPayloads['
   const carried = batch !== undefined && batch !== 'corrupt' && batch.carrier === payload.generation;
   const generation = carried ? batch.generation : payload.generation;
   let pauseMs = 0;
-  if (batch === 'corrupt' || carried || (batch !== undefined && batch.generation === generation)) {
+  if (batch === 'corrupt' || (batch !== undefined && batch.generation === generation)) {
     const known = batch === 'corrupt' ? undefined : batch;
     const deliveryId = known?.deliveryId ?? deps.newDeliveryId(conversationId);
     const detail = `${batch === 'corrupt' ? 'corrupt turn record; ' : ''}the turn job failed for good: ${detailOf(error)}`;

@@ -49,20 +49,22 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
       const { generation } = turn.batch;
       const step = await answer(deps, conversationId, turn, generation, inFlight, started);
       const goOn = step.kind === 'settle' && served < (deps.turnsPerJob ?? TURNS_PER_JOB) && deps.stopping?.aborted !== true;
-      const nextId = goOn ? deps.newDeliveryId(conversationId, generation + 1) : '';
-      // Registered before SETTLE marks the next attempt in flight, as before TAKE.
-      const next = goOn ? deps.attempts.register(conversationId, nextId) : undefined;
+      let next: GoOn | undefined;
+      if (goOn) {
+        const nextId = deps.newDeliveryId(conversationId, generation + 1);
+        // Registered before SETTLE marks the next attempt in flight, as before TAKE.
+        next = { deliveryId: nextId, carrier, contextWindow, inFlight: deps.attempts.register(conversationId, nextId) };
+      }
       let ended: Ended | undefined;
       try {
-        ended = await closeTurn(deps, conversationId, generation, step, next ? { deliveryId: nextId, carrier, contextWindow } : undefined);
+        ended = await closeTurn(deps, conversationId, generation, step, next);
       } finally {
-        if (ended?.kind !== 'taken') next?.release();
+        if (ended?.kind !== 'taken') next?.inFlight.release();
       }
       metrics.turn(ended.kind === 'wait' ? 'waiting' : 'finished', (deps.nowMs() - started) / 1000);
       if (ended.kind !== 'taken') return ended;
       inFlight.release();
-      // next is set: SETTLE takes the next turn only when given its delivery id
-      inFlight = next ?? deps.attempts.register(conversationId, ended.batch.deliveryId);
+      inFlight = ended.inFlight;
       started = deps.nowMs();
       turn = { kind: 'batch', batch: ended.batch, opened: { context: ended.context } };
     }
@@ -98,8 +100,11 @@ async function notTaken(
  */
 export type TurnStep = { kind: 'over'; pauseMs?: number } | { kind: 'settle'; result: AttemptEnd } | { kind: 'handed-back' };
 
-/** How a turn closed: the job's decision, or the next turn taken for the same job. */
-type Ended = JobDecision | { kind: 'taken'; batch: TurnBatch; context: ContextMessage[] };
+/** The next turn to take when this one ends (SETTLE's goOn), with its attempt registered in flight. */
+type GoOn = NonNullable<Settlement['goOn']> & { inFlight: InFlight };
+
+/** How a turn closed: the job's decision, or the next turn taken for the same job (with its registration). */
+type Ended = JobDecision | { kind: 'taken'; batch: TurnBatch; context: ContextMessage[]; inFlight: InFlight };
 
 /**
  * The one place a turn ends (docs/design/reply-protocol.md "Finish"): what the steps came to is written
@@ -124,7 +129,7 @@ async function closeTurn(
   conversationId: string,
   generation: number,
   step: TurnStep,
-  goOn: Settlement['goOn'],
+  goOn: GoOn | undefined,
 ): Promise<Ended> {
   let next: { next: boolean; generation: number; delayMs?: number };
   switch (step.kind) {
@@ -134,9 +139,15 @@ async function closeTurn(
       next = await deps.turns.finish(conversationId, generation, step.pauseMs);
       break;
     case 'settle': {
-      const settled = await settleAttempt(deps, step.result, true, goOn);
+      const settled = await settleAttempt(
+        deps,
+        step.result,
+        true,
+        goOn && { deliveryId: goOn.deliveryId, carrier: goOn.carrier, contextWindow: goOn.contextWindow },
+      );
       if (settled.turn === 'open') return retryLater(deps, step.result);
-      if (settled.turn === 'taken' && settled.taken) return { kind: 'taken', ...settled.taken };
+      // SETTLE takes the next turn only when given goOn
+      if (settled.turn === 'taken' && settled.taken && goOn) return { kind: 'taken', ...settled.taken, inFlight: goOn.inFlight };
       next = { next: settled.turn === 'next', generation: settled.generation, ...(settled.delayMs ? { delayMs: settled.delayMs } : {}) };
       break;
     }
