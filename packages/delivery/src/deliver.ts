@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { checkSendUrlStatically, createGuardedLookup, type AddressPolicy, type Resolver } from '@dialog-relay/net-guard';
-import { webhookHeaders } from '@dialog-relay/signing';
+import { webhookHeaders, type WebhookKey } from '@dialog-relay/signing';
 import got from 'got';
 import { describeAttemptError } from './attempt-error.js';
 import { readCappedAnswer, type CappedAnswer } from './capped-answer.js';
@@ -20,8 +20,8 @@ export interface DeliveryRequest {
   deliveryId: string;
   /** webhook-timestamp, unix seconds. */
   timestampS: number;
-  /** webhookSigningKey(client secret). */
-  signingKey: Buffer;
+  /** webhookSigningKey(client secret), or the same made once as a KeyObject (webhookKeyObject). */
+  signingKey: WebhookKey;
   timeoutMs: number;
   /** Aborts the attempt (a stop or a human's message): the connection is closed at once. */
   signal?: AbortSignal;

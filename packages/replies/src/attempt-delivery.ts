@@ -1,11 +1,23 @@
 import type { ClientSettings } from '@dialog-relay/config';
 import type { ContextMessage, ReplyPart } from '@dialog-relay/contracts';
 import { failedOutcome, retryDelayMs, type AttemptOutcome } from '@dialog-relay/delivery';
-import { webhookSigningKey } from '@dialog-relay/signing';
+import { webhookKeyObject } from '@dialog-relay/signing';
+import type { KeyObject } from 'node:crypto';
 import type { Settled, Settlement } from './attempt.store.js';
 import type { DeadReason, DeliveryAttempt, DeliveryRecord } from './reply.types.js';
 import { NO_REPLY_METRICS, statusClassOf } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
+
+/** Each client's webhook key, made once per settings object (a client's change of secret comes as new settings). */
+const signingKeys = new WeakMap<ClientSettings, KeyObject>();
+function signingKeyOf(client: ClientSettings): KeyObject {
+  let key = signingKeys.get(client);
+  if (key === undefined) {
+    key = webhookKeyObject(client.webhookSecret ?? client.secrets[0] ?? '');
+    signingKeys.set(client, key);
+  }
+  return key;
+}
 
 const boundAccountOf = (payload: string): string =>
   (JSON.parse(payload) as { message_info?: { from_user_id?: string } }).message_info?.from_user_id ?? '';
@@ -234,7 +246,7 @@ async function send(
     body: record.payload,
     deliveryId: id,
     timestampS: Math.floor(startedAt / 1000),
-    signingKey: webhookSigningKey(client.webhookSecret ?? client.secrets[0] ?? ''),
+    signingKey: signingKeyOf(client),
     timeoutMs: settings.timeoutMs,
     allowPrivate: client.allowPrivateSendUrls,
     signal: inFlight.signal,

@@ -6,6 +6,7 @@ import { createLogger } from '@dialog-relay/logger';
 import { createRedisKeys, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { EngineReply, ReplyEngine, ReplyRequest } from '@dialog-relay/reply-engine';
 import { uniquePrefix } from '@dialog-relay/testkit';
+import { KeyObject } from 'node:crypto';
 import {
   createAttemptStore,
   createAutoReplies,
@@ -26,6 +27,9 @@ import {
 export const testDeliveryId = (conversationId: string, generation: number): string => `dlv_${conversationId.slice(2)}_${generation}`;
 
 /** A fixed start time for the controllable clock (the worker's clock; Redis keeps its own). */
+/** The bytes of a delivery request's signing key, whichever form it came in. */
+export const keyBytes = (key: DeliveryRequest['signingKey']): Buffer => (key instanceof KeyObject ? key.export() : key);
+
 export const T0 = 1_700_000_000_000;
 
 export const CLIENT_ID = 'shop';

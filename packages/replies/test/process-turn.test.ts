@@ -8,6 +8,7 @@ import {
   CONVERSATION,
   createHarness,
   dueOf,
+  keyBytes,
   CUSTOMER,
   outcome,
   SEND_URL,
@@ -45,7 +46,7 @@ describe('processTurn (one conversation turn)', () => {
     expect(request.url).to.equal(SEND_URL);
     expect(request.timestampS).to.equal(Math.floor(T0 / 1000));
     expect(request.timeoutMs).to.equal(h.deps.settings.timeoutMs);
-    expect(request.signingKey.equals(webhookSigningKey(WEBHOOK_SECRET))).to.equal(true);
+    expect(keyBytes(request.signingKey).equals(webhookSigningKey(WEBHOOK_SECRET))).to.equal(true);
     const body = JSON.parse(request.body) as {
       delivery_id: string;
       conversation_id: string;

@@ -9,5 +9,12 @@ export {
   SECRET_PLACEHOLDER,
   type SignatureScheme,
 } from './request-signature.js';
-export { webhookSigningKey, signWebhook, webhookHeaders, verifyWebhookSignature } from './webhook-signature.js';
+export {
+  webhookSigningKey,
+  webhookKeyObject,
+  signWebhook,
+  webhookHeaders,
+  verifyWebhookSignature,
+  type WebhookKey,
+} from './webhook-signature.js';
 export { webhookSecretProblem, MIN_WEBHOOK_KEY_BYTES } from './webhook-secret.js';

@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey } from 'node:crypto';
+import { createHmac, createSecretKey, KeyObject } from 'node:crypto';
 import { constantTimeEqualsAny } from './constant-time.js';
 
 /** A Standard Webhooks secret: this prefix, then the base64 of the key. */
@@ -17,23 +17,29 @@ export function webhookSigningKey(secret: string): Buffer {
   return key;
 }
 
+/** A webhook signing key made once (webhookSigningKey as a KeyObject), for a sender that signs many deliveries with it. */
+export const webhookKeyObject = (secret: string): KeyObject => createSecretKey(webhookSigningKey(secret));
+
+/** A key of either form (webhookSigningKey, webhookKeyObject). */
+export type WebhookKey = Buffer | KeyObject;
+
 /**
  * The key goes to the HMAC as a KeyObject: on Node 24 a Buffer key costs about 14 µs per HMAC
- * against 5 µs for making the KeyObject and using it, and every delivery attempt signs once.
+ * against 5 µs for making the KeyObject and using it, and a KeyObject made once costs neither.
  */
-function webhookDigest(key: Buffer, id: string, timestamp: number, body: string): string {
-  return createHmac('sha256', createSecretKey(key))
+function webhookDigest(key: WebhookKey, id: string, timestamp: number, body: string): string {
+  return createHmac('sha256', key instanceof KeyObject ? key : createSecretKey(key))
     .update(`${id}.${String(timestamp)}.${body}`, 'utf8')
     .digest('base64');
 }
 
 /** "v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>" for the webhook-signature header. */
-export function signWebhook(input: { key: Buffer; id: string; timestamp: number; body: string }): string {
+export function signWebhook(input: { key: WebhookKey; id: string; timestamp: number; body: string }): string {
   return `${VERSION_PREFIX}${webhookDigest(input.key, input.id, input.timestamp, input.body)}`;
 }
 
 /** The three Standard Webhooks headers for one delivery (timestamp in unix seconds). */
-export function webhookHeaders(input: { key: Buffer; id: string; timestamp: number; body: string }): {
+export function webhookHeaders(input: { key: WebhookKey; id: string; timestamp: number; body: string }): {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
@@ -50,7 +56,7 @@ export function webhookHeaders(input: { key: Buffer; id: string; timestamp: numb
  * space-separated "v1,<base64>" entries; passes if any v1 entry matches.
  * Does not check the timestamp's age (callers enforce their own tolerance).
  */
-export function verifyWebhookSignature(input: { key: Buffer; id: string; timestamp: number; body: string; header: string }): boolean {
+export function verifyWebhookSignature(input: { key: WebhookKey; id: string; timestamp: number; body: string; header: string }): boolean {
   const expected = webhookDigest(input.key, input.id, input.timestamp, input.body);
   const provided = input.header
     .split(' ')

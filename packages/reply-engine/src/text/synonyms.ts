@@ -30,14 +30,21 @@ const note = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
 };
 
 /**
- * The first letters (at most three) of the words an English phrase rule can start with, read from
- * its pattern: `\b(money|cash) back` → ["mon", "cas"]; undefined when the pattern does not start
- * with literal letters (it is then tried on every text). A rule is tried only on a text with a word
- * of such a start, so a hundred rules cost a few map reads per word rather than a hundred scans.
+ * The literal first letters of the words an English phrase rule can start with, read from its
+ * pattern: `\b(money|cash|credit(ed)?) back` → ["money", "cash", "credit"], `\bcolou?r` → ["colo"];
+ * undefined when the pattern does not start with literal letters (it is then tried on every text).
+ * A rule is tried only on a text with a word of such a start, so a hundred rules cost a few map
+ * reads per distinct word (remembered) and a scan each for the few that a text's words can start.
  */
 function startsOf(source: string): string[] | undefined {
   const rest = source.startsWith('\\b') ? source.slice(2) : source;
-  const leading = (text: string): string | undefined => /^[a-z]+/.exec(text)?.[0].slice(0, 3);
+  const leading = (text: string): string | undefined => {
+    const letters = /^[a-z]+/.exec(text)?.[0];
+    if (letters === undefined) return undefined;
+    // a letter made optional by what follows it (`colou?r`) is not a start every match has
+    const start = /^[?*{]/.test(text.slice(letters.length)) ? letters.slice(0, -1) : letters;
+    return start === '' ? undefined : start;
+  };
   if (!rest.startsWith('(')) return ((start) => (start ? [start] : undefined))(leading(rest));
   const alternatives: string[] = [];
   let depth = 0;
@@ -72,6 +79,8 @@ const oneTerm = (word: string): boolean => ONE_RUN.test(word) && !(Array.from(wo
 
 /** English concept words by each one-letter deletion, to forgive one typo ("refnud", "cancle", "adress"). */
 const LATIN_WORD = /^[a-z]{5,}$/;
+/** The words of a lowercased text whose starts choose the phrase rules tried on it (one global regex, its lastIndex reset per text). */
+const WORD = /[a-z]+/g;
 const LATIN_CONCEPT_WORD = /^[a-z]{4,}$/;
 
 /**
@@ -89,8 +98,10 @@ export function compileLexicon(parts: readonly LexiconData[]): Lexicon {
     if (starts === undefined) rulesAlways.push(index);
     else for (const start of new Set(starts)) note(rulesByStart, start, index);
   });
-  // which rules a text gets, marked per call (one buffer per lexicon: the rewrite is synchronous)
-  const tried = new Uint8Array(phrases.length);
+  // which rules a text gets: marked with the call's number (one buffer per lexicon: the rewrite is synchronous)
+  const tried = new Uint32Array(phrases.length);
+  let call = 0;
+  const chosen: number[] = [];
 
   const concepts = new Map<string, string[]>();
   const cjkPhrases = new Map<string, string[]>();
@@ -105,9 +116,12 @@ export function compileLexicon(parts: readonly LexiconData[]): Lexicon {
     }
   }
   const oneEdit = createOneEditIndex([...concepts.keys()].filter((word) => LATIN_CONCEPT_WORD.test(word)));
-  const phrasesByFirst = new Map<string, string[]>();
-  for (const phrase of cjkPhrases.keys()) note(phrasesByFirst, Array.from(phrase)[0] ?? '', phrase);
+  // by the first UTF-16 unit of each phrase: a number key is read without making a string per character
+  const phrasesByFirst = new Map<number, string[]>();
+  for (const phrase of cjkPhrases.keys()) note(phrasesByFirst, phrase.charCodeAt(0), phrase);
   const NONE: readonly string[] = [];
+  // the phrase starts a text has shown, per call (one set per lexicon: the search is synchronous)
+  const startsSeen = new Set<number>();
   // most terms have no concept: one shared empty answer, not an array per call
   const conceptsOf = (term: string): readonly string[] => concepts.get(term) ?? NONE;
 
@@ -122,7 +136,7 @@ export function compileLexicon(parts: readonly LexiconData[]): Lexicon {
   // the phrase rules a word can start, remembered per word
   const rulesOfWord = memoize((word: string): readonly number[] => {
     const rules = new Set<number>();
-    for (let length = 1; length <= Math.min(3, word.length); length++)
+    for (let length = 1; length <= word.length; length++)
       for (const index of rulesByStart.get(word.slice(0, length)) ?? []) rules.add(index);
     return [...rules];
   }, WORD_CACHE_SIZE);
@@ -133,20 +147,38 @@ export function compileLexicon(parts: readonly LexiconData[]): Lexicon {
     cjkPhraseConcepts(text) {
       const found: string[] = [];
       if (phrasesByFirst.size === 0) return found;
-      for (const char of new Set(text)) {
-        for (const phrase of phrasesByFirst.get(char) ?? []) if (text.includes(phrase)) found.push(...(cjkPhrases.get(phrase) ?? []));
+      // each first character once: most characters start no phrase, so one map read each decides
+      startsSeen.clear();
+      for (let i = 0; i < text.length; i++) {
+        const unit = text.charCodeAt(i);
+        const starting = phrasesByFirst.get(unit);
+        if (starting === undefined || startsSeen.has(unit)) continue;
+        startsSeen.add(unit);
+        for (const phrase of starting) if (text.includes(phrase)) found.push(...(cjkPhrases.get(phrase) ?? []));
       }
       return found;
     },
     rewriteEnglishPhrases(text) {
       if (phrases.length === 0) return text;
-      tried.fill(0);
-      for (const index of rulesAlways) tried[index] = 1;
-      for (const [word] of text.matchAll(/[a-z]+/g)) for (const index of rulesOfWord(word)) tried[index] = 1;
+      call = (call + 1) >>> 0 || 1;
+      if (call === 1) tried.fill(0);
+      chosen.length = 0;
+      const choose = (index: number): void => {
+        if (tried[index] !== call) {
+          tried[index] = call;
+          chosen.push(index);
+        }
+      };
+      for (const index of rulesAlways) choose(index);
+      WORD.lastIndex = 0;
+      for (let found = WORD.exec(text); found !== null; found = WORD.exec(text)) for (const index of rulesOfWord(found[0])) choose(index);
+      // in the lexicon's order: a rule may rewrite what an earlier one wrote
+      if (chosen.length > 1) chosen.sort((x, y) => x - y);
       let rewritten = text;
-      phrases.forEach(([pattern, replacement], index) => {
-        if (tried[index] === 1) rewritten = rewritten.replace(pattern, replacement);
-      });
+      for (const index of chosen) {
+        const [pattern, replacement] = phrases[index]!;
+        rewritten = rewritten.replace(pattern, replacement);
+      }
       return rewritten;
     },
   };
