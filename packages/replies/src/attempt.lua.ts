@@ -31,7 +31,10 @@ type TakeArgs = Readonly<
     'generation' | 'debounceMs' | 'maxWaitMs' | 'ttlMs' | 'deliveryId' | 'conversationId' | 'markerTtlMs' | 'carrier' | 'contextWindow',
     string
   >
->;
+> & {
+  /** A Lua expression of the pending list's length when the caller has read it in this call (SETTLE: endTurnLua's `pendingCount`). */
+  pendingCount?: string;
+};
 
 /**
  * The Lua pattern of a batch's fixed header that captures the generation of the job serving it
@@ -53,13 +56,16 @@ local took = 'empty'
 local waitMs = 0
 local json
 local context = {}
-if redis.call('LLEN', ${k.pending}) == 0 then
+local pending = ${a.pendingCount ?? `redis.call('LLEN', ${k.pending})`}
+if pending == 0 then
   redis.call('ZREM', ${k.waiting}, ${a.conversationId})
 else
   local debounce = tonumber(${a.debounceMs})
   local t = redis.call('TIME')
   local now = t[1] * 1000 + math.floor(t[2] / 1000)
   local items
+  -- what is left pending once the batch is taken: all of it goes, or one message
+  local remaining = 0
   if debounce > 0 then
     local quiet = debounce - (now - tonumber(redis.call('GET', ${k.since}) or '0'))
     local ceiling = tonumber(${a.maxWaitMs}) - (now - tonumber(redis.call('GET', ${k.oldest}) or '0'))
@@ -72,9 +78,10 @@ else
     end
   else
     items = {redis.call('LPOP', ${k.pending})}
+    remaining = pending - 1
   end
   if items then
-    if redis.call('LLEN', ${k.pending}) == 0 then
+    if remaining == 0 then
       redis.call('DEL', ${k.oldest})
       redis.call('ZREM', ${k.waiting}, ${a.conversationId})
     end
@@ -91,15 +98,25 @@ end`;
 type EndTurnKeys = Readonly<Record<'generation' | 'batch' | 'pending' | 'stop' | 'paused' | 'oldest' | 'waiting', string>>;
 
 /**
+ * What endTurnLua reads that its caller may have read already in the same call (SETTLE): Lua
+ * expressions of the generation (a number) and of whether the conversation is stopped (a boolean).
+ */
+type EndTurnReads = Readonly<Partial<Record<'generationNow' | 'stoppedNow', string>>>;
+
+/**
  * Lua shared by the scripts that end a turn (SETTLE, FINISH): the generation advances if it is still
  * the job's (and the turn's batch goes); a turn whose reply handed off (docs/service-rules.md §17)
  * pauses the conversation's auto replies for `pauseMs` (HANDOFF_PAUSE_S; a longer pause already set
  * stays, nothing when 0) and the messages that arrived meanwhile are left to the person taking over
  * (they are in the context). Leaves the Lua locals `turn` ('next': messages wait, add job `current`;
- * 'idle') and `current` (the generation now).
+ * 'idle'), `current` (the generation now) and `pendingCount` (the messages waiting).
  */
-export const endTurnLua = (k: EndTurnKeys, a: Readonly<Record<'generation' | 'pauseMs' | 'conversationId', string>>): string => `
-local current = tonumber(redis.call('GET', ${k.generation}) or '0')
+export const endTurnLua = (
+  k: EndTurnKeys,
+  a: Readonly<Record<'generation' | 'pauseMs' | 'conversationId', string>>,
+  reads: EndTurnReads = {},
+): string => `
+local current = ${reads.generationNow ?? `tonumber(redis.call('GET', ${k.generation}) or '0')`}
 if current == tonumber(${a.generation}) then
   current = redis.call('INCR', ${k.generation})
   redis.call('DEL', ${k.batch})
@@ -114,8 +131,9 @@ do
     redis.call('ZREM', ${k.waiting}, ${a.conversationId})
   end
 end
+local pendingCount = redis.call('LLEN', ${k.pending})
 local turn = 'idle'
-if redis.call('LLEN', ${k.pending}) > 0 and redis.call('EXISTS', ${k.stop}) == 0 then turn = 'next' end`;
+if pendingCount > 0 and not (${reads.stoppedNow ?? `redis.call('EXISTS', ${k.stop}) == 1`}) then turn = 'next' end`;
 
 export const OPEN_ATTEMPT = defineLuaScript({
   name: 'open-attempt',
@@ -232,41 +250,78 @@ export const SETTLE = defineLuaScript({
           (with ARGV[17]): add job G' delayed by ms
           | {state, 'taken', G', batch JSON, context}: the next turn taken for the same job ]]
 local id = ARGV[2]
-if #ARGV >= 24 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1 then
-  redis.call('HSET', KEYS[6], unpack(ARGV, 24))
+-- the generation and the stop, each read once whoever asks first (the state's move, the end of the turn)
+local generationRead
+local function generationNow()
+  if generationRead == nil then generationRead = tonumber(redis.call('GET', KEYS[1]) or '0') end
+  return generationRead
+end
+local stoppedRead
+local function stoppedNow()
+  if stoppedRead == nil then stoppedRead = redis.call('EXISTS', KEYS[4]) == 1 end
+  return stoppedRead
+end
+local created = #ARGV >= 24 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1
+local moved = ''
+if ARGV[3] ~= '' then
+  -- a record created here has the state of its fields; a stored one is read
+  local state
+  if created then
+    for i = 24, #ARGV - 1, 2 do
+      if ARGV[i] == 'state' then state = ARGV[i + 1] end
+    end
+  else
+    state = redis.call('HGET', KEYS[6], 'state')
+  end
+  if state == 'pending' or state == 'retrying' then
+    moved = ARGV[3]
+    if stoppedNow() or (ARGV[1] ~= '' and generationNow() ~= tonumber(ARGV[1])) then moved = 'cancelled' end
+  end
+end
+if created then
+  -- stored with the state it moves to, in one write
+  local fields = {unpack(ARGV, 24)}
+  if moved ~= '' then
+    fields[#fields + 1] = 'state'
+    fields[#fields + 1] = moved
+  end
+  redis.call('HSET', KEYS[6], unpack(fields))
   redis.call('EXPIRE', KEYS[6], ARGV[7])
   redis.call('LPUSH', KEYS[7], id)
   redis.call('LTRIM', KEYS[7], 0, tonumber(ARGV[9]) - 1)
   redis.call('EXPIRE', KEYS[7], ARGV[7])
+elseif moved ~= '' then
+  redis.call('HSET', KEYS[6], 'state', moved)
 end
 if ARGV[10] ~= '' then
   redis.call('RPUSH', KEYS[8], ARGV[10])
   if redis.call('TTL', KEYS[8]) < tonumber(ARGV[7]) then redis.call('EXPIRE', KEYS[8], ARGV[7]) end
 end
 redis.call('HDEL', KEYS[5], id)
-local moved = ''
-if ARGV[3] ~= '' then
-  local state = redis.call('HGET', KEYS[6], 'state')
-  if state == 'pending' or state == 'retrying' then
-    moved = ARGV[3]
-    if redis.call('EXISTS', KEYS[4]) == 1 or (ARGV[1] ~= '' and tonumber(redis.call('GET', KEYS[1]) or '0') ~= tonumber(ARGV[1])) then
-      moved = 'cancelled'
-    end
-    redis.call('HSET', KEYS[6], 'state', moved)
-    if moved == 'dead' then
-      redis.call('HSET', KEYS[6], 'dead_reason', ARGV[4], 'dead_detail', ARGV[5])
-      redis.call('ZADD', KEYS[9], ARGV[6], id)
-      redis.call('EXPIRE', KEYS[6], ARGV[8])
-      redis.call('EXPIRE', KEYS[8], ARGV[8])
-    end
-  end
+if moved == 'dead' then
+  redis.call('HSET', KEYS[6], 'dead_reason', ARGV[4], 'dead_detail', ARGV[5])
+  redis.call('ZADD', KEYS[9], ARGV[6], id)
+  redis.call('EXPIRE', KEYS[6], ARGV[8])
+  redis.call('EXPIRE', KEYS[8], ARGV[8])
 end
 if moved == 'delivered' and ARGV[13] ~= '' then
   local appended = 0
   ${appendContextLua({ order: 'KEYS[10]', messages: 'KEYS[11]' }, { cap: 'ARGV[11]', ttlMs: 'ARGV[12]' }, '{id, ARGV[13]}', 'appended')}
 end
 if ARGV[14] ~= '1' or moved == 'retrying' then return {moved, 'open', ''} end
-${endTurnLua({ generation: 'KEYS[1]', batch: 'KEYS[2]', pending: 'KEYS[3]', stop: 'KEYS[4]', paused: 'KEYS[12]', oldest: 'KEYS[13]', waiting: 'KEYS[14]' }, { generation: 'ARGV[1]', pauseMs: 'ARGV[15]', conversationId: 'ARGV[16]' })}
+${endTurnLua(
+  {
+    generation: 'KEYS[1]',
+    batch: 'KEYS[2]',
+    pending: 'KEYS[3]',
+    stop: 'KEYS[4]',
+    paused: 'KEYS[12]',
+    oldest: 'KEYS[13]',
+    waiting: 'KEYS[14]',
+  },
+  { generation: 'ARGV[1]', pauseMs: 'ARGV[15]', conversationId: 'ARGV[16]' },
+  { generationNow: 'generationNow()', stoppedNow: 'stoppedNow()' },
+)}
 if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
   ${takeBatchLua(
     {
@@ -289,6 +344,7 @@ if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
       markerTtlMs: 'ARGV[21]',
       carrier: 'ARGV[22]',
       contextWindow: 'ARGV[23]',
+      pendingCount: 'pendingCount',
     },
   )}
   if took == 'taken' then return {moved, 'taken', tostring(current), json, context} end

@@ -12,19 +12,28 @@ type ScheduleArg = 'message' | 'ttlMs' | 'conversationId' | 'maxPending';
 
 /** Sets `shared.outcome` (queued | stopped | paused | full) for a later part of the same script. */
 const scheduleLua = (k: Placeholders<ScheduleKey>, a: Placeholders<ScheduleArg>): string => `
-if redis.call('EXISTS', ${k.stop}) == 1 then shared.outcome = 'stopped' return {'stopped'} end
-if redis.call('EXISTS', ${k.paused}) == 1 then shared.outcome = 'paused' return {'paused'} end
+-- stopped or paused: one read for both in the common case (neither), then which one
+if redis.call('EXISTS', ${k.stop}, ${k.paused}) > 0 then
+  if redis.call('EXISTS', ${k.stop}) == 1 then shared.outcome = 'stopped' return {'stopped'} end
+  shared.outcome = 'paused'
+  return {'paused'}
+end
 local g = redis.call('GET', ${k.generation})
 if not g then g = '0'; redis.call('SET', ${k.generation}, g) end
 shared.outcome = 'queued'
-if redis.call('EXISTS', ${k.scheduled}) == 1 then return {'queued', g, 1} end
+-- the msg_id's marker, checked and set in one command: a message queued before is not queued again
+if not redis.call('SET', ${k.scheduled}, '1', 'NX', 'PX', ${a.ttlMs}) then return {'queued', g, 1} end
 local waiting = redis.call('LLEN', ${k.pending})
 local max = tonumber(${a.maxPending})
-if max > 0 and waiting >= max then shared.outcome = 'full' return {'full', max} end
+if max > 0 and waiting >= max then
+  -- not queued: the marker goes, so a retry of this msg_id is refused again rather than called queued
+  redis.call('DEL', ${k.scheduled})
+  shared.outcome = 'full'
+  return {'full', max}
+end
 -- The message opens the turn when nothing waits and no batch is taken: only then may job G be missing.
 local opens = 0
 if waiting == 0 and redis.call('EXISTS', ${k.batch}) == 0 then opens = 1 end
-redis.call('SET', ${k.scheduled}, '1', 'PX', ${a.ttlMs})
 redis.call('RPUSH', ${k.pending}, ${a.message})
 redis.call('PEXPIRE', ${k.pending}, ${a.ttlMs})
 local t = redis.call('TIME')

@@ -1,0 +1,97 @@
+import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { startRedisServer, type RedisServerHandle } from '@dialog-relay/testkit';
+import { expect } from 'chai';
+import { processTurn } from './internals.js';
+import { contextMessageFrom } from '@dialog-relay/conversations';
+import { BOUND, CONVERSATION, createHarness, CUSTOMER, dueOf } from './harness.js';
+
+/**
+ * What Redis runs inside the reply protocol's scripts for each reply (docs/design/performance.md,
+ * fifth 2026-11-27 session): each command a script runs costs Redis a lookup and a conversion or
+ * two, so a read made twice in one call costs as much as a command of its own. Counted on a private
+ * server (INFO commandstats counts the commands scripts run), for a backlog: one TAKE, then each
+ * SETTLE ends a turn and takes the next.
+ */
+describe('commands the reply protocol scripts run inside Redis', () => {
+  let server: RedisServerHandle;
+  let redis: Redis;
+  before(async () => {
+    server = await startRedisServer();
+    redis = createRequestRedis(server.url, { name: 'script-command-budget' });
+    await waitForRedis(redis, 5000);
+  });
+  after(async () => {
+    redis.disconnect();
+    await server.stop();
+  });
+
+  const commandCalls = async (): Promise<Map<string, number>> => {
+    const calls = new Map<string, number>();
+    for (const line of (await redis.info('commandstats')).split('\n')) {
+      const found = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
+      if (found && !['info', 'config|resetstat', 'evalsha', 'eval', 'script|load', 'client|setname'].includes(found[1]!))
+        calls.set(found[1]!, Number(found[2]));
+    }
+    return calls;
+  };
+
+  it('is at most 10 to queue a message that joins a waiting list (SCHEDULE), and at most 3 to answer a retried msg_id', async () => {
+    const h = createHarness(redis);
+    const conversationId = `${CONVERSATION}s`;
+    await h.receive('first', { conversationId });
+    const dues = Array.from({ length: 20 }, (_, i) =>
+      dueOf(
+        contextMessageFrom(
+          {
+            msg_id: `s-${i}`,
+            from_user_id: CUSTOMER,
+            to_user_id: BOUND,
+            content: `question ${i}`,
+            message_type: 1,
+            event_type: 'auto_dialog',
+            from_user_type: 2,
+            create_timestamp: 1_700_000_000,
+          },
+          `s-${i}`,
+        ),
+        { conversationId },
+      ),
+    );
+    await redis.config('RESETSTAT');
+    for (const due of dues) expect((await h.turns.schedule(due)).kind).to.equal('queued');
+    const queued = [...(await commandCalls()).values()].reduce((a, b) => a + b, 0);
+    expect(queued / dues.length).to.be.at.most(10);
+
+    // a retried request: found by its marker, nothing queued twice
+    await redis.config('RESETSTAT');
+    for (const due of dues) expect(await h.turns.schedule(due)).to.deep.include({ kind: 'queued' });
+    const retried = [...(await commandCalls()).values()].reduce((a, b) => a + b, 0);
+    expect(retried / dues.length).to.be.at.most(3);
+    expect((await h.turns.snapshot(conversationId)).pending).to.have.length(21);
+  });
+
+  it('is at most 29 for a backlog of ten messages, the generation, the stop and the pending count each read once per call', async () => {
+    const harnesses = [];
+    for (let c = 0; c < 5; c++) {
+      const h = createHarness(redis);
+      const conversationId = `${CONVERSATION}b${c}`;
+      for (let m = 0; m < 10; m++) await h.receive(`m${c}-${m}`, { conversationId });
+      harnesses.push({ h, conversationId });
+    }
+    await redis.config('RESETSTAT');
+
+    for (const { h, conversationId } of harnesses) await processTurn(h.deps, { conversationId, generation: 0 });
+
+    const replies = harnesses.reduce((n, { h }) => n + h.deliverer.requests.length, 0);
+    expect(replies).to.equal(50);
+    const calls = await commandCalls();
+    const total = [...calls.values()].reduce((a, b) => a + b, 0);
+    expect(total / replies, JSON.stringify(Object.fromEntries(calls))).to.be.at.most(29);
+    // read once per script call: a SETTLE per reply, and the TAKE of each conversation's first turn
+    // (which also reads the live batch: two GETs)
+    expect(calls.get('get') ?? 0).to.be.at.most(replies + 2 * 5);
+    expect(calls.get('exists') ?? 0).to.be.at.most(replies + 5);
+    expect(calls.get('llen') ?? 0).to.be.at.most(2 * replies + 5);
+    expect(calls.get('hget') ?? 0).to.equal(0);
+  });
+});
