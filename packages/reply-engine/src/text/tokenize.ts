@@ -163,7 +163,10 @@ export function termsOf(text: string, lexicon: Lexicon = defaultLexicon()): Weig
   const japanese = KANA.test(normalized);
   if (japanese) for (const [polite, plain] of JAPANESE_POLITE) normalized = normalized.replace(polite, plain);
   const terms: WeightedTerms = new Map();
-  for (const [run] of normalized.matchAll(RUNS)) {
+  // RUNS.exec from the start rather than matchAll, which copies the regular expression on every call
+  RUNS.lastIndex = 0;
+  for (let found = RUNS.exec(normalized); found !== null; found = RUNS.exec(normalized)) {
+    const run = found[0];
     if (LATIN.test(run)) addLatin(terms, run);
     else if (HAN.test(run)) (japanese ? addHanJapanese : addHanChinese)(terms, run);
     else if (HIRAGANA.test(run)) addHiragana(terms, run);
