@@ -31,3 +31,11 @@ export function contextMessageFrom(info: MessageInfo, msgId: string): ContextMes
     create_timestamp: info.create_timestamp,
   };
 }
+
+/**
+ * Context messages as a context script returns them (their stored JSON, oldest first), parsed:
+ * the worker's TAKE, SETTLE and OPEN_ATTEMPT and the context store's reads. Trusted: only the
+ * context's writer stores them.
+ */
+export const parseContextMessages = (jsons: readonly string[] | undefined): ContextMessage[] =>
+  (jsons ?? []).map((json) => JSON.parse(json) as ContextMessage);

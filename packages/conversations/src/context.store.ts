@@ -1,5 +1,6 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { runScript, stepCall, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
+import { parseContextMessages } from './context-message.js';
 import { READ, READ_PART, RECORD, RECORD_PART } from './context.scripts.js';
 
 /**
@@ -45,11 +46,7 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
   });
   const readReply = (reply: unknown): ContextMessage[] => {
     if (!Array.isArray(reply)) throw new Error('unexpected reply from the context read script');
-    const messages: ContextMessage[] = [];
-    for (const json of reply as unknown[]) {
-      if (typeof json === 'string') messages.push(JSON.parse(json) as ContextMessage);
-    }
-    return messages;
+    return parseContextMessages((reply as unknown[]).filter((json): json is string => typeof json === 'string'));
   };
 
   return {

@@ -1,4 +1,5 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
+import { parseContextMessages } from '@dialog-relay/conversations';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { OPEN_ATTEMPT, SETTLE } from './attempt.lua.js';
 import { KEEP_PER_CONVERSATION, parseRecord, recordFields } from './delivery.store.js';
@@ -106,7 +107,7 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
         go: go === 1,
         record: parseRecord(pairsToHash(record)),
         attemptsMade: Number(made),
-        context: context.map((json) => JSON.parse(json) as ContextMessage),
+        context: parseContextMessages(context),
       };
     },
     async settle(s) {
@@ -160,8 +161,7 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
         s.produced ? recordFields(s.produced) : [],
       )) as [string, string, string, string?, string[]?];
       const settled: Settled = { moved: reply[0] as Settled['moved'], turn: reply[1] as Settled['turn'], generation: Number(reply[2]) };
-      if (settled.turn === 'taken')
-        settled.taken = { batch: parseBatch(reply[3] ?? ''), context: (reply[4] ?? []).map((json) => JSON.parse(json) as ContextMessage) };
+      if (settled.turn === 'taken') settled.taken = { batch: parseBatch(reply[3] ?? ''), context: parseContextMessages(reply[4]) };
       else if (settled.turn === 'next' && reply[3] !== undefined) settled.delayMs = Number(reply[3]);
       return settled;
     },

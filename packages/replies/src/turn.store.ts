@@ -1,5 +1,6 @@
 import type { Config } from '@dialog-relay/config';
 import type { ContextMessage } from '@dialog-relay/contracts';
+import { parseContextMessages } from '@dialog-relay/conversations';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { conversationKeys } from './turn-keys.js';
@@ -204,7 +205,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
           return {
             kind: 'batch',
             batch: parseBatch(reply[1] ?? ''),
-            opened: { context: (reply[2] ?? []).map((json) => JSON.parse(json) as ContextMessage) },
+            opened: { context: parseContextMessages(reply[2]) },
           };
         case 'stopped':
           return { kind: 'stopped' };
