@@ -1,39 +1,30 @@
 import { listDeadLetters } from '@dialog-relay/replies';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
-import { startReceiver, type Receiver } from './support/receiver.js';
-import { startSystem, WEBHOOK_SECRET, type System } from './support/system.js';
+import { WEBHOOK_SECRET } from './support/system.js';
+import { suiteSystem } from './support/suite-system.js';
 import { waitUntil } from '@dialog-relay/testkit';
 
 describe('auto_dialog delivery to send_url (API + real worker process + real receiver)', function () {
-  let system: System;
-  let receiver: Receiver;
-  before(async () => {
-    receiver = await startReceiver();
-    system = await startSystem({ workers: 1 });
-  });
-  after(async () => {
-    await system.close();
-    await receiver.close();
-  });
+  const suite = suiteSystem({ workers: 1 });
   beforeEach(() => {
-    receiver.requests.length = 0;
-    receiver.respond((_r, _i, res) => res.writeHead(200).end('ok'));
+    suite.receiver.requests.length = 0;
+    suite.receiver.respond((_r, _i, res) => res.writeHead(200).end('ok'));
   });
 
-  const deliveries = () => system.deliveries();
+  const deliveries = () => suite.system.deliveries();
   let conversationSeq = 0;
   const customer = (content = 'When are you open?') => {
     conversationSeq += 1;
     return { msg_id: `msg-${conversationSeq}-${Date.now()}`, from_user_id: `customer-${conversationSeq}`, to_user_id: 'bound-1', content };
   };
-  const send = (info: Record<string, unknown>) => system.send(info, { send_url: receiver.url });
+  const send = (info: Record<string, unknown>) => suite.system.send(info, { send_url: suite.receiver.url });
 
   it('delivers the reply with a signature a Standard Webhooks verifier accepts', async () => {
     const info = customer();
     const accepted = await send(info);
     expect(accepted.status).to.equal(202);
-    const [request] = await receiver.waitFor(1);
+    const [request] = await suite.receiver.waitFor(1);
     const verified = new Webhook(WEBHOOK_SECRET).verify(request!.raw, request!.headers as Record<string, string>) as Record<
       string,
       unknown
@@ -48,9 +39,9 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
   });
 
   it('delivers on the third attempt after 500 and 503, with one webhook-id', async () => {
-    receiver.respond((_r, i, res) => res.writeHead(i === 0 ? 500 : i === 1 ? 503 : 200).end());
+    suite.receiver.respond((_r, i, res) => res.writeHead(i === 0 ? 500 : i === 1 ? 503 : 200).end());
     await send(customer());
-    const requests = await receiver.waitFor(3);
+    const requests = await suite.receiver.waitFor(3);
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).to.equal(1);
     const id = requests[0]!.body.delivery_id;
     await waitUntil(async () => (await deliveries().get(id))?.state === 'delivered');
@@ -60,26 +51,26 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
 
   for (const status of [400, 410]) {
     it(`dead-letters after one attempt on a ${status}, keeping the attempt`, async () => {
-      receiver.respond((_r, _i, res) => res.writeHead(status).end('go away'));
+      suite.receiver.respond((_r, _i, res) => res.writeHead(status).end('go away'));
       await send(customer());
-      const [request] = await receiver.waitFor(1);
+      const [request] = await suite.receiver.waitFor(1);
       const id = request!.body.delivery_id;
       await waitUntil(async () => (await deliveries().get(id))?.state === 'dead');
       const letters = await listDeadLetters(deliveries());
       const letter = letters.find((l) => l.record.delivery_id === id);
       expect(letter?.record.dead_reason).to.equal('permanent_status');
       expect(letter?.attempts.map((a) => [a.status, a.response_body])).to.deep.equal([[status, 'go away']]);
-      expect(receiver.requests).to.have.length(1);
+      expect(suite.receiver.requests).to.have.length(1);
     });
   }
 
   it('retries a receiver slower than the time-out', async () => {
-    receiver.respond((_r, i, res) => {
+    suite.receiver.respond((_r, i, res) => {
       if (i === 0) setTimeout(() => res.writeHead(200).end(), 1500);
       else res.writeHead(200).end();
     });
     await send(customer());
-    const requests = await receiver.waitFor(2);
+    const requests = await suite.receiver.waitFor(2);
     const id = requests[0]!.body.delivery_id;
     await waitUntil(async () => (await deliveries().get(id))?.state === 'delivered');
     const attempts = await deliveries().attempts(id);
@@ -88,16 +79,16 @@ describe('auto_dialog delivery to send_url (API + real worker process + real rec
   });
 
   it('waits as long as Retry-After says after a 429', async () => {
-    receiver.respond((_r, i, res) => (i === 0 ? res.writeHead(429, { 'retry-after': '2' }).end() : res.writeHead(200).end()));
+    suite.receiver.respond((_r, i, res) => (i === 0 ? res.writeHead(429, { 'retry-after': '2' }).end() : res.writeHead(200).end()));
     const accepted = await send(customer());
-    const [first] = await receiver.waitFor(1);
+    const [first] = await suite.receiver.waitFor(1);
     // While the turn waits, its job says why (the queue dashboard shows it): no run failed, so BullMQ has no failedReason.
     const conversationId = String(accepted.json.data!['conversation_id']);
-    await waitUntil(async () => (await system.turnJobState(conversationId, 0)) === 'delayed');
-    expect(await system.turnJobProgress(conversationId, 0)).to.deep.equal({
+    await waitUntil(async () => (await suite.system.turnJobState(conversationId, 0)) === 'delayed');
+    expect(await suite.system.turnJobProgress(conversationId, 0)).to.deep.equal({
       last_error: `delivery ${first!.body.delivery_id} attempt 1: answered 429`,
     });
-    const requests = await receiver.waitFor(2, 10_000);
+    const requests = await suite.receiver.waitFor(2, 10_000);
     expect(requests[1]!.at - requests[0]!.at).to.be.at.least(1900);
   });
 });

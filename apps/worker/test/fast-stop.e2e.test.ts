@@ -1,47 +1,39 @@
 import { expect } from 'chai';
-import { startReceiver, type Receiver } from './support/receiver.js';
-import { startSystem, type System } from './support/system.js';
+import type { Responder } from './support/receiver.js';
+import { suiteSystem } from './support/suite-system.js';
 import { waitUntil } from '@dialog-relay/testkit';
 
 /** How long the slow receiver holds each request before it would answer 200: far past the stop's abort wait (under a second). */
 const HOLD_MS = 20_000;
 
 describe('stop_auto_reply while an attempt hangs on a slow receiver (two worker replicas)', function () {
-  let system: System;
-  let receiver: Receiver;
   /** Per request (by index): whether the receiver's hold ended (it answered) and whether it saw the connection close first. */
   const holds: { ended: boolean; closedDuringHold: boolean }[] = [];
-  before(async () => {
-    receiver = await startReceiver((_request, index, res) => {
-      const hold = { ended: false, closedDuringHold: false };
-      holds[index] = hold;
-      const timer = setTimeout(() => {
-        hold.ended = true;
-        res.writeHead(200).end('ok');
-      }, HOLD_MS);
-      res.on('close', () => {
-        if (!hold.ended) hold.closedDuringHold = true;
-        clearTimeout(timer);
-      });
+  const holdEach: Responder = (_request, index, res) => {
+    const hold = { ended: false, closedDuringHold: false };
+    holds[index] = hold;
+    const timer = setTimeout(() => {
+      hold.ended = true;
+      res.writeHead(200).end('ok');
+    }, HOLD_MS);
+    res.on('close', () => {
+      if (!hold.ended) hold.closedDuringHold = true;
+      clearTimeout(timer);
     });
-    // The attempt time-out (60 s) is longer than the hold: only an abort can end the attempt early.
-    system = await startSystem({ workers: 2, env: { DELIVERY_TIMEOUT_MS: '60000', WORKER_LOCK_MS: '70000' } });
-  });
-  after(async () => {
-    await system.close();
-    await receiver.close();
-  });
+  };
+  // The attempt time-out (60 s) is longer than the hold: only an abort can end the attempt early.
+  const suite = suiteSystem({ workers: 2, env: { DELIVERY_TIMEOUT_MS: '60000', WORKER_LOCK_MS: '70000' } }, holdEach);
 
   const who = { from_user_id: 'hanging-customer', to_user_id: 'bound-hanging' };
-  const command = (content: string) => system.command(who, content);
+  const command = (content: string) => suite.system.command(who, content);
   type Delivery = { state: string; attempts: { error: string | null; status: number | null }[] };
   const latestDelivery = async (): Promise<Delivery | undefined> =>
     ((await command('auto_reply_status')).json.data!['deliveries'] as Delivery[])[0];
 
   it('answers while the receiver still holds the request, aborts the attempt (the receiver sees the connection closed) and records it cancelled; nothing is attempted after', async () => {
-    const asked = await system.send({ ...who, content: 'are you there?', msg_id: 'hang-1' }, { send_url: receiver.url });
+    const asked = await suite.system.send({ ...who, content: 'are you there?', msg_id: 'hang-1' }, { send_url: suite.receiver.url });
     const conversationId = String(asked.json.data!['conversation_id']);
-    await receiver.waitFor(1);
+    await suite.receiver.waitFor(1);
 
     const stop = await command('stop_auto_reply');
 
@@ -53,7 +45,7 @@ describe('stop_auto_reply while an attempt hangs on a slow receiver (two worker 
     // The attempt was aborted: the receiver saw its connection closed before its hold ended.
     await waitUntil(() => holds[0]!.closedDuringHold, 10_000);
     expect(holds[0]!.ended).to.equal(false);
-    expect(receiver.aborted).to.have.length(1);
+    expect(suite.receiver.aborted).to.have.length(1);
 
     // Recorded as cancelled, with the one attempt marked cancelled (no HTTP status: it never answered).
     await waitUntil(async () => ((await latestDelivery())?.attempts.length ?? 0) === 1, 10_000);
@@ -63,8 +55,8 @@ describe('stop_auto_reply while an attempt hangs on a slow receiver (two worker 
     expect(delivery!.attempts[0]!.error).to.match(/^cancelled/);
 
     // The turn job is over, so no attempt can follow: the receiver got the one request only.
-    await waitUntil(async () => (await system.turnJobState(conversationId, 0)) === 'completed', 10_000);
-    expect(receiver.requests).to.have.length(1);
+    await waitUntil(async () => (await suite.system.turnJobState(conversationId, 0)) === 'completed', 10_000);
+    expect(suite.receiver.requests).to.have.length(1);
     expect((await latestDelivery())?.attempts).to.have.length(1);
   });
 });

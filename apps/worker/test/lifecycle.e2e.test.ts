@@ -1,21 +1,11 @@
 import { expect } from 'chai';
-import { startReceiver, type Receiver } from './support/receiver.js';
-import { startSystem, type System } from './support/system.js';
+import { suiteSystem } from './support/suite-system.js';
 
 describe('worker lifecycle', function () {
-  let system: System;
-  let receiver: Receiver;
-  before(async () => {
-    receiver = await startReceiver();
-    system = await startSystem({ workers: 1, env: { DELIVERY_TIMEOUT_MS: '3000', WORKER_LOCK_MS: '8000', LOG_LEVEL: 'info' } });
-  });
-  after(async () => {
-    await system.close();
-    await receiver.close();
-  });
+  const suite = suiteSystem({ workers: 1, env: { DELIVERY_TIMEOUT_MS: '3000', WORKER_LOCK_MS: '8000', LOG_LEVEL: 'info' } });
 
   it('keeps running after SIGHUP (knowledge files reload; the signal never ends the process)', async () => {
-    const worker = system.workers[0]!;
+    const worker = suite.system.workers[0]!;
     worker.child.kill('SIGHUP');
     // SIGHUP's default action ends a process at once; one that handles it is still there a second later
     const outcome = await Promise.race([
@@ -27,12 +17,12 @@ describe('worker lifecycle', function () {
 
   it('on SIGTERM finishes the delivery in flight and exits 0', async () => {
     let release: () => void = () => undefined;
-    receiver.respond((_r, _i, res) => {
+    suite.receiver.respond((_r, _i, res) => {
       release = () => res.writeHead(200).end();
     });
-    await system.send({ from_user_id: 'term-customer', to_user_id: 'bound', content: 'hi' }, { send_url: receiver.url });
-    await receiver.waitFor(1);
-    const worker = system.workers[0]!;
+    await suite.system.send({ from_user_id: 'term-customer', to_user_id: 'bound', content: 'hi' }, { send_url: suite.receiver.url });
+    await suite.receiver.waitFor(1);
+    const worker = suite.system.workers[0]!;
     worker.child.kill('SIGTERM');
     setTimeout(() => release(), 300);
     expect(await worker.exited).to.equal(0);

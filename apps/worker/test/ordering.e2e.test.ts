@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createRedis } from '@dialog-relay/redis';
-import { startReceiver, type Receiver } from './support/receiver.js';
-import { startSystem, type System } from './support/system.js';
+import type { Receiver } from './support/receiver.js';
+import type { System } from './support/system.js';
+import { suiteSystem } from './support/suite-system.js';
 import { waitUntil } from '@dialog-relay/testkit';
 
 async function runConversations(system: System, receiver: Receiver, conversations: number, perConversation: number): Promise<void> {
@@ -33,34 +34,16 @@ async function runConversations(system: System, receiver: Receiver, conversation
 
 for (const replicas of [2, 3]) {
   describe(`${replicas} worker replicas`, function () {
-    let system: System;
-    let receiver: Receiver;
-    before(async () => {
-      receiver = await startReceiver((_r, _i, res) => setTimeout(() => res.writeHead(200).end(), 2));
-      system = await startSystem({ workers: replicas });
-    });
-    after(async () => {
-      await system.close();
-      await receiver.close();
-    });
+    const suite = suiteSystem({ workers: replicas }, (_r, _i, res) => setTimeout(() => res.writeHead(200).end(), 2));
 
     it('answers 200 messages over 20 conversations exactly once each, every conversation in order', async () => {
-      await runConversations(system, receiver, 20, 10);
+      await runConversations(suite.system, suite.receiver, 20, 10);
     });
   });
 }
 
 describe('a worker SIGKILLed mid-run', function () {
-  let system: System;
-  let receiver: Receiver;
-  before(async () => {
-    receiver = await startReceiver((_r, _i, res) => setTimeout(() => res.writeHead(200).end(), 30));
-    system = await startSystem({ workers: 2 });
-  });
-  after(async () => {
-    await system.close();
-    await receiver.close();
-  });
+  const suite = suiteSystem({ workers: 2 }, (_r, _i, res) => setTimeout(() => res.writeHead(200).end(), 30));
 
   it('still answers every message (the other replica takes up its jobs)', async function () {
     this.timeout(90_000);
@@ -70,23 +53,23 @@ describe('a worker SIGKILLed mid-run', function () {
       for (let i = 0; i < total; i++) {
         const msgId = `kill-${i}-${Date.now()}`;
         sent.push(msgId);
-        await system.send(
+        await suite.system.send(
           { msg_id: msgId, from_user_id: `kill-customer-${i % 12}`, to_user_id: 'bound-kill', content: 'hello' },
-          { send_url: receiver.url },
+          { send_url: suite.receiver.url },
         );
       }
     })();
-    await receiver.waitFor(10);
-    system.workers[0]!.child.kill('SIGKILL');
+    await suite.receiver.waitFor(10);
+    suite.system.workers[0]!.child.kill('SIGKILL');
     await sending;
     const missing = (): string[] => {
-      const answered = new Set(receiver.requests.flatMap((r) => r.body.in_reply_to));
+      const answered = new Set(suite.receiver.requests.flatMap((r) => r.body.in_reply_to));
       return sent.filter((id) => !answered.has(id));
     };
     await waitUntil(() => Promise.resolve(missing().length === 0), 60_000).catch(() => undefined);
     if (missing().length > 0) {
-      const redis = createRedis(system.config.redis, 'worker', { name: 'diagnose' });
-      const keys = await redis.keys(`${system.config.redisPrefix}*`);
+      const redis = createRedis(suite.system.config.redis, 'worker', { name: 'diagnose' });
+      const keys = await redis.keys(`${suite.system.config.redisPrefix}*`);
       const state = await Promise.all(
         keys
           .filter((k) => /:(gen|pending|batch):/.test(k) || k.endsWith(':gen'))

@@ -3,8 +3,7 @@ import { createRedis } from '@dialog-relay/redis';
 import { waitUntil } from '@dialog-relay/testkit';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
-import { startReceiver, type Receiver } from './support/receiver.js';
-import { startSystem, type System } from './support/system.js';
+import { suiteSystem } from './support/suite-system.js';
 
 /**
  * WORKER_CONCURRENCY is a replica's total (docs/design/scaling.md): a replica runs at most that many jobs
@@ -15,23 +14,17 @@ describe('what one replica takes, two replicas and a burst', function () {
   this.timeout(60_000);
   const concurrency = 4;
   const shards = 4;
-  let system: System;
-  let receiver: Receiver;
-  before(async () => {
-    // Each reply is held 150 ms by the receiver, so taken jobs stay active long enough to be counted.
-    receiver = await startReceiver((_request, _index, res) => void setTimeout(() => res.writeHead(200).end('ok'), 150));
-    system = await startSystem({ workers: 2, env: { WORKER_CONCURRENCY: String(concurrency), QUEUE_SHARDS: String(shards) } });
-  });
-  after(async () => {
-    await system?.close();
-    await receiver?.close();
-  });
+  // Each reply is held 150 ms by the receiver, so taken jobs stay active long enough to be counted.
+  const suite = suiteSystem(
+    { workers: 2, env: { WORKER_CONCURRENCY: String(concurrency), QUEUE_SHARDS: String(shards) } },
+    (_request, _index, res) => void setTimeout(() => res.writeHead(200).end('ok'), 150),
+  );
 
   it(`never lets a replica hold more than WORKER_CONCURRENCY + QUEUE_SHARDS - 1 (${concurrency + shards - 1}) jobs, and answers every message`, async () => {
-    const redis = createRedis(system.config.redis, 'worker', { name: 'take-limit-probe' });
+    const redis = createRedis(suite.system.config.redis, 'worker', { name: 'take-limit-probe' });
     const queues = Array.from(
       { length: shards },
-      (_, shard) => new Queue(QUEUE_NAMES.replies, { connection: redis, prefix: system.keys.bullPrefix(shard) }),
+      (_, shard) => new Queue(QUEUE_NAMES.replies, { connection: redis, prefix: suite.system.keys.bullPrefix(shard) }),
     );
     const most = new Map<string, number>();
     let watching = true;
@@ -49,13 +42,13 @@ describe('what one replica takes, two replicas and a burst', function () {
       const total = 48;
       await Promise.all(
         Array.from({ length: total }, (_, i) =>
-          system.send(
+          suite.system.send(
             { from_user_id: `burst-customer-${i}`, to_user_id: 'burst-bound', content: 'hello', msg_id: `burst-${i}` },
-            { send_url: receiver.url },
+            { send_url: suite.receiver.url },
           ),
         ),
       );
-      await waitUntil(() => new Set(receiver.requests.flatMap((r) => r.body.in_reply_to)).size === total, 40_000);
+      await waitUntil(() => new Set(suite.receiver.requests.flatMap((r) => r.body.in_reply_to)).size === total, 40_000);
     } finally {
       watching = false;
       await watcher;
