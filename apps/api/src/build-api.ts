@@ -90,11 +90,16 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     checkShards().catch(() => undefined);
   });
 
+  // BullMQ defines its scripts on the connection it is given; the request connection auto-pipelines,
+  // and each batch would copy them all (packages/redis assertNoDefinedScripts): the queues get their own.
+  const queueRedis = createRedis(config.redis, 'request', { name: 'dialog-relay-api-queues', autoPipelining: false });
+  queueRedis.on('error', () => undefined); // reported once, by the request connection's listener above
   const replies = createReplyServices(
     config,
     {
       keys,
-      redis,
+      redis: queueRedis,
+      commands: redis,
       openSubscriber: subscriberOpener(config.redis, 'dialog-relay-api-signals'),
     },
     {
@@ -191,7 +196,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
   return {
     app,
     ready: async (timeoutMs) => {
-      await waitForRedis(redis, timeoutMs);
+      await Promise.all([waitForRedis(redis, timeoutMs), waitForRedis(queueRedis, timeoutMs)]);
       await checkShards();
     },
     drain: () => {
@@ -202,6 +207,7 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
       await replies.close();
       replication?.close();
       redis.disconnect();
+      queueRedis.disconnect();
     },
   };
 }

@@ -192,7 +192,8 @@ interface RedisDeps {
 async function withRedis(touchesShards: boolean, command: (deps: RedisDeps) => Promise<Output>): Promise<Output> {
   const config = loadConfig(process.env);
   const keys = createRedisKeys(config.redisPrefix, config.redis.shards);
-  const redis = createRedis(config.redis, 'request', { name: 'dialog-relay-cli', commandTimeoutMs: 10_000 });
+  // no auto-pipelining: one command at a time, and BullMQ's queues define their scripts on it
+  const redis = createRedis(config.redis, 'request', { name: 'dialog-relay-cli', commandTimeoutMs: 10_000, autoPipelining: false });
   redis.on('error', () => undefined);
   try {
     await waitForRedis(redis, 5000);

@@ -19,8 +19,9 @@ export interface RedisConnectionOptions {
   /** Upper bound of one command (request role), so a hung server turns into a 503 instead of a hung request. */
   commandTimeoutMs?: number;
   /**
-   * Worker role: commands issued in one tick share one write and one round trip (ioredis
-   * auto-pipelining). Only for connections that never block: not for BullMQ's.
+   * Commands issued in one tick share one write and one round trip (ioredis auto-pipelining): on by
+   * default for the request role, asked for by the worker role. Only for connections that never
+   * block and on which no script is defined: not for BullMQ's (assertNoDefinedScripts).
    */
   autoPipelining?: boolean;
 }
@@ -38,7 +39,7 @@ function roleOptions(role: ConnectionRole, options: RedisConnectionOptions): Red
         connectionName: options.name,
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
-        enableAutoPipelining: true,
+        enableAutoPipelining: options.autoPipelining !== false,
         commandTimeout: options.commandTimeoutMs ?? 2000,
         connectTimeout: 2000,
         retryStrategy,
@@ -67,12 +68,33 @@ export const subscriberOpener =
     return subscriber;
   };
 
+/**
+ * An auto-pipelined batch is an ioredis Pipeline, and each Pipeline copies every script defined on
+ * its connection (defineCommand; BullMQ defines 64 on a connection it is given): 2-3 us per batch
+ * without, 26-28 us with BullMQ's, paid by every command when the load is light enough for one per
+ * batch. Our scripts run through EVALSHA (lua-script.ts); a library that defines scripts gets a
+ * connection of its own without auto-pipelining (the API's queues, the worker's BullMQ connection).
+ */
+function assertNoDefinedScripts(redis: Redis): Redis {
+  redis.defineCommand = (name: string): never => {
+    throw new Error(
+      `${name}: a script defined on an auto-pipelined connection is copied into every batch; give its library a connection of its own without auto-pipelining`,
+    );
+  };
+  return redis;
+}
+
 /** The one factory: the right ioredis client for the configured mode, with the options the role needs. */
 export function createRedis(
   config: Pick<RedisConfig, 'target' | 'password' | 'tls'>,
   role: ConnectionRole,
   options: RedisConnectionOptions,
 ): Redis {
+  const redis = connect(config, role, options);
+  return redis.options.enableAutoPipelining === true ? assertNoDefinedScripts(redis) : redis;
+}
+
+function connect(config: Pick<RedisConfig, 'target' | 'password' | 'tls'>, role: ConnectionRole, options: RedisConnectionOptions): Redis {
   const base: RedisOptions = {
     ...roleOptions(role, options),
     // RESP2, as ioredis 5 spoke: ioredis 6 defaults to RESP3 (a HELLO round trip per connection and

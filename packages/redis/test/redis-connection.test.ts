@@ -23,6 +23,25 @@ describe('redis connections', () => {
     expect(answers).to.deep.equal(['a', 'b', 'c']);
   });
 
+  /**
+   * An auto-pipelined batch is an ioredis Pipeline, and every Pipeline copies each script defined on
+   * its connection (BullMQ defines 64 on the connection it is given): 2-3 us per batch with none,
+   * 26-28 us with BullMQ's. The API's request connection carried them, so each of its commands paid
+   * that when the load was light enough for one command per batch (docs/design/performance.md).
+   */
+  it('refuses a defined script on an auto-pipelined connection, which would copy it into every batch', () => {
+    const config = { target: { mode: 'single' as const, url: testRedisUrl() }, password: undefined, tls: false };
+    const script = { numberOfKeys: 0, lua: 'return 1' };
+    const request = createRedis(config, 'request', { name: 'test-request' });
+    const commands = open(true);
+    const queues = createRedis(config, 'request', { name: 'test-queues', autoPipelining: false });
+    opened.push(request, queues);
+    for (const pipelined of [request, commands]) expect(() => pipelined.defineCommand('answer', script)).to.throw(/auto-pipelin/);
+    queues.defineCommand('answer', script);
+    expect(queues.options.enableAutoPipelining).to.not.equal(true);
+    expect(typeof (queues as unknown as Record<string, unknown>)['answer']).to.equal('function');
+  });
+
   it('speaks RESP2 as ioredis 5 did (ioredis 6 defaults to RESP3)', async () => {
     const redis = open();
     const info = await redis.client('INFO');

@@ -1,9 +1,8 @@
 import { loadConfig } from '@dialog-relay/config';
-import { createRedisKeys, createRequestRedis, type Redis } from '@dialog-relay/redis';
+import { createRedis, createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { createReplyServices, newDeliveryId } from '../src/index.js';
-import { testRedisForSuite } from './support/suite-hooks.js';
 
 /** The composition root the API, the worker and the CLI share: each service built once, when first read. */
 describe('createReplyServices', () => {
@@ -14,7 +13,15 @@ describe('createReplyServices', () => {
     subscribers.push(subscriber);
     return subscriber;
   };
-  testRedisForSuite('reply-services-test', (connection) => (redis = connection));
+  // as the API's queue connection: BullMQ defines its scripts on it, so no auto-pipelining (packages/redis)
+  before(async () => {
+    redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'request', {
+      name: 'reply-services-test',
+      autoPipelining: false,
+    });
+    await waitForRedis(redis, 5000);
+  });
+  after(() => redis.disconnect());
   beforeEach(() => {
     subscribers.length = 0;
   });
