@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Responder } from './support/receiver.js';
+import { answerAfter, type Hold, type Responder } from './support/receiver.js';
 import { suiteSystem } from './support/suite-system.js';
 import { waitUntil } from '@dialog-relay/testkit';
 
@@ -8,18 +8,9 @@ const HOLD_MS = 20_000;
 
 describe('stop_auto_reply while an attempt hangs on a slow receiver (two worker replicas)', function () {
   /** Per request (by index): whether the receiver's hold ended (it answered) and whether it saw the connection close first. */
-  const holds: { ended: boolean; closedDuringHold: boolean }[] = [];
+  const holds: Hold[] = [];
   const holdEach: Responder = (_request, index, res) => {
-    const hold = { ended: false, closedDuringHold: false };
-    holds[index] = hold;
-    const timer = setTimeout(() => {
-      hold.ended = true;
-      res.writeHead(200).end('ok');
-    }, HOLD_MS);
-    res.on('close', () => {
-      if (!hold.ended) hold.closedDuringHold = true;
-      clearTimeout(timer);
-    });
+    holds[index] = answerAfter(HOLD_MS, res);
   };
   // The attempt time-out (60 s) is longer than the hold: only an abort can end the attempt early.
   const suite = suiteSystem({ workers: 2, env: { DELIVERY_TIMEOUT_MS: '60000', WORKER_LOCK_MS: '70000' } }, holdEach);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startReceiver } from './support/receiver.js';
+import { answerAfter, startReceiver } from './support/receiver.js';
 import { suiteSystem } from './support/suite-system.js';
 import { waitUntil } from '@dialog-relay/testkit';
 
@@ -116,16 +116,7 @@ describe('a human takes over (real worker process, real receiver)', function () 
   it("an agent's message aborts an attempt in flight on a slow receiver, records it cancelled, and its 202 does not wait for the attempt", async () => {
     const holdMs = 20_000;
     const hold = { ended: false, closedDuringHold: false };
-    const slow = await startReceiver((_request, _index, res) => {
-      const timer = setTimeout(() => {
-        hold.ended = true;
-        res.writeHead(200).end('ok');
-      }, holdMs);
-      res.on('close', () => {
-        if (!hold.ended) hold.closedDuringHold = true;
-        clearTimeout(timer);
-      });
-    });
+    const slow = await startReceiver((_request, _index, res) => answerAfter(holdMs, res, hold));
     try {
       const talk = conversationOf('takeover-customer-hang');
       const asked = await talk.ask('ht-h1', slow.url);

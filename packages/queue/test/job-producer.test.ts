@@ -1,4 +1,4 @@
-import { createRedis, createRedisKeys, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { createRedis, createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { Worker, type Queue } from 'bullmq';
 import { expect } from 'chai';
@@ -60,10 +60,7 @@ describe('job producer', () => {
     let redis: Redis;
     before(async () => {
       // as the API's queue connection: BullMQ defines its scripts on it, so no auto-pipelining (packages/redis)
-      redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'request', {
-        name: 'job-producer-test',
-        autoPipelining: false,
-      });
+      redis = createRequestRedis(testRedisUrl(), { name: 'job-producer-test', autoPipelining: false });
       await waitForRedis(redis, 5000);
     });
     after(() => redis.disconnect());

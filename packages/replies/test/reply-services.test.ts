@@ -1,5 +1,5 @@
 import { loadConfig } from '@dialog-relay/config';
-import { createRedis, createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
+import { createRedisKeys, createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { createReplyServices, newDeliveryId } from '../src/index.js';
@@ -10,15 +10,13 @@ describe('createReplyServices', () => {
   const subscribers: Redis[] = [];
   const openSubscriber = (): Redis => {
     const subscriber = createRequestRedis(testRedisUrl(), { name: 'reply-services-signals' });
+    subscriber.on('error', () => undefined); // as subscriberOpener's: closed by the services, maybe before it was ready
     subscribers.push(subscriber);
     return subscriber;
   };
   // as the API's queue connection: BullMQ defines its scripts on it, so no auto-pipelining (packages/redis)
   before(async () => {
-    redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, 'request', {
-      name: 'reply-services-test',
-      autoPipelining: false,
-    });
+    redis = createRequestRedis(testRedisUrl(), { name: 'reply-services-test', autoPipelining: false });
     await waitForRedis(redis, 5000);
   });
   after(() => redis.disconnect());

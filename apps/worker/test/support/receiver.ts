@@ -78,3 +78,22 @@ export async function startReceiver(responder?: Responder): Promise<Receiver> {
     },
   };
 }
+
+/** What a held answer saw: whether it was sent, and whether the connection closed before (an aborted attempt). */
+export interface Hold {
+  ended: boolean;
+  closedDuringHold: boolean;
+}
+
+/** Holds `res` for `holdMs`, then answers 200; `hold` records which came first, the answer or the connection's close. */
+export function answerAfter(holdMs: number, res: ServerResponse, hold: Hold = { ended: false, closedDuringHold: false }): Hold {
+  const timer = setTimeout(() => {
+    hold.ended = true;
+    res.writeHead(200).end('ok');
+  }, holdMs);
+  res.on('close', () => {
+    if (!hold.ended) hold.closedDuringHold = true;
+    clearTimeout(timer);
+  });
+  return hold;
+}
