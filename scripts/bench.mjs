@@ -60,6 +60,11 @@ const figures = {
   alloc_kib: null,
   redis_cpu_us: null,
 };
+/** A baseline's two runs, before and after dialog-relay, averaged field by field (null where either run has none). */
+const meanOfRuns = (before, after) =>
+  Object.fromEntries(
+    Object.keys(before).map((key) => [key, before[key] === null || after[key] === null ? null : (before[key] + after[key]) / 2]),
+  );
 let errors = 0;
 try {
   const single = await startRedisServer();
@@ -91,8 +96,7 @@ try {
     const rawBefore = await rawDeliveries(ctx, DELIVERIES);
     ours = await ourDeliveries(ctx, ctx.redis, DELIVERIES, DELIVERIES / 10);
     const rawAfter = await rawDeliveries(ctx, DELIVERIES);
-    const mean = (a, b) => (a === null || b === null ? null : (a + b) / 2);
-    const raw = { rate: (rawBefore.rate + rawAfter.rate) / 2, redisCpu: mean(rawBefore.redisCpu, rawAfter.redisCpu) };
+    const raw = meanOfRuns(rawBefore, rawAfter);
     errors += ours.errors;
     log(
       `   raw BullMQ + got ${rawBefore.rate.toFixed(0)} then ${rawAfter.rate.toFixed(0)} /s (Redis ${rawBefore.redisCpu?.toFixed(0) ?? '-'} then ${rawAfter.redisCpu?.toFixed(0) ?? '-'} µs per job), dialog-relay ${ours.rate.toFixed(0)} /s`,
@@ -146,7 +150,7 @@ try {
     const rawBefore = await rawLatency(ctx, RATE, count);
     const lat = await ourLatency(ctx, RATE, count, Number(process.env.BENCH_STOPS ?? 20));
     const rawAfter = await rawLatency(ctx, RATE, count);
-    const rawLat = { p50: (rawBefore.p50 + rawAfter.p50) / 2, p99: (rawBefore.p99 + rawAfter.p99) / 2 };
+    const rawLat = meanOfRuns(rawBefore, rawAfter);
     errors += lat.errors;
     log(
       `   raw BullMQ add→delivered p50 ${rawBefore.p50.toFixed(2)} then ${rawAfter.p50.toFixed(2)} ms, p99 ${rawBefore.p99.toFixed(1)} then ${rawAfter.p99.toFixed(1)} ms; dialog-relay p50 ${lat.p50.toFixed(1)} ms p99 ${lat.p99.toFixed(1)} ms; stops ${lat.stops}, attempts after the answer ${lat.attemptsAfter}`,
