@@ -191,4 +191,37 @@ describe('every Lua script of the service (admission, context, reply protocol)',
       "bad: redis.call('HGET', ARGV[1]) takes a key not passed in KEYS",
     );
   });
+
+  it('the convention check catches a number passed to a command: a literal, arithmetic, a length or a tonumber (each formatted with %.17g by Redis 7.0)', () => {
+    const script = (source: string) => ({
+      name: 'bad',
+      keys: ['order'],
+      args: ['keep', 'ttl'],
+      sha: '',
+      source: `--[[ x\n KEYS[1] order\n ARGV[1] keep  ARGV[2] ttl\n Output: 1 ]]\n${source}`,
+    });
+    expect(scriptConventionProblems(script("return redis.call('LRANGE', KEYS[1], 0, -1)\n"))).to.deep.equal([
+      "bad: redis.call('LRANGE', …, 0) passes a number: pass text",
+      "bad: redis.call('LRANGE', …, -1) passes a number: pass text",
+    ]);
+    expect(
+      scriptConventionProblems(
+        script("redis.call('LTRIM', KEYS[1], '0', ARGV[1] - 1)\nreturn redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))\n"),
+      ),
+    ).to.deep.equal([
+      "bad: redis.call('LTRIM', …, ARGV[1] - 1) passes a number: pass text",
+      "bad: redis.call('PEXPIRE', …, tonumber(ARGV[2])) passes a number: pass text",
+    ]);
+    expect(scriptConventionProblems(script("local t = {}\nreturn redis.call('RPUSH', KEYS[1], #t)\n"))).to.deep.equal([
+      "bad: redis.call('RPUSH', …, #t) passes a number: pass text",
+    ]);
+    // text made once from a number, and numbers that are arguments of another function, pass
+    expect(
+      scriptConventionProblems(
+        script(
+          "local ids = {}\nredis.call('LTRIM', KEYS[1], '0', string.format('%d', ARGV[1] - 1))\nreturn redis.call('HMGET', KEYS[1], unpack(ids, 1, math.min(1 + 499, #ids)))\n",
+        ),
+      ),
+    ).to.deep.equal([]);
+  });
 });

@@ -4,7 +4,7 @@ type Placeholders<N extends string> = Readonly<Record<N, string>>;
 
 const admitLua = (k: Placeholders<'rateWindow' | 'guard'>, a: Placeholders<'limit' | 'mode' | 'ttlMs'>): string => `
 local n = redis.call('INCR', ${k.rateWindow})
-if n == 1 then redis.call('PEXPIRE', ${k.rateWindow}, 2000) end
+if n == 1 then redis.call('PEXPIRE', ${k.rateWindow}, '2000') end
 if n > tonumber(${a.limit}) then return {'rate_limited'} end
 if ${a.mode} == 'idem' then
   local existing = redis.call('GET', ${k.guard})

@@ -16,7 +16,6 @@ type ContextKeys = Readonly<Record<'order' | 'messages', string>>;
 export const appendContextLua = (k: ContextKeys, a: Readonly<Record<'cap' | 'ttlMs', string>>, pairs: string, counter: string): string => `
 do
   local cap = tonumber(${a.cap})
-  local ttl = tonumber(${a.ttlMs})
   local entries = ${pairs}
   for i = 1, #entries, 2 do
     if redis.call('HSETNX', ${k.messages}, entries[i], entries[i + 1]) == 1 then
@@ -26,14 +25,14 @@ do
   end
   local excess = redis.call('LLEN', ${k.order}) - cap
   if excess > 0 then
-    local old = redis.call('LRANGE', ${k.order}, 0, excess - 1)
-    redis.call('LTRIM', ${k.order}, excess, -1)
+    local old = redis.call('LRANGE', ${k.order}, '0', string.format('%d', excess - 1))
+    redis.call('LTRIM', ${k.order}, string.format('%d', excess), '-1')
     for j = 1, #old, 500 do
       redis.call('HDEL', ${k.messages}, unpack(old, j, math.min(j + 499, #old)))
     end
   end
-  redis.call('PEXPIRE', ${k.order}, ttl)
-  redis.call('PEXPIRE', ${k.messages}, ttl)
+  redis.call('PEXPIRE', ${k.order}, ${a.ttlMs})
+  redis.call('PEXPIRE', ${k.messages}, ${a.ttlMs})
 end`;
 
 /**
@@ -46,9 +45,9 @@ do
   local limit = tonumber(${limit})
   local ids
   if limit > 0 then
-    ids = redis.call('LRANGE', ${k.order}, -limit, -1)
+    ids = redis.call('LRANGE', ${k.order}, string.format('%d', -limit), '-1')
   else
-    ids = redis.call('LRANGE', ${k.order}, 0, -1)
+    ids = redis.call('LRANGE', ${k.order}, '0', '-1')
   end
   for j = 1, #ids, 500 do
     local values = redis.call('HMGET', ${k.messages}, unpack(ids, j, math.min(j + 499, #ids)))
@@ -70,7 +69,7 @@ end`;
  */
 export const readHistoryLua = (k: ContextKeys, msgId: string, window: string, into: string): string => `
 do
-  local ids = redis.call('LRANGE', ${k.order}, 0, -1)
+  local ids = redis.call('LRANGE', ${k.order}, '0', '-1')
   local id = ${msgId}
   local at
   if id then

@@ -87,10 +87,37 @@ export function scriptConventionProblems(script: LuaScript): string[] {
       if (IS_KEY.test(arg) || (built && arg.includes('..')) || (derivedAllowed && /^derived[A-Za-z]*$/.test(arg))) continue;
       problems.push(`${script.name}: redis.call('${command}', ${arg}) takes a key not passed in KEYS`);
     }
+    for (const arg of args.slice(1)) {
+      if (isNumberExpression(arg)) problems.push(`${script.name}: redis.call('${command}', …, ${arg}) passes a number: pass text`);
+    }
   }
   const usedKeys = [...body.matchAll(/KEYS\[(\d+)\]/g)].map((m) => Number(m[1]));
   if (usedKeys.some((k) => k > script.keys.length)) problems.push(`${script.name}: uses a KEYS index it does not declare`);
   return problems;
+}
+
+/**
+ * An argument that is a Lua number as written: a literal, a length (`#t`), a `tonumber(…)`, or
+ * arithmetic outside any parentheses. Redis 7.0 turns a number argument into text with
+ * snprintf("%.17g"), a few thousand instructions each (docs/design/lua-scripts.md, "Text, not
+ * numbers"); text (an ARGV, a quoted literal, `string.format('%d', …)`) is taken as it is. A
+ * variable holding a number cannot be seen here.
+ */
+function isNumberExpression(arg: string): boolean {
+  if (/^-?\d+(\.\d+)?$/.test(arg) || arg.startsWith('#') || arg.startsWith('tonumber(')) return true;
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < arg.length; i++) {
+    const char = arg[i];
+    if (quote !== '') {
+      if (char === '\\') i += 1;
+      else if (char === quote) quote = '';
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === '(' || char === '{' || char === '[') depth += 1;
+    else if (char === ')' || char === '}' || char === ']') depth -= 1;
+    else if (depth === 0 && (char === '+' || char === '*' || char === '/' || (char === '-' && arg[i + 1] !== '-'))) return true;
+  }
+  return false;
 }
 
 /** The top-level arguments of a call whose command name ends at `from` (up to its closing parenthesis), trimmed. */

@@ -13,15 +13,17 @@ import { defineLuaScript } from '@dialog-relay/redis';
  * Lua shared by the scripts that mark an attempt in flight (TAKE, OPEN_ATTEMPT, BEGIN_ATTEMPT): drops the markers
  * whose time is up (a worker that died mid-attempt) and marks `id` until now + ttl. Written out with
  * the script's own KEYS[i] (docs/design/lua-scripts.md: every key a call takes is a KEYS[i] itself).
+ * `now` is a Lua number, `ttlText` the marker's ttl in ms as text (an ARGV): what reaches a command
+ * is text (docs/design/lua-scripts.md, "Text, not numbers").
  */
-export const markAttemptLua = (attempts: string, id: string, now: string, ttl: string): string => `
+export const markAttemptLua = (attempts: string, id: string, now: string, ttlText: string): string => `
 do
   local marked = redis.call('HGETALL', ${attempts})
   for i = 1, #marked, 2 do
     if tonumber(marked[i + 1]) <= ${now} then redis.call('HDEL', ${attempts}, marked[i]) end
   end
-  redis.call('HSET', ${attempts}, ${id}, ${now} + ${ttl})
-  redis.call('PEXPIRE', ${attempts}, ${ttl})
+  redis.call('HSET', ${attempts}, ${id}, string.format('%d', ${now} + ${ttlText}))
+  redis.call('PEXPIRE', ${attempts}, ${ttlText})
 end`;
 
 /** The keys and arguments of `takeBatchLua`, by name. */
@@ -73,7 +75,7 @@ else
       took = 'wait'
       waitMs = math.min(quiet, ceiling)
     else
-      items = redis.call('LRANGE', ${k.pending}, 0, -1)
+      items = redis.call('LRANGE', ${k.pending}, '0', '-1')
       redis.call('DEL', ${k.pending}, ${k.oldest})
     end
   else
@@ -85,9 +87,9 @@ else
       redis.call('DEL', ${k.oldest})
       redis.call('ZREM', ${k.waiting}, ${a.conversationId})
     end
-    json = '{"delivery_id":' .. cjson.encode(${a.deliveryId}) .. ',"generation":' .. ${a.generation} .. ',"count":' .. #items .. ',"carrier":' .. ${a.carrier} .. ',"messages":[' .. table.concat(items, ',') .. ']}'
+    json = '{"delivery_id":' .. cjson.encode(${a.deliveryId}) .. ',"generation":' .. ${a.generation} .. ',"count":' .. string.format('%d', #items) .. ',"carrier":' .. ${a.carrier} .. ',"messages":[' .. table.concat(items, ',') .. ']}'
     redis.call('SET', ${k.batch}, json, 'PX', ${a.ttlMs})
-    ${markAttemptLua(k.attempts, a.deliveryId, 'now', `tonumber(${a.markerTtlMs})`)}
+    ${markAttemptLua(k.attempts, a.deliveryId, 'now', a.markerTtlMs)}
     -- the history of the batch's newest message (the one answered), its msg_id read from the due message's JSON
     ${readHistoryLua({ order: k.order, messages: k.messages }, `string.match(items[#items], '^{"message":{"msg_id":"([^"\\\\]*)"')`, a.contextWindow, 'context')}
     took = 'taken'
@@ -126,7 +128,7 @@ do
   if pause and pause > 0 then
     local t = redis.call('TIME')
     local untilMs = t[1] * 1000 + math.floor(t[2] / 1000) + pause
-    if tonumber(redis.call('GET', ${k.paused}) or '0') < untilMs then redis.call('SET', ${k.paused}, untilMs, 'PX', pause) end
+    if tonumber(redis.call('GET', ${k.paused}) or '0') < untilMs then redis.call('SET', ${k.paused}, string.format('%d', untilMs), 'PX', ${a.pauseMs}) end
     redis.call('DEL', ${k.pending}, ${k.oldest})
     redis.call('ZREM', ${k.waiting}, ${a.conversationId})
   end
@@ -159,7 +161,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return {0, record, made, {}} end
 if ARGV[1] ~= '' and tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then return {0, record, made, {}} end
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
-${markAttemptLua('KEYS[3]', 'ARGV[2]', 'now', 'tonumber(ARGV[3])')}
+${markAttemptLua('KEYS[3]', 'ARGV[2]', 'now', 'ARGV[3]')}
 local context = {}
 if #record == 0 then ${readContextLua({ order: 'KEYS[6]', messages: 'KEYS[7]' }, '0', 'context')} end
 return {1, record, made, context}
@@ -288,7 +290,7 @@ if created then
   redis.call('HSET', KEYS[6], unpack(fields))
   redis.call('EXPIRE', KEYS[6], ARGV[7])
   redis.call('LPUSH', KEYS[7], id)
-  redis.call('LTRIM', KEYS[7], 0, tonumber(ARGV[9]) - 1)
+  redis.call('LTRIM', KEYS[7], '0', string.format('%d', ARGV[9] - 1))
   redis.call('EXPIRE', KEYS[7], ARGV[7])
 elseif moved ~= '' then
   redis.call('HSET', KEYS[6], 'state', moved)
@@ -335,7 +337,7 @@ if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
       messages: 'KEYS[11]',
     },
     {
-      generation: 'current',
+      generation: "string.format('%d', current)",
       debounceMs: 'ARGV[18]',
       maxWaitMs: 'ARGV[19]',
       ttlMs: 'ARGV[20]',
@@ -347,10 +349,10 @@ if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
       pendingCount: 'pendingCount',
     },
   )}
-  if took == 'taken' then return {moved, 'taken', tostring(current), json, context} end
-  if took == 'wait' then return {moved, 'next', tostring(current), tostring(waitMs)} end
+  if took == 'taken' then return {moved, 'taken', string.format('%d', current), json, context} end
+  if took == 'wait' then return {moved, 'next', string.format('%d', current), string.format('%d', waitMs)} end
 end
-return {moved, turn, tostring(current)}
+return {moved, turn, string.format('%d', current)}
 `,
 });
 

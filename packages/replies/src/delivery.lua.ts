@@ -17,7 +17,7 @@ if redis.call('HSETNX', KEYS[1], 'delivery_id', ARGV[3]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 redis.call('EXPIRE', KEYS[1], ARGV[1])
 redis.call('LPUSH', KEYS[2], ARGV[3])
-redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+redis.call('LTRIM', KEYS[2], '0', string.format('%d', ARGV[2] - 1))
 redis.call('EXPIRE', KEYS[2], ARGV[1])
 return 1
 `,

@@ -37,7 +37,9 @@ if waiting == 0 and redis.call('EXISTS', ${k.batch}) == 0 then opens = 1 end
 redis.call('RPUSH', ${k.pending}, ${a.message})
 redis.call('PEXPIRE', ${k.pending}, ${a.ttlMs})
 local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
+-- server ms as text, made of TIME's seconds and the first three of its six microsecond digits: a
+-- number passed to a command would be formatted with %.17g (docs/design/lua-scripts.md)
+local now = t[1] .. string.sub('00000' .. t[2], -6, -4)
 redis.call('SET', ${k.since}, now, 'PX', ${a.ttlMs})
 redis.call('SET', ${k.oldest}, now, 'NX', 'PX', ${a.ttlMs})
 redis.call('ZADD', ${k.waiting}, 'NX', now, ${a.conversationId})
@@ -100,7 +102,7 @@ if ${a.stop} == '1' then redis.call('SET', ${k.stop}, '1') end
 local until_ms = 0
 if tonumber(${a.pauseMs}) > 0 then
   until_ms = now + tonumber(${a.pauseMs})
-  redis.call('SET', ${k.paused}, until_ms, 'PX', ${a.pauseMs})
+  redis.call('SET', ${k.paused}, string.format('%d', until_ms), 'PX', ${a.pauseMs})
 end
 local waiting = redis.call('LLEN', ${k.pending})
 local cancelled = waiting
@@ -108,7 +110,7 @@ redis.call('DEL', ${k.pending}, ${k.oldest})
 redis.call('ZREM', ${k.waiting}, ${a.conversationId})
 local deliveryId = ''
 -- The batch's header names its delivery id and size: read only that, not the messages' content.
-local head = redis.call('GETRANGE', ${k.batch}, 0, 299)
+local head = redis.call('GETRANGE', ${k.batch}, '0', '299')
 if head ~= '' then
   local id, count = string.match(head, '^{"delivery_id":"([%w_%-]*)","generation":%d+,"count":(%d+),')
   -- Without the header (a corrupt batch) the batch is dropped with nothing to name.
@@ -188,7 +190,7 @@ export const STATUS_PART = defineLuaPart({
   derivedKeys:
     "deliveryPrefix .. id (the record) and .. ':attempts' for each listed id ending with shardSuffix: same hash tag as the declared keys",
   lua: (k, a) => `
-local ids = redis.call('LRANGE', ${k.deliveries}, 0, tonumber(${a.limit}) - 1)
+local ids = redis.call('LRANGE', ${k.deliveries}, '0', string.format('%d', ${a.limit} - 1))
 local views = {}
 local suffix = ${a.shardSuffix}
 for i = 1, #ids do
@@ -196,11 +198,11 @@ for i = 1, #ids do
   if string.sub(id, -string.len(suffix)) == suffix then
     local derivedRecord = ${a.deliveryPrefix} .. id
     local derivedAttempts = derivedRecord .. ':attempts'
-    views[i] = {id, redis.call('HGETALL', derivedRecord), redis.call('LRANGE', derivedAttempts, 0, -1)}
+    views[i] = {id, redis.call('HGETALL', derivedRecord), redis.call('LRANGE', derivedAttempts, '0', '-1')}
   else
     views[i] = {id}
   end
 end
-return {redis.call('EXISTS', ${k.stop}), redis.call('GET', ${k.paused}), redis.call('LRANGE', ${k.pending}, 0, -1), redis.call('GET', ${k.batch}), views}
+return {redis.call('EXISTS', ${k.stop}), redis.call('GET', ${k.paused}), redis.call('LRANGE', ${k.pending}, '0', '-1'), redis.call('GET', ${k.batch}), views}
 `,
 });

@@ -81,7 +81,7 @@ ${takeBatchLua(
     contextWindow: 'ARGV[8]',
   },
 )}
-if took == 'wait' then return {'wait', tostring(waitMs)} end
+if took == 'wait' then return {'wait', string.format('%d', waitMs)} end
 if took == 'empty' then return {'empty'} end
 return {'taken', json, context}
 `,
@@ -102,7 +102,7 @@ export const FINISH = defineLuaScript({
           ARGV[3] conversationId  (its member in KEYS[7])
   Output: {'next', G'} (messages wait: add job G', idempotent by job id) | {'idle', G'} ]]
 ${endTurnLua({ generation: 'KEYS[1]', batch: 'KEYS[2]', pending: 'KEYS[3]', stop: 'KEYS[4]', paused: 'KEYS[5]', oldest: 'KEYS[6]', waiting: 'KEYS[7]' }, { generation: 'ARGV[1]', pauseMs: 'ARGV[2]', conversationId: 'ARGV[3]' })}
-return {turn, tostring(current)}
+return {turn, string.format('%d', current)}
 `,
 });
 
@@ -127,7 +127,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if ARGV[1] ~= '' and tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[1]) then return 0 end
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
-${markAttemptLua('KEYS[3]', 'ARGV[2]', 'now', 'tonumber(ARGV[3])')}
+${markAttemptLua('KEYS[3]', 'ARGV[2]', 'now', 'ARGV[3]')}
 return 1
 `,
 });
@@ -145,8 +145,9 @@ export const CLAIM_OVERDUE = defineLuaScript({
           worker skips it and it is checked again only after another olderThanMs. ]]
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]), 'LIMIT', 0, tonumber(ARGV[2]))
-for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', now, id) end
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', string.format('%d', now - ARGV[1]), 'LIMIT', '0', ARGV[2])
+local nowText = string.format('%d', now)
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', nowText, id) end
 return ids
 `,
 });
@@ -164,7 +165,7 @@ export const WAITING_TURN = defineLuaScript({
           of the current generation) | {'idle'} (nothing waits, or stopped: the conversation leaves
           the sorted set, e.g. after its pending list expired) ]]
 if redis.call('LLEN', KEYS[1]) > 0 and redis.call('EXISTS', KEYS[3]) == 0 then
-  local carrier = string.match(redis.call('GETRANGE', KEYS[5], 0, 299), ${CARRIER_PATTERN})
+  local carrier = string.match(redis.call('GETRANGE', KEYS[5], '0', '299'), ${CARRIER_PATTERN})
   return {'due', carrier or redis.call('GET', KEYS[2]) or '0'}
 end
 redis.call('ZREM', KEYS[4], ARGV[1])
