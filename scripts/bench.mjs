@@ -4,11 +4,14 @@
 // Sizes (environment, defaults fit a 2-core machine in under 5 minutes): BENCH_SECONDS (5) per
 // synchronous figure, BENCH_DELIVERIES (4000), BENCH_RATE (500 msg/s) for BENCH_E2E_SECONDS (10),
 // BENCH_MEMORY_REQUESTS (100000, sampled after a tenth), BENCH_CLUSTER (1: also on a 3-master cluster),
-// BENCH_COMMANDS (50 requests of each scenario counted with MONITOR).
+// BENCH_COMMANDS (50 requests of each scenario counted with MONITOR), BENCH_INSTRUCTIONS (1000
+// messages on a Redis under callgrind, when valgrind is installed).
+import { callgrindInstalled } from './bench/callgrind-redis.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandsPhase } from './bench/commands-phase.mjs';
 import { ourDeliveries, rawDeliveries } from './bench/delivery-phase.mjs';
+import { instructionsPhase } from './bench/instructions-phase.mjs';
 import { ourLatency, rawLatency } from './bench/latency-phase.mjs';
 import { memoryPhase } from './bench/memory-phase.mjs';
 import { killAll } from './bench/processes.mjs';
@@ -30,7 +33,8 @@ const E2E_SECONDS = numberOf('BENCH_E2E_SECONDS', 10);
 const MEMORY = numberOf('BENCH_MEMORY_REQUESTS', 100_000);
 const CLUSTER = process.env.BENCH_CLUSTER !== '0';
 const COMMANDS = numberOf('BENCH_COMMANDS', 50);
-// BENCH_ONLY=sync,delivery,latency,memory,cluster,commands runs some phases (while working on one figure).
+const INSTRUCTIONS = numberOf('BENCH_INSTRUCTIONS', 1000);
+// BENCH_ONLY=sync,delivery,latency,memory,cluster,commands,instructions runs some phases (while working on one figure).
 const only = process.env.BENCH_ONLY?.split(',');
 const runs = (phase) => only === undefined || only.includes(phase);
 const log = (line) => process.stdout.write(`${line}\n`);
@@ -53,12 +57,13 @@ log(
 const servers = [];
 const receiver = await startReceiver();
 const rows = [];
-/** Figures besides the ratios (bench/results/latest.json: redis_commands, cpu_us, alloc_kib, redis_cpu_us). */
+/** Figures besides the ratios (bench/results/latest.json: redis_commands, cpu_us, alloc_kib, redis_cpu_us, redis_instructions). */
 const figures = {
   redis_commands: null,
   cpu_us: { request: null, by_scenario: null, reply: null },
   alloc_kib: null,
   redis_cpu_us: null,
+  redis_instructions: null,
 };
 /** A baseline's two runs, before and after dialog-relay, averaged field by field (null where either run has none). */
 const meanOfRuns = (before, after) =>
@@ -206,6 +211,30 @@ try {
     const counted = await commandsPhase(ctx, COMMANDS);
     errors += counted.errors;
     figures.redis_commands = counted.commands;
+  }
+
+  if (runs('instructions')) {
+    if (!callgrindInstalled()) log('8. Redis instructions per message: skipped, valgrind is not installed');
+    else {
+      log(`8. Redis instructions per message: phase 2's runs, ${INSTRUCTIONS} messages each, on a redis-server under callgrind`);
+      const counted = await instructionsPhase(ctx, INSTRUCTIONS);
+      errors += counted.errors;
+      figures.redis_instructions = counted;
+      log(
+        `   raw BullMQ job ${(counted.raw.total / 1000).toFixed(1)}k (add ${(counted.raw.add / 1000).toFixed(1)}k, process ${(counted.raw.process / 1000).toFixed(1)}k); dialog-relay message ${(counted.ours.total / 1000).toFixed(1)}k (accept ${(counted.ours.accept / 1000).toFixed(1)}k, delivery ${(counted.ours.delivery / 1000).toFixed(1)}k)`,
+      );
+      rows.push({
+        id: 'redis_instructions',
+        figure: 'Redis instructions per auto_dialog message, accept to delivery',
+        value: counted.ours.total,
+        unit: 'instr',
+        baseline: 'per raw BullMQ job, add + process',
+        baseline_value: counted.raw.total,
+        ratio: counted.ours.total / counted.raw.total,
+        target: null,
+        direction: 'info',
+      });
+    }
   }
 
   if (CLUSTER && ours && runs('cluster')) {

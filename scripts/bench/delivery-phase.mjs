@@ -8,16 +8,20 @@ import { perUnit, processCpuUs, redisCpuUs } from './cpu.mjs';
 import { failures, load, pool } from './load.mjs';
 import { phaseEnv, startApi, startRawWorker, startWorker, stop } from './processes.mjs';
 
+/** No marks: `marks.at(label)` is awaited where a window of the run begins or ends (instructions-phase.mjs). */
+const NO_MARKS = { at: async () => undefined };
+
 /**
  * Raw BullMQ: `count` jobs added up front, then the worker starts. Returns deliveries/s and Redis's
- * own CPU per job, from before the add to the last delivery.
+ * own CPU per job, from before the add to the last delivery (marks: start, added, done).
  */
-export async function rawDeliveries({ root, redis, receiver, messages }, count) {
+export async function rawDeliveries({ root, redis, receiver, messages }, count, marks = NO_MARKS) {
   const connection = new Redis(redis.url, { maxRetriesPerRequest: null, protocol: 2 });
   const prefix = `bench-raw-${randomUUID().slice(0, 6)}`;
   const queue = new Queue('raw', { connection, prefix });
   await queue.waitUntilReady();
   const redisCpuBefore = await redisCpuUs(connection);
+  await marks.at('start');
   await queue.addBulk(
     Array.from({ length: count }, (_, i) => ({
       name: 'deliver',
@@ -25,6 +29,7 @@ export async function rawDeliveries({ root, redis, receiver, messages }, count) 
       opts: { removeOnComplete: true },
     })),
   );
+  await marks.at('added');
   const start = receiver.state.received;
   const worker = await startRawWorker({ root, redis, receiver }, prefix);
   await receiver.until(start + 1, 30_000);
@@ -32,6 +37,7 @@ export async function rawDeliveries({ root, redis, receiver, messages }, count) 
   await receiver.until(start + count, 120_000);
   const rate = (count - 1) / ((performance.now() - t0) / 1000);
   const redisCpu = perUnit(redisCpuBefore, await redisCpuUs(connection), count);
+  await marks.at('done');
   await stop(worker);
   await queue.obliterate({ force: true });
   await queue.close();
@@ -43,19 +49,21 @@ export async function rawDeliveries({ root, redis, receiver, messages }, count) 
  * dialog-relay: `count` auto_dialog messages over `conversations` conversations accepted by the API
  * while no worker runs, then one worker starts. Returns deliveries/s, the accept errors, the worker's
  * CPU per reply (first delivery to last) and Redis's own CPU per message (before the first accept to
- * the last delivery; one Redis only).
+ * the last delivery; one Redis only; marks: start, accepted, done).
  */
-export async function ourDeliveries({ root, receiver, sign, clients }, redis, count, conversations) {
+export async function ourDeliveries({ root, receiver, sign, clients }, redis, count, conversations, marks = NO_MARKS) {
   const env = phaseEnv(redis, clients, 'dlv');
   const api = await startApi(root, env);
   const probe = redis.url ? new Redis(redis.url, { protocol: 2 }) : undefined;
   const redisCpuBefore = probe ? await redisCpuUs(probe) : null;
   const run = randomUUID().slice(0, 4);
+  await marks.at('start');
   const accepted = await load(
     api.url,
     pool(count, (i) => sign('auto_dialog', { customer: `dlv-${run}-${i % conversations}`, sendUrl: `${receiver.base}/hook` })),
     { amount: count },
   );
+  await marks.at('accepted');
   await stop(api.child);
   const start = receiver.state.received;
   const expected = accepted['2xx'];
@@ -67,6 +75,7 @@ export async function ourDeliveries({ root, receiver, sign, clients }, redis, co
   const rate = (expected - 1) / ((performance.now() - t0) / 1000);
   const workerCpu = perUnit(cpuFirst, processCpuUs(worker.pid), expected - 1);
   const redisCpu = probe ? perUnit(redisCpuBefore, await redisCpuUs(probe), expected) : null;
+  await marks.at('done');
   probe?.disconnect();
   await stop(worker);
   return { rate, errors: failures(accepted), workerCpu, redisCpu };

@@ -40,7 +40,10 @@ export function printTable(rows, log) {
 }
 
 /** Redis commands per request and per reply (MONITOR), CPU per request and per reply (µs), KiB allocated per request. */
-export function printFigures({ redis_commands: commands, cpu_us: cpu, alloc_kib: alloc, redis_cpu_us: redisCpu }, log) {
+export function printFigures(
+  { redis_commands: commands, cpu_us: cpu, alloc_kib: alloc, redis_cpu_us: redisCpu, redis_instructions: instr },
+  log,
+) {
   const show = (value, digits = 1) => (value === null || value === undefined ? '-' : value.toFixed(digits));
   if (commands)
     log(
@@ -58,6 +61,10 @@ export function printFigures({ redis_commands: commands, cpu_us: cpu, alloc_kib:
   if (redisCpu)
     log(
       `  Redis CPU: ${show(redisCpu.auto, 0)} µs per auto_dialog message accepted and delivered, ${show(redisCpu.raw, 0)} µs per raw BullMQ job`,
+    );
+  if (instr)
+    log(
+      `  Redis instructions (callgrind): ${show(instr.ours.total / 1000)}k per auto_dialog message (accept ${show(instr.ours.accept / 1000)}k, delivery ${show(instr.ours.delivery / 1000)}k), ${show(instr.raw.total / 1000)}k per raw BullMQ job`,
     );
 }
 
@@ -89,6 +96,14 @@ export function writeResults(root, { rows, stopAttemptsAfter, errors, figures })
     },
     alloc_kib: figures.alloc_kib && Object.fromEntries(Object.entries(figures.alloc_kib).map(([id, kib]) => [id, round(kib)])),
     redis_cpu_us: figures.redis_cpu_us && { auto: round(figures.redis_cpu_us.auto), raw: round(figures.redis_cpu_us.raw) },
+    redis_instructions: figures.redis_instructions && {
+      auto: Math.round(figures.redis_instructions.ours.total),
+      accept: Math.round(figures.redis_instructions.ours.accept),
+      delivery: Math.round(figures.redis_instructions.ours.delivery),
+      raw: Math.round(figures.redis_instructions.raw.total),
+      raw_add: Math.round(figures.redis_instructions.raw.add),
+      raw_process: Math.round(figures.redis_instructions.raw.process),
+    },
     stop_attempts_after: stopAttemptsAfter,
     errors,
     rows: rows.map((row) => ({ ...row, met: met(row) })),
