@@ -16,7 +16,17 @@ const DELIVERY_SHARD = /_s(\d{1,4})$/;
 
 export function createRedisKeys(prefix: string, shards = 16) {
   const tags = shardTags(shards);
-  const shardOf = (conversationId: string): number => shardOfId(conversationId, shards);
+  // A script's keys of one conversation are made together (a reply's take and settle name 8-10 each):
+  // the shard, a CRC16 that allocates the id's UTF-8 bytes, is worked out once for them.
+  let lastConversation: string | undefined;
+  let lastShard = 0;
+  const shardOf = (conversationId: string): number => {
+    if (conversationId !== lastConversation) {
+      lastShard = shardOfId(conversationId, shards);
+      lastConversation = conversationId;
+    }
+    return lastShard;
+  };
   const shardOfDelivery = (deliveryId: string): number => {
     const named = DELIVERY_SHARD.exec(deliveryId);
     return named ? Number(named[1]) % shards : shardOfId(deliveryId, shards);

@@ -72,6 +72,19 @@ describe('redis keys', () => {
     expect(Math.max(...counts)).to.be.below(1200);
   });
 
+  it('gives each conversation its own shard when keys of several conversations are made in turn (the shard is remembered for the last one only)', () => {
+    const keys = createRedisKeys('dr:', 16);
+    const ids = Array.from({ length: 200 }, (_, i) => `c_${i.toString(36)}y`);
+    const fresh = (id: string) => createRedisKeys('dr:', 16).shardOf(id);
+    for (let round = 0; round < 3; round++) {
+      for (const id of ids) {
+        expect(keys.shardOf(id), id).to.equal(fresh(id));
+        expect(slotOf(keys.contextOrder(id))).to.equal(slotOf(`{${keys.shardTags[fresh(id)]!}}`));
+      }
+    }
+    expect(new Set(ids.map((id) => keys.shardOf(id))).size).to.be.above(8);
+  });
+
   it('classifies connection loss and OOM as unavailable, and other errors not', () => {
     const reply = new Error('OOM command not allowed when used memory > maxmemory');
     reply.name = 'ReplyError';
