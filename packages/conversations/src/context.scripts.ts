@@ -143,15 +143,20 @@ export const READ_PART = defineLuaPart({
   lua: readLua,
 });
 
-/** RECORD as a part of a request's write script: the msg_id, json pairs come as one JSON array. */
+/**
+ * RECORD as a part of a request's write script: one message, or two (website_dialog's question and
+ * answer), each as its msg_id and JSON; `secondId` '' when there is one. Passed as they are, not as
+ * one JSON array: decoding it cost Redis a tenth of the accept script's own work.
+ */
 export const RECORD_PART = defineLuaPart({
   name: 'context-record',
-  does: "append messages to the conversation's context (context-record)",
+  does: "append one or two messages to the conversation's context (context-record)",
   keys: ['order', 'messages'],
-  args: ['cap', 'ttlMs', 'pairs'],
+  args: ['cap', 'ttlMs', 'firstId', 'first', 'secondId', 'second'],
   output: 'how many messages were new',
   slot: 'conversation',
-  lua: (k, a) => recordLua(k, a, `cjson.decode(${a.pairs})`),
+  lua: (k, a) =>
+    recordLua(k, a, `(${a.secondId} == '' and {${a.firstId}, ${a.first}} or {${a.firstId}, ${a.first}, ${a.secondId}, ${a.second}})`),
 });
 
 export const CONTEXT_SCRIPTS = [RECORD, READ];

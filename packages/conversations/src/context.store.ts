@@ -13,8 +13,8 @@ export interface ContextStore {
   record(conversationId: string, messages: readonly ContextMessage[]): Promise<number>;
   /** The last `limit` messages (default all), oldest first, in one round trip. */
   read(conversationId: string, limit?: number): Promise<ContextMessage[]>;
-  /** record() as a part of a request's write script (docs/design/lua-scripts.md "Composed scripts"). */
-  recordStep(conversationId: string, messages: readonly ContextMessage[]): StepCall;
+  /** record() of one or two messages as a part of a request's write script (docs/design/lua-scripts.md "Composed scripts"). */
+  recordStep(conversationId: string, messages: readonly [ContextMessage] | readonly [ContextMessage, ContextMessage]): StepCall;
   /** read() as a part of a request's first script; its reply read with readReply(). */
   readStep(conversationId: string, limit: number): StepCall;
   readReply(reply: unknown): ContextMessage[];
@@ -56,8 +56,11 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
       const added = await runScript(redis, RECORD, contextKeys(conversationId), { cap: maxMessages, ttlMs }, pairs);
       return Number(added);
     },
-    recordStep: (conversationId, messages) =>
-      stepCall(RECORD_PART, contextKeys(conversationId), { cap: maxMessages, ttlMs, pairs: JSON.stringify(pairsOf(messages)) }),
+    recordStep(conversationId, messages) {
+      if (messages.length < 1 || messages.length > 2) throw new RangeError(`recordStep takes one or two messages, got ${messages.length}`);
+      const [firstId = '', first = '', secondId = '', second = ''] = pairsOf(messages);
+      return stepCall(RECORD_PART, contextKeys(conversationId), { cap: maxMessages, ttlMs, firstId, first, secondId, second });
+    },
     readStep: (conversationId, limit) => stepCall(READ_PART, contextKeys(conversationId), { limit }),
     readReply,
 

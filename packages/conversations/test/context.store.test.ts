@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ContextMessage } from '@dialog-relay/contracts';
-import { createRedisKeys, createRequestRedis, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { createRedisKeys, createRequestRedis, runSteps, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { createContextStore, type ContextStore } from '../src/index.js';
 
@@ -169,6 +169,19 @@ describe('context store', () => {
     expect(await store.record(conv, [message])).to.equal(1);
     expect(await store.read(conv)).to.deep.equal([message]);
     expect(await store.record(conv, [message])).to.equal(0);
+  });
+
+  it("records one or two messages as a request script's step, each once, with a quote and non-ASCII text kept, and refuses three", async () => {
+    const [one] = await runSteps(redis, [store.recordStep(conv, [msg('s1', 'say "hi" — 你好')])]);
+    const [two] = await runSteps(redis, [store.recordStep(conv, [msg('s2'), msg('s3', '{"role":"bot"}')])]);
+    const [again] = await runSteps(redis, [store.recordStep(conv, [msg('s3'), msg('s4')])]);
+    expect([one, two, again]).to.deep.equal([1, 2, 1]);
+    const read = await store.read(conv);
+    expect(ids(read)).to.deep.equal(['s1', 's2', 's3', 's4']);
+    expect(read[0]).to.deep.equal(msg('s1', 'say "hi" — 你好'));
+    expect(read[2]).to.deep.equal(msg('s3', '{"role":"bot"}'));
+    const three = [msg('a'), msg('b'), msg('c')] as unknown as [ContextMessage];
+    expect(() => store.recordStep(conv, three)).to.throw(RangeError, 'one or two messages');
   });
 
   it('records nothing for an empty batch', async () => {
