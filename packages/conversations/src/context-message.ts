@@ -15,12 +15,13 @@ function roleOf(fromUserType: FromUserType | undefined): ContextMessage['role'] 
 
 /**
  * The context form of an incoming message. Role: from_user_type 2 (or absent, as in assist and
- * website dialogs) is the customer, 1 and 3 are agents, 4 is the bot. Content: the text when
- * non-empty, then each file in order.
+ * website dialogs) is the customer, 1 and 3 are agents, 4 is the bot. Content: the text when it
+ * holds more than white space (no reader uses a blank text: the engines trim it away, and a stored
+ * text part is how a context read tells a message with text, readHistoryLua), then each file in order.
  */
 export function contextMessageFrom(info: MessageInfo, msgId: string): ContextMessage {
   const content: ReplyPart[] = [];
-  if (info.content !== undefined && info.content !== '') content.push({ type: 'text', content: info.content });
+  if (info.content !== undefined && info.content.trim() !== '') content.push({ type: 'text', content: info.content });
   for (const file of info.files_info ?? []) content.push({ type: file.file_type, content: file.content });
   return {
     msg_id: msgId,

@@ -66,8 +66,14 @@ end`;
  * out, or its id is unknown), every message is read, as readContextLua with no limit. A message
  * missing from the hash is skipped. A message's role is found in its JSON as written by the
  * context's writer (`"role":"bot"`; a customer's text cannot hold it unescaped).
+ *
+ * `customers` (a Lua expression; '' for none): an engine that reads only the customer's own texts
+ * (ReplyEngine.contextCustomerTexts) gets, before the message, only the latest that many customer
+ * messages with a text part within the window, and nothing after it. They are read from the message
+ * backwards, five at a time, until enough are found: a turn then reads a few messages of the
+ * context, not the window's ten.
  */
-export const readHistoryLua = (k: ContextKeys, msgId: string, window: string, into: string): string => `
+export const readHistoryLua = (k: ContextKeys, msgId: string, window: string, into: string, customers = "''"): string => `
 do
   local ids = redis.call('LRANGE', ${k.order}, '0', '-1')
   local id = ${msgId}
@@ -80,12 +86,35 @@ do
   local from = 1
   local window = tonumber(${window})
   if at and window and window >= 0 then from = math.max(1, at - window) end
-  for j = from, #ids, 500 do
-    local last = math.min(j + 499, #ids)
-    local values = redis.call('HMGET', ${k.messages}, unpack(ids, j, last))
-    for v = 1, last - j + 1 do
-      local value = values[v]
-      if value and (not at or j + v - 1 <= at or string.find(value, '"role":"bot"', 1, true)) then ${into}[#${into} + 1] = value end
+  local customers = tonumber(${customers})
+  if at and customers then
+    local found = {}
+    local own
+    local high = at
+    while high >= from and (high == at or #found < customers) do
+      local low = high
+      if customers > 0 then low = math.max(from, high - 4) end
+      local values = redis.call('HMGET', ${k.messages}, unpack(ids, low, high))
+      for v = high - low + 1, 1, -1 do
+        local value = values[v]
+        if low + v - 1 == at then
+          own = value
+        elseif value and #found < customers and string.find(value, '"role":"customer"', 1, true) and string.find(value, '"type":"text"', 1, true) then
+          found[#found + 1] = value
+        end
+      end
+      high = low - 1
+    end
+    for f = #found, 1, -1 do ${into}[#${into} + 1] = found[f] end
+    if own then ${into}[#${into} + 1] = own end
+  else
+    for j = from, #ids, 500 do
+      local last = math.min(j + 499, #ids)
+      local values = redis.call('HMGET', ${k.messages}, unpack(ids, j, last))
+      for v = 1, last - j + 1 do
+        local value = values[v]
+        if value and (not at or j + v - 1 <= at or string.find(value, '"role":"bot"', 1, true)) then ${into}[#${into} + 1] = value end
+      end
     end
   end
 end`;

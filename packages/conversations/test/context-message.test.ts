@@ -53,12 +53,16 @@ describe('contextMessageFrom', () => {
     });
   });
 
-  it('leaves out empty or missing text', () => {
+  it('leaves out empty, blank or missing text, and keeps a text with anything but white space as it came', () => {
     const files = [{ file_type: 'image' as const, content: 'https://x/a.png' }];
     expect(contextMessageFrom({ ...base, content: '', files_info: files }, 'm').content).to.deep.equal([
       { type: 'image', content: 'https://x/a.png' },
     ]);
+    expect(contextMessageFrom({ ...base, content: ' \n\t\u3000 ', files_info: files }, 'm').content).to.deep.equal([
+      { type: 'image', content: 'https://x/a.png' },
+    ]);
     expect(contextMessageFrom({ ...base }, 'm').content).to.deep.equal([]);
+    expect(contextMessageFrom({ ...base, content: ' ok? ' }, 'm').content).to.deep.equal([{ type: 'text', content: ' ok? ' }]);
   });
 
   it('defaults from_user_id to the empty string', () => {

@@ -30,7 +30,16 @@ end`;
 type TakeKeys = Readonly<Record<'pending' | 'since' | 'oldest' | 'batch' | 'waiting' | 'attempts' | 'order' | 'messages', string>>;
 type TakeArgs = Readonly<
   Record<
-    'generation' | 'debounceMs' | 'maxWaitMs' | 'ttlMs' | 'deliveryId' | 'conversationId' | 'markerTtlMs' | 'carrier' | 'contextWindow',
+    | 'generation'
+    | 'debounceMs'
+    | 'maxWaitMs'
+    | 'ttlMs'
+    | 'deliveryId'
+    | 'conversationId'
+    | 'markerTtlMs'
+    | 'carrier'
+    | 'contextWindow'
+    | 'contextCustomers',
     string
   >
 > & {
@@ -91,7 +100,7 @@ else
     redis.call('SET', ${k.batch}, json, 'PX', ${a.ttlMs})
     ${markAttemptLua(k.attempts, a.deliveryId, 'now', a.markerTtlMs)}
     -- the history of the batch's newest message (the one answered), its msg_id read from the due message's JSON
-    ${readHistoryLua({ order: k.order, messages: k.messages }, `string.match(items[#items], '^{"message":{"msg_id":"([^"\\\\]*)"')`, a.contextWindow, 'context')}
+    ${readHistoryLua({ order: k.order, messages: k.messages }, `string.match(items[#items], '^{"message":{"msg_id":"([^"\\\\]*)"')`, a.contextWindow, 'context', a.contextCustomers)}
     took = 'taken'
   end
 end`;
@@ -211,6 +220,7 @@ export const SETTLE = defineLuaScript({
     'markerTtlMs',
     'carrier',
     'contextWindow',
+    'contextCustomers',
   ],
   source: `
 --[[ What follows an attempt, or a turn that ends without one (worker), in one step.
@@ -245,7 +255,9 @@ export const SETTLE = defineLuaScript({
                   that job finds the batch, the sweep makes sure that job exists)
           ARGV[23] contextWindow  context messages the engine reads before the message it answers
                   ('' all): the next turn's context is read as TAKE reads it
-          ARGV[24..] field, value pairs of a record produced this run (stored unless it exists)
+          ARGV[24] contextCustomers  '' or, for an engine that reads only the customer's texts, how
+                  many of the customer's messages with text it reads (readHistoryLua)
+          ARGV[25..] field, value pairs of a record produced this run (stored unless it exists)
   Output: {state it moved to, or '' (refused or none), 'next' | 'idle' | 'open', G'}
           ('next': messages wait, add job G'; 'open': the turn goes on, a retry)
           | {state, 'next', G', ms}: messages wait but the next turn's debounce window runs ms more
@@ -263,13 +275,13 @@ local function stoppedNow()
   if stoppedRead == nil then stoppedRead = redis.call('EXISTS', KEYS[4]) == 1 end
   return stoppedRead
 end
-local created = #ARGV >= 24 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1
+local created = #ARGV >= 25 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1
 local moved = ''
 if ARGV[3] ~= '' then
   -- a record created here has the state of its fields; a stored one is read
   local state
   if created then
-    for i = 24, #ARGV - 1, 2 do
+    for i = 25, #ARGV - 1, 2 do
       if ARGV[i] == 'state' then state = ARGV[i + 1] end
     end
   else
@@ -282,7 +294,7 @@ if ARGV[3] ~= '' then
 end
 if created then
   -- stored with the state it moves to, in one write
-  local fields = {unpack(ARGV, 24)}
+  local fields = {unpack(ARGV, 25)}
   if moved ~= '' then
     fields[#fields + 1] = 'state'
     fields[#fields + 1] = moved
@@ -346,6 +358,7 @@ if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
       markerTtlMs: 'ARGV[21]',
       carrier: 'ARGV[22]',
       contextWindow: 'ARGV[23]',
+      contextCustomers: 'ARGV[24]',
       pendingCount: 'pendingCount',
     },
   )}

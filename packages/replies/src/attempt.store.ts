@@ -4,7 +4,7 @@ import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { OPEN_ATTEMPT, SETTLE } from './attempt.lua.js';
 import { KEEP_PER_CONVERSATION, parseRecord, recordFields } from './delivery.store.js';
 import type { DeadReason, DeliveryAttempt, DeliveryRecord, DeliveryState, TurnBatch } from './reply.types.js';
-import { parseBatch } from './turn.store.js';
+import { parseBatch, type ContextReach } from './turn.store.js';
 
 /** An attempt opened on a reply taken before (OPEN_ATTEMPT). */
 export interface OpenedAttempt {
@@ -40,7 +40,7 @@ export interface Settlement {
    * When the turn ends and messages wait, take the next turn for the same job (docs/design/reply-protocol.md
    * "The turn"): its delivery id, and the generation of the job going on (the batch names it).
    */
-  goOn?: { deliveryId: string; carrier: number; contextWindow?: number };
+  goOn?: { deliveryId: string; carrier: number; reach?: ContextReach };
 }
 
 export interface Settled {
@@ -156,7 +156,8 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
           batchTtlMs: take?.pendingTtlMs ?? 0,
           markerTtlMs: deps.attemptMarkerTtlMs,
           carrier: s.goOn?.carrier ?? '',
-          contextWindow: s.goOn?.contextWindow ?? '',
+          contextWindow: s.goOn?.reach?.window ?? '',
+          contextCustomers: s.goOn?.reach?.customerTexts ?? '',
         },
         s.produced ? recordFields(s.produced) : [],
       )) as [string, string, string, string?, string[]?];

@@ -10,7 +10,7 @@ export {
 } from './reply-services.js';
 export type { DueMessage, DeliveryRecord, DeliveryAttempt } from './reply.types.js';
 // The stores one by one, for the tests and tools that need one of them (the processes use the services).
-export { createTurnStore, turnTimingsOf, type TurnStore } from './turn.store.js';
+export { createTurnStore, turnTimingsOf, type ContextReach, type TurnStore } from './turn.store.js';
 export { createDeliveryStore, type DeliveryStore } from './delivery.store.js';
 export { createAttemptStore } from './attempt.store.js';
 export { createAutoReplies, type AutoReplies } from './auto-replies.js';

@@ -5,7 +5,7 @@ import type { Settlement } from './attempt.store.js';
 import { produceReply } from './produce-reply.js';
 import { NO_REPLY_METRICS } from './reply-metrics.js';
 import type { TurnBatch } from './reply.types.js';
-import type { TakeResult } from './turn.store.js';
+import type { ContextReach, TakeResult } from './turn.store.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /**
@@ -31,9 +31,10 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
   // Registered before TAKE marks the attempt in flight: a stop that finds the marker reaches it.
   let inFlight = deps.attempts.register(conversationId, deliveryId);
   try {
-    // The context is read as far back as the engine looks (ReplyEngine.contextWindow), not whole.
-    const { contextWindow } = deps.engine;
-    const taken = await deps.turns.take(conversationId, carrier, deliveryId, contextWindow);
+    // The context is read as far back as the engine looks (ReplyEngine.contextWindow), not whole,
+    // and only the customer's texts for an engine that reads nothing else (contextCustomerTexts).
+    const reach: ContextReach = { window: deps.engine.contextWindow, customerTexts: deps.engine.contextCustomerTexts };
+    const taken = await deps.turns.take(conversationId, carrier, deliveryId, reach);
     if (taken.kind !== 'batch') {
       const decision = await notTaken(deps, conversationId, carrier, taken);
       metrics.turn(decision.kind === 'wait' ? 'waiting' : 'finished', (deps.nowMs() - started) / 1000);
@@ -53,7 +54,7 @@ export async function processTurn(deps: WorkerDeps, payload: JobPayloads['conver
       if (goOn) {
         const nextId = deps.newDeliveryId(conversationId, generation + 1);
         // Registered before SETTLE marks the next attempt in flight, as before TAKE.
-        next = { deliveryId: nextId, carrier, contextWindow, inFlight: deps.attempts.register(conversationId, nextId) };
+        next = { deliveryId: nextId, carrier, reach, inFlight: deps.attempts.register(conversationId, nextId) };
       }
       let ended: Ended | undefined;
       try {
@@ -143,7 +144,7 @@ async function closeTurn(
         deps,
         step.result,
         true,
-        goOn && { deliveryId: goOn.deliveryId, carrier: goOn.carrier, contextWindow: goOn.contextWindow },
+        goOn && { deliveryId: goOn.deliveryId, carrier: goOn.carrier, reach: goOn.reach },
       );
       if (settled.turn === 'open') return retryLater(deps, step.result);
       // SETTLE takes the next turn only when given goOn

@@ -63,13 +63,24 @@ export const cancelResultOf = (raw: unknown): CancelResult => {
   return { cancelled, batchDeliveryId, inFlightDeliveryIds, pausedUntilMs, generation: Number(generation), waiting };
 };
 
+/**
+ * How much of a conversation's context a turn reads for its engine (ReplyEngine): `window`, how many
+ * messages before the answered one (none: all), after it only the bot's replies; `customerTexts`,
+ * for an engine that reads only the customer's texts, only that many of the customer's messages with
+ * text within the window, and nothing after it (readHistoryLua).
+ */
+export interface ContextReach {
+  window?: number;
+  customerTexts?: number;
+}
+
 /** Typed calls of the per-conversation turn protocol (turns.lua.ts). */
 export interface TurnStore {
   /** How long an attempt's in-flight marker lasts from its opening (config: longer than one attempt). */
   readonly attemptMarkerTtlMs: number;
   schedule(message: DueMessage): Promise<ScheduleResult>;
-  /** contextWindow: how many context messages before the answered one the engine reads (none: all); after it, only the bot's replies are read. */
-  take(conversationId: string, generation: number, deliveryId: string, contextWindow?: number): Promise<TakeResult>;
+  /** reach: how much of the context the engine reads (none: all of it). */
+  take(conversationId: string, generation: number, deliveryId: string, reach?: ContextReach): Promise<TakeResult>;
   /** pauseMs > 0 (a handoff): pause the conversation's auto replies that long, dropping the messages that wait. */
   finish(conversationId: string, generation: number, pauseMs?: number): Promise<{ next: boolean; generation: number }>;
   /** stop_auto_reply (setStop) or a human's message (pauseMs, possibly 0). */
@@ -183,7 +194,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
       const input = scheduleInput(keys, timings, message);
       return scheduleResultOf(await runScript(redis, SCHEDULE, input.keys, input.args));
     },
-    async take(c, generation, deliveryId, contextWindow) {
+    async take(c, generation, deliveryId, reach) {
       const reply = (await runScript(redis, TAKE, turnKeys(c), {
         generation,
         debounceMs: timings.debounceMs,
@@ -192,7 +203,8 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
         deliveryId,
         conversationId: c,
         markerTtlMs: timings.attemptMarkerTtlMs,
-        contextWindow: contextWindow ?? '',
+        contextWindow: reach?.window ?? '',
+        contextCustomers: reach?.customerTexts ?? '',
       })) as [string, string?, string[]?];
       switch (reply[0]) {
         case 'stale':

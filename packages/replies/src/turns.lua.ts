@@ -14,7 +14,17 @@ export { CANCEL, SCHEDULE };
 export const TAKE = defineLuaScript({
   name: 'take',
   keys: ['pending', 'since', 'oldest', 'generation', 'batch', 'stop', 'waiting', 'attempts', 'order', 'messages'],
-  args: ['generation', 'debounceMs', 'maxWaitMs', 'ttlMs', 'deliveryId', 'conversationId', 'markerTtlMs', 'contextWindow'],
+  args: [
+    'generation',
+    'debounceMs',
+    'maxWaitMs',
+    'ttlMs',
+    'deliveryId',
+    'conversationId',
+    'markerTtlMs',
+    'contextWindow',
+    'contextCustomers',
+  ],
   source: `
 --[[ Job G starts (worker): take the due messages of this turn, and open the reply's attempt.
   Input:  KEYS[1] pending     KEYS[2] since     KEYS[3] oldest     KEYS[4] generation
@@ -36,6 +46,8 @@ export const TAKE = defineLuaScript({
           ARGV[8] contextWindow  context messages the engine reads before the message it answers
                   ('' all): the context is read from that many before the batch's newest message,
                   and after it only the bot's replies (readHistoryLua)
+          ARGV[9] contextCustomers  '' or, for an engine that reads only the customer's texts, how
+                  many of the customer's messages with text it reads before the message (readHistoryLua)
   Output: {'stale', current} | {'stopped'} | {'empty'} | {'wait', ms} | {'batch', json}
           | {'carried'}: the live batch is served by another job (the job that went on to it), this
           one has nothing to do
@@ -79,6 +91,7 @@ ${takeBatchLua(
     markerTtlMs: 'ARGV[7]',
     carrier: 'ARGV[1]',
     contextWindow: 'ARGV[8]',
+    contextCustomers: 'ARGV[9]',
   },
 )}
 if took == 'wait' then return {'wait', string.format('%d', waitMs)} end

@@ -2,7 +2,7 @@ import { DONE } from '@dialog-relay/queue';
 import type { Redis } from '@dialog-relay/redis';
 import { webhookSigningKey } from '@dialog-relay/signing';
 import { expect } from 'chai';
-import { attemptDelivery, processTurn, produceReply } from './internals.js';
+import { attemptDelivery, processTurn, produceReply, replyInput } from './internals.js';
 import {
   BOUND,
   CONVERSATION,
@@ -232,8 +232,91 @@ describe('processTurn (one conversation turn)', () => {
     // what TAKE hands over: a fresh turn reads the window before the message and the bot's replies after it
     await h.receive('f');
     await h.receive('g');
-    const taken = await h.turns.take(CONVERSATION, 5, reply(5), 1);
+    const taken = await h.turns.take(CONVERSATION, 5, reply(5), { window: 1 });
     expect(taken.kind === 'batch' && taken.opened?.context.map((m) => m.msg_id)).to.deep.equal([reply(4), 'f']);
+  });
+
+  it("reads, for an engine that reads only the customer's texts, its latest messages with text within the window and the message, and none of anyone else's", async () => {
+    const stored = (msgId: string, role: 'customer' | 'agent' | 'bot', type: 'text' | 'image') => ({
+      msg_id: msgId,
+      role,
+      from_user_id: 'someone',
+      content: [{ type, content: type === 'text' ? `${role} says ${msgId}` : 'https://files.test/a.png' }],
+      event_type: 'auto_dialog' as const,
+      create_timestamp: 1_700_000_000,
+    });
+    const taking = async (conversationId: string, reach: { window?: number; customerTexts?: number }) => {
+      // c1 c2 (the customer's texts), a1 (an agent's), f1 (the customer's file alone), three replies, then q is answered; r and b4 come after it
+      for (const [id, role, type] of [
+        ['c1', 'customer', 'text'],
+        ['c2', 'customer', 'text'],
+        ['a1', 'agent', 'text'],
+        ['f1', 'customer', 'image'],
+        ['b1', 'bot', 'text'],
+        ['b2', 'bot', 'text'],
+        ['b3', 'bot', 'text'],
+      ] as const)
+        await h.contexts.record(conversationId, [stored(id, role, type)]);
+      await h.receive('q', { conversationId });
+      await h.contexts.record(conversationId, [stored('r', 'customer', 'text'), stored('b4', 'bot', 'text')]);
+      const taken = await h.turns.take(conversationId, 0, testDeliveryId(conversationId, 0), reach);
+      return taken.kind === 'batch' ? taken.opened?.context.map((m) => m.msg_id) : taken.kind;
+    };
+    // two texts wanted: the walk back passes the file, the replies and the agent's message (two reads of five)
+    expect(await taking('c_reach1', { window: 10, customerTexts: 2 })).to.deep.equal(['c1', 'c2', 'q']);
+    expect(await taking('c_reach2', { window: 10, customerTexts: 1 })).to.deep.equal(['c2', 'q']);
+    expect(await taking('c_reach3', { window: 10, customerTexts: 0 })).to.deep.equal(['q']);
+    // the window still bounds the walk: four back from q reach f1, which has no text
+    expect(await taking('c_reach4', { window: 4, customerTexts: 2 })).to.deep.equal(['q']);
+    // without customerTexts, every message of the window and the replies after the message, as before
+    expect(await taking('c_reach5', { window: 10 })).to.deep.equal(['c1', 'c2', 'a1', 'f1', 'b1', 'b2', 'b3', 'q', 'b4']);
+  });
+
+  it('gives the knowledge engine the same history texts from its customer-texts read as from the whole window (30 mixed conversations)', async () => {
+    const { createKnowledgeEngine, EXAMPLE_KNOWLEDGE_FILE, loadKnowledgeBase, recentCustomerTexts } =
+      await import('@dialog-relay/reply-engine');
+    const engine = createKnowledgeEngine(await loadKnowledgeBase(EXAMPLE_KNOWLEDGE_FILE));
+    const reach = { window: engine.contextWindow, customerTexts: engine.contextCustomerTexts };
+    expect(reach).to.deep.equal({ window: 10, customerTexts: 2 });
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const kinds = [
+      ['customer', 'text'],
+      ['customer', 'text'],
+      ['customer', 'image'],
+      ['agent', 'text'],
+      ['bot', 'text'],
+      ['bot', 'text'],
+    ] as const;
+    const historyTexts = async (
+      conversationId: string,
+      sequence: (readonly [string, 'customer' | 'agent' | 'bot', 'text' | 'image'])[],
+      customerTexts?: number,
+    ) => {
+      for (const [id, role, type] of sequence)
+        await h.contexts.record(conversationId, [
+          {
+            msg_id: id,
+            role,
+            from_user_id: 'someone',
+            content: [{ type, content: type === 'text' ? `${role} asks about ${id}` : 'https://files.test/a.png' }],
+            event_type: 'auto_dialog',
+            create_timestamp: 1_700_000_000,
+          },
+        ]);
+      const due = await h.receive('q', { conversationId });
+      const taken = await h.turns.take(conversationId, 0, testDeliveryId(conversationId, 0), { ...reach, customerTexts });
+      if (taken.kind !== 'batch' || !taken.opened) throw new Error(`not taken: ${taken.kind}`);
+      return recentCustomerTexts(replyInput(due, taken.opened.context).history, 2);
+    };
+    for (let round = 0; round < 30; round++) {
+      const sequence = Array.from({ length: Math.floor(next() * 15) }, (_, i) => {
+        const [role, type] = kinds[Math.floor(next() * kinds.length)]!;
+        return [`m${i}`, role, type] as const;
+      });
+      const whole = await historyTexts(`c_whole${round}`, sequence);
+      expect(await historyTexts(`c_texts${round}`, sequence, reach.customerTexts), JSON.stringify(sequence)).to.deep.equal(whole);
+    }
   });
 
   it('answers all messages of a debounced batch with one reply that lists them in order', async () => {

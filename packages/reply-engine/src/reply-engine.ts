@@ -29,6 +29,13 @@ export interface ReplyEngine {
   readonly name: string;
   /** How many of the most recent context messages this engine looks at; callers read no more than that. */
   readonly contextWindow: number;
+  /**
+   * Set when the engine reads nothing of the context but the customer's own texts: the latest this
+   * many customer messages with a text part (within contextWindow) are all it needs, and the worker
+   * reads only those (docs/design/reply-protocol.md, "The context a turn reads"). Unset: every
+   * message of the window.
+   */
+  readonly contextCustomerTexts?: number;
   reply(request: ReplyRequest, signal?: AbortSignal): Promise<EngineReply>;
 }
 

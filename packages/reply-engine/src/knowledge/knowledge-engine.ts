@@ -42,6 +42,8 @@ export function createResponderEngine(
   return {
     name: 'knowledge',
     contextWindow: knowledgeContextWindow(historyMessages),
+    // it reads the customer's texts only (recentCustomerTexts), so the worker reads no other message
+    contextCustomerTexts: historyMessages,
     async reply(request, signal) {
       signal?.throwIfAborted();
       const responder = await responderFor(request.client);
