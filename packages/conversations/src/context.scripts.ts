@@ -35,12 +35,17 @@ do
   redis.call('PEXPIRE', ${k.messages}, ${a.ttlMs})
 end`;
 
+/** Lua: whether a stored context message's JSON is the customer's with a text part (readHistoryLua explains why this finds them). */
+const CUSTOMER_TEXT = `string.find(value, '"role":"customer"', 1, true) and string.find(value, '"type":"text"', 1, true)`;
+
 /**
  * Lua that reads a context's latest `limit` messages (a Lua expression; 0: all), oldest first, into
  * the Lua table `into` (the one place it is read, for READ and the worker's TAKE and OPEN_ATTEMPT).
- * A message missing from the hash is skipped.
+ * A message missing from the hash is skipped. `customers` (a Lua expression; '' for none): only the
+ * latest that many of the customer's messages with a text part among them, read from the newest
+ * back, five at a time, until they are found (ReplyEngine.contextCustomerTexts).
  */
-export const readContextLua = (k: ContextKeys, limit: string, into: string): string => `
+export const readContextLua = (k: ContextKeys, limit: string, into: string, customers = "''"): string => `
 do
   local limit = tonumber(${limit})
   local ids
@@ -49,10 +54,26 @@ do
   else
     ids = redis.call('LRANGE', ${k.order}, '0', '-1')
   end
-  for j = 1, #ids, 500 do
-    local values = redis.call('HMGET', ${k.messages}, unpack(ids, j, math.min(j + 499, #ids)))
-    for v = 1, #values do
-      if values[v] then ${into}[#${into} + 1] = values[v] end
+  local customers = tonumber(${customers})
+  if customers then
+    local found = {}
+    local high = #ids
+    while high >= 1 and #found < customers do
+      local low = math.max(1, high - 4)
+      local values = redis.call('HMGET', ${k.messages}, unpack(ids, low, high))
+      for v = high - low + 1, 1, -1 do
+        local value = values[v]
+        if value and #found < customers and ${CUSTOMER_TEXT} then found[#found + 1] = value end
+      end
+      high = low - 1
+    end
+    for f = #found, 1, -1 do ${into}[#${into} + 1] = found[f] end
+  else
+    for j = 1, #ids, 500 do
+      local values = redis.call('HMGET', ${k.messages}, unpack(ids, j, math.min(j + 499, #ids)))
+      for v = 1, #values do
+        if values[v] then ${into}[#${into} + 1] = values[v] end
+      end
     end
   end
 end`;
@@ -99,7 +120,7 @@ do
         local value = values[v]
         if low + v - 1 == at then
           own = value
-        elseif value and #found < customers and string.find(value, '"role":"customer"', 1, true) and string.find(value, '"type":"text"', 1, true) then
+        elseif value and #found < customers and ${CUSTOMER_TEXT} then
           found[#found + 1] = value
         end
       end
@@ -143,30 +164,31 @@ export const RECORD = defineLuaScript({
 ${recordLua({ order: 'KEYS[1]', messages: 'KEYS[2]' }, { cap: 'ARGV[1]', ttlMs: 'ARGV[2]' }, '(function() local p = {} for i = 3, #ARGV do p[#p + 1] = ARGV[i] end return p end)()')}`,
 });
 
-const readLua = (k: ContextKeys, a: Readonly<Record<'limit', string>>): string => `
+const readLua = (k: ContextKeys, a: Readonly<Record<'limit' | 'customers', string>>): string => `
 local out = {}
-${readContextLua(k, a.limit, 'out')}
+${readContextLua(k, a.limit, 'out', a.customers)}
 return out
 `;
 
 export const READ = defineLuaScript({
   name: 'context-read',
   keys: ['order', 'messages'],
-  args: ['limit'],
+  args: ['limit', 'customers'],
   source: `
 --[[ Read the latest messages of a conversation's context.
   Input:  KEYS[1] order  KEYS[2] messages
           ARGV[1] limit  0 = all
+          ARGV[2] customers  '' or: only the latest this many of the customer's messages with text among them
   Output: the JSON of the last limit messages, oldest first (one missing from the hash is skipped) ]]
-${readLua({ order: 'KEYS[1]', messages: 'KEYS[2]' }, { limit: 'ARGV[1]' })}`,
+${readLua({ order: 'KEYS[1]', messages: 'KEYS[2]' }, { limit: 'ARGV[1]', customers: 'ARGV[2]' })}`,
 });
 
 /** READ as a part of a request's first script (docs/design/lua-scripts.md "Composed scripts"). */
 export const READ_PART = defineLuaPart({
   name: 'context-read',
-  does: "read the conversation's latest messages (context-read)",
+  does: "read the conversation's latest messages, or only the customer's latest texts among them (context-read)",
   keys: ['order', 'messages'],
-  args: ['limit'],
+  args: ['limit', 'customers'],
   output: 'the JSON of the last limit messages, oldest first',
   slot: 'conversation',
   lua: readLua,

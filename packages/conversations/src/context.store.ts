@@ -11,12 +11,15 @@ import { READ, READ_PART, RECORD, RECORD_PART } from './context.scripts.js';
 export interface ContextStore {
   /** Appends the messages (in order) that are not in the context yet; returns how many were new. */
   record(conversationId: string, messages: readonly ContextMessage[]): Promise<number>;
-  /** The last `limit` messages (default all), oldest first, in one round trip. */
-  read(conversationId: string, limit?: number): Promise<ContextMessage[]>;
+  /**
+   * The last `limit` messages (default all), oldest first, in one round trip; with `customerTexts`,
+   * only that many of the customer's latest messages with text among them (ReplyEngine.contextCustomerTexts).
+   */
+  read(conversationId: string, limit?: number, customerTexts?: number): Promise<ContextMessage[]>;
   /** record() of one or two messages as a part of a request's write script (docs/design/lua-scripts.md "Composed scripts"). */
   recordStep(conversationId: string, messages: readonly [ContextMessage] | readonly [ContextMessage, ContextMessage]): StepCall;
   /** read() as a part of a request's first script; its reply read with readReply(). */
-  readStep(conversationId: string, limit: number): StepCall;
+  readStep(conversationId: string, limit: number, customerTexts?: number): StepCall;
   readReply(reply: unknown): ContextMessage[];
 }
 
@@ -61,15 +64,16 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
       const [firstId = '', first = '', secondId = '', second = ''] = pairsOf(messages);
       return stepCall(RECORD_PART, contextKeys(conversationId), { cap: maxMessages, ttlMs, firstId, first, secondId, second });
     },
-    readStep: (conversationId, limit) => stepCall(READ_PART, contextKeys(conversationId), { limit }),
+    readStep: (conversationId, limit, customerTexts) =>
+      stepCall(READ_PART, contextKeys(conversationId), { limit, customers: customerTexts ?? '' }),
     readReply,
 
-    async read(conversationId, limit) {
+    async read(conversationId, limit, customerTexts) {
       if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
         throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
       }
       if (limit === 0) return [];
-      return readReply(await runScript(redis, READ, contextKeys(conversationId), { limit: limit ?? 0 }));
+      return readReply(await runScript(redis, READ, contextKeys(conversationId), { limit: limit ?? 0, customers: customerTexts ?? '' }));
     },
   };
 }

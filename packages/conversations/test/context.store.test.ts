@@ -184,6 +184,31 @@ describe('context store', () => {
     expect(() => store.recordStep(conv, three)).to.throw(RangeError, 'one or two messages');
   });
 
+  it("reads only the customer's latest messages with text among the last limit, when asked for them, in one script or as a step", async () => {
+    const other = (id: string, role: ContextMessage['role'], content: ContextMessage['content']): ContextMessage => ({
+      ...msg(id),
+      role,
+      content,
+    });
+    await store.record(conv, [
+      msg('c1'),
+      msg('c2'),
+      other('a1', 'agent', [{ type: 'text', content: 'an agent' }]),
+      other('f1', 'customer', [{ type: 'image', content: 'https://files.test/a.png' }]),
+      other('b1', 'bot', [{ type: 'text', content: 'a reply' }]),
+      other('b2', 'bot', [{ type: 'text', content: 'another' }]),
+      other('b3', 'bot', [{ type: 'text', content: 'and one more' }]),
+    ]);
+    expect(ids(await store.read(conv, 10, 2))).to.deep.equal(['c1', 'c2']);
+    expect(ids(await store.read(conv, 10, 1))).to.deep.equal(['c2']);
+    expect(ids(await store.read(conv, 10, 0))).to.deep.equal([]);
+    expect(ids(await store.read(conv, 5, 2))).to.deep.equal([]);
+    expect(ids(await store.read(conv, undefined, 5))).to.deep.equal(['c1', 'c2']);
+    expect(ids(await store.read(conv, 10))).to.deep.equal(['c1', 'c2', 'a1', 'f1', 'b1', 'b2', 'b3']);
+    const [stepped] = await runSteps(redis, [store.readStep(conv, 10, 2)]);
+    expect(ids(store.readReply(stepped))).to.deep.equal(['c1', 'c2']);
+  });
+
   it('records nothing for an empty batch', async () => {
     expect(await store.record(conv, [])).to.equal(0);
     expect(await redis.exists(keys.contextOrder(conv), keys.contextMessages(conv))).to.equal(0);

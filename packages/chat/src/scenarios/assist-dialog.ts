@@ -13,8 +13,11 @@ export const assistDialog: Scenario = (deps, input) => {
   const { request, client, msgId } = input;
   const info = request.message_info;
   const participants = conversationIdOf(client.id, info);
-  const window = deps.engine.contextWindow;
-  const reads = [deps.messageIndex.lookupStep(client.id, msgId), ...(window > 0 ? [deps.contexts.readStep(participants, window)] : [])];
+  const { contextWindow: window, contextCustomerTexts: customerTexts } = deps.engine;
+  const reads = [
+    deps.messageIndex.lookupStep(client.id, msgId),
+    ...(window > 0 ? [deps.contexts.readStep(participants, window, customerTexts)] : []),
+  ];
   return {
     reads,
     finish: async (replies) => {
@@ -25,7 +28,7 @@ export const assistDialog: Scenario = (deps, input) => {
           ? []
           : conversationId === participants
             ? deps.contexts.readReply(replies[1])
-            : await deps.contexts.read(conversationId, window);
+            : await deps.contexts.read(conversationId, window, customerTexts);
       const asked = engineRequestOf(input, conversationId, context);
       const { content, handoff, sources } = await deps.engine.reply(asked);
       const data = {

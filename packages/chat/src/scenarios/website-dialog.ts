@@ -7,9 +7,9 @@ export const websiteDialog: Scenario = (deps, input) => {
   const { request, client, msgId } = input;
   const info = request.message_info;
   const conversationId = conversationIdOf(client.id, info);
-  const window = deps.engine.contextWindow;
+  const { contextWindow: window, contextCustomerTexts: customerTexts } = deps.engine;
   return {
-    reads: window > 0 ? [deps.contexts.readStep(conversationId, window)] : [],
+    reads: window > 0 ? [deps.contexts.readStep(conversationId, window, customerTexts)] : [],
     finish: async (replies) => {
       const context = window > 0 ? deps.contexts.readReply(replies[0]) : [];
       const asked = engineRequestOf(input, conversationId, context);
