@@ -25,7 +25,7 @@ const listening = (port) =>
 
 /**
  * Starts redis-server under callgrind. `at(label)` ends a window (every instruction since the window
- * before, or since the start); `windows()` after `dispose()` gives each window's instructions by label.
+ * before, or since the start); `dispose()` stops it and gives each window's instructions by label.
  */
 export async function startCallgrindRedis() {
   const dir = mkdtempSync(join(tmpdir(), 'dialog-relay-callgrind-'));
@@ -60,23 +60,23 @@ export async function startCallgrindRedis() {
       await sleep(200);
       execFileSync('callgrind_control', ['--dump', label, String(child.pid)], { stdio: 'ignore' });
     },
+    /** Stops the server and returns each window's instructions, by its label, in order ('' labels the start-up); its files are removed. */
     async dispose() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await Promise.race([exited, sleep(30_000)]);
-    },
-    /** Instructions of each window, by its label, in order ('' labels the start-up). */
-    windows() {
-      const parts = readdirSync(dir)
-        .map((file) => readFileSync(join(dir, file), 'utf8'))
-        .map((text) => ({
-          part: Number(/^part: (\d+)/m.exec(text)?.[1] ?? 0),
-          label: /^desc: Trigger: dump (.+)$/m.exec(text)?.[1] ?? '',
-          instructions: Number(/^summary: (\d+)/m.exec(text)?.[1] ?? Number.NaN),
-        }))
-        .sort((a, b) => a.part - b.part);
-      rmSync(dir, { recursive: true, force: true });
-      return parts;
+      try {
+        return readdirSync(dir)
+          .map((file) => readFileSync(join(dir, file), 'utf8'))
+          .map((text) => ({
+            part: Number(/^part: (\d+)/m.exec(text)?.[1] ?? 0),
+            label: /^desc: Trigger: dump (.+)$/m.exec(text)?.[1] ?? '',
+            instructions: Number(/^summary: (\d+)/m.exec(text)?.[1] ?? Number.NaN),
+          }))
+          .sort((a, b) => a.part - b.part);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -16,13 +16,13 @@ export async function instructionsPhase(ctx, count) {
   const server = await startCallgrindRedis();
   const prefixed = (prefix) => ({ at: (label) => server.at(`${prefix}-${label}`) });
   let ours;
+  let windows = [];
   try {
     await rawDeliveries({ ...ctx, redis: { url: server.url } }, count, prefixed('raw'));
     ours = await ourDeliveries(ctx, { url: server.url }, count, count / 10, prefixed('ours'));
   } finally {
-    await server.dispose();
+    windows = await server.dispose();
   }
-  const windows = server.windows();
   const raw = perMessage(
     windows,
     [
@@ -37,7 +37,7 @@ export async function instructionsPhase(ctx, count) {
       ['accept', 'ours-accepted'],
       ['delivery', 'ours-done'],
     ],
-    ours.rate > 0 ? count : Number.NaN,
+    count,
   );
   return {
     errors: ours.errors,

@@ -34,7 +34,7 @@ export function tracedEngine(inner: ReplyEngine, tracing: Tracing | undefined): 
   return {
     name: inner.name,
     contextWindow: inner.contextWindow,
-    ...(inner.contextCustomerTexts === undefined ? {} : { contextCustomerTexts: inner.contextCustomerTexts }),
+    contextCustomerTexts: inner.contextCustomerTexts,
     reply: (request, signal) =>
       tracing.inSpan(
         'reply engine',

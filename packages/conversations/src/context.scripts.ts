@@ -35,8 +35,36 @@ do
   redis.call('PEXPIRE', ${k.messages}, ${a.ttlMs})
 end`;
 
-/** Lua: whether a stored context message's JSON is the customer's with a text part (readHistoryLua explains why this finds them). */
-const CUSTOMER_TEXT = `string.find(value, '"role":"customer"', 1, true) and string.find(value, '"type":"text"', 1, true)`;
+/**
+ * Lua that walks the caller's Lua table `ids` (a context's msg ids) back from position `high` to `from` (Lua expressions), reading
+ * five messages at a time, and appends to `into`, oldest first, the latest `customers` of the
+ * customer's messages with a text part ("role":"customer" and "type":"text" in the JSON the
+ * context's writer stored; readHistoryLua says why that finds them: ReplyEngine.contextCustomerTexts);
+ * with `at` (a Lua expression of a position; 'nil' for none), the message there is read in the
+ * first read and appended after them, whatever it is (the answered message).
+ */
+const customerTextsLua = (k: ContextKeys, bounds: Readonly<Record<'from' | 'high' | 'at' | 'customers', string>>, into: string): string => `
+do
+  local found = {}
+  local own
+  local high = ${bounds.high}
+  while high >= ${bounds.from} and (high == ${bounds.at} or #found < ${bounds.customers}) do
+    local low = high
+    if ${bounds.customers} > 0 then low = math.max(${bounds.from}, high - 4) end
+    local values = redis.call('HMGET', ${k.messages}, unpack(ids, low, high))
+    for v = high - low + 1, 1, -1 do
+      local value = values[v]
+      if low + v - 1 == ${bounds.at} then
+        own = value
+      elseif value and #found < ${bounds.customers} and string.find(value, '"role":"customer"', 1, true) and string.find(value, '"type":"text"', 1, true) then
+        found[#found + 1] = value
+      end
+    end
+    high = low - 1
+  end
+  for f = #found, 1, -1 do ${into}[#${into} + 1] = found[f] end
+  if own then ${into}[#${into} + 1] = own end
+end`;
 
 /**
  * Lua that reads a context's latest `limit` messages (a Lua expression; 0: all), oldest first, into
@@ -56,18 +84,7 @@ do
   end
   local customers = tonumber(${customers})
   if customers then
-    local found = {}
-    local high = #ids
-    while high >= 1 and #found < customers do
-      local low = math.max(1, high - 4)
-      local values = redis.call('HMGET', ${k.messages}, unpack(ids, low, high))
-      for v = high - low + 1, 1, -1 do
-        local value = values[v]
-        if value and #found < customers and ${CUSTOMER_TEXT} then found[#found + 1] = value end
-      end
-      high = low - 1
-    end
-    for f = #found, 1, -1 do ${into}[#${into} + 1] = found[f] end
+    ${customerTextsLua(k, { from: '1', high: '#ids', at: 'nil', customers: 'customers' }, into)}
   else
     for j = 1, #ids, 500 do
       local values = redis.call('HMGET', ${k.messages}, unpack(ids, j, math.min(j + 499, #ids)))
@@ -109,25 +126,7 @@ do
   if at and window and window >= 0 then from = math.max(1, at - window) end
   local customers = tonumber(${customers})
   if at and customers then
-    local found = {}
-    local own
-    local high = at
-    while high >= from and (high == at or #found < customers) do
-      local low = high
-      if customers > 0 then low = math.max(from, high - 4) end
-      local values = redis.call('HMGET', ${k.messages}, unpack(ids, low, high))
-      for v = high - low + 1, 1, -1 do
-        local value = values[v]
-        if low + v - 1 == at then
-          own = value
-        elseif value and #found < customers and ${CUSTOMER_TEXT} then
-          found[#found + 1] = value
-        end
-      end
-      high = low - 1
-    end
-    for f = #found, 1, -1 do ${into}[#${into} + 1] = found[f] end
-    if own then ${into}[#${into} + 1] = own end
+    ${customerTextsLua(k, { from: 'from', high: 'at', at: 'at', customers: 'customers' }, into)}
   else
     for j = from, #ids, 500 do
       local last = math.min(j + 499, #ids)

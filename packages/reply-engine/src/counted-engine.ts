@@ -11,7 +11,7 @@ export function countedEngine(inner: ReplyEngine, count: CountReply): ReplyEngin
   return {
     name: inner.name,
     contextWindow: inner.contextWindow,
-    ...(inner.contextCustomerTexts === undefined ? {} : { contextCustomerTexts: inner.contextCustomerTexts }),
+    contextCustomerTexts: inner.contextCustomerTexts,
     async reply(request, signal) {
       try {
         const reply = await inner.reply(request, signal);
