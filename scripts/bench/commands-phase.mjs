@@ -5,8 +5,14 @@
 // the processes send when idle (BullMQ's timers, heartbeats) over as long a time is taken off.
 // MONITOR slows Redis down: this phase counts, it never times.
 import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { sleep, startPhaseService, stop } from './processes.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+// The test kit's MONITOR reads a plain socket: ioredis's can fail when a command line arrives with its OK.
+const { monitorRedis } = await import(join(root, 'packages/testkit/dist/src/index.js'));
 
 const WARM = 5;
 
@@ -24,12 +30,10 @@ async function post(url, body) {
 /** The commands MONITOR shows, with the address of the connection that sent them. */
 async function startMonitor(url) {
   const events = [];
-  const connection = new Redis(url, { protocol: 2, lazyConnect: true });
-  const monitor = await connection.monitor();
-  monitor.on('monitor', (_time, args, source) =>
+  const monitor = await monitorRedis(url, ({ args, source }) =>
     events.push({ at: performance.now(), source, command: String(args[0] ?? '').toLowerCase() }),
   );
-  return { events, close: () => monitor.disconnect() };
+  return { events, close: () => monitor.close() };
 }
 
 /**

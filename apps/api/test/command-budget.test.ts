@@ -1,5 +1,6 @@
 import { composedScripts, createRedis, scriptConventionProblems, type Redis } from '@dialog-relay/redis';
 import { conversationIdOf } from '@dialog-relay/conversations';
+import { monitorRedis } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { bodyFor, msgId, post, sign, startTestApi, type Body, type TestApi } from './support/test-api.js';
@@ -12,17 +13,16 @@ import { bodyFor, msgId, post, sign, startTestApi, type Body, type TestApi } fro
  */
 describe('Redis command budget of each synchronous path', () => {
   let t: TestApi;
-  let monitorClient: Redis;
   let marker: Redis;
   const seen: string[][] = [];
   const waiters: { token: string; resolve: () => void }[] = [];
 
   before(async () => {
     t = await startTestApi({ CLIENT_CACHE_MS: '3600000' });
-    monitorClient = createRedis(t.config.redis, 'request', { name: 'budget-monitor' });
     marker = createRedis(t.config.redis, 'request', { name: 'budget-marker' });
-    const monitor = await (monitorClient as unknown as { monitor(): Promise<NodeJS.EventEmitter & { disconnect(): void }> }).monitor();
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    const target = t.config.redis.target;
+    if (target.mode !== 'single') throw new Error('the command budget is counted on one Redis');
+    const monitor = await monitorRedis(target.url, ({ args, source }) => {
       const token = waiters.find((w) => args.includes(w.token));
       if (token) {
         token.resolve();
@@ -30,12 +30,11 @@ describe('Redis command budget of each synchronous path', () => {
       }
       // Commands a script runs inside Redis are shown with the source "lua": not top-level.
       if (source === 'lua' || !args.some((a) => a.includes(t.config.redisPrefix))) return;
-      seen.push(args);
+      seen.push([...args]);
     });
-    after(() => monitor.disconnect());
+    after(() => monitor.close());
   });
   after(async () => {
-    monitorClient.disconnect();
     marker.disconnect();
     await t.close();
   });

@@ -1,6 +1,6 @@
 import { createRedis, type Redis } from '@dialog-relay/redis';
 import { REPLY_SCRIPTS } from '@dialog-relay/replies';
-import { waitUntil } from '@dialog-relay/testkit';
+import { monitorRedis, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { startReceiver, type Receiver } from './support/receiver.js';
 import { startSystem, type System } from './support/system.js';
@@ -56,6 +56,11 @@ async function workerAddresses(admin: Redis): Promise<Set<string>> {
 describe('Redis commands per delivered reply', function () {
   this.timeout(60_000);
   let system: System;
+  const redisUrl = (): string => {
+    const target = system.config.redis.target;
+    if (target.mode !== 'single') throw new Error('the command budget is counted on one Redis');
+    return target.url;
+  };
   let receiver: Receiver;
   let admin: Redis;
   before(async () => {
@@ -84,9 +89,8 @@ describe('Redis commands per delivered reply', function () {
     expect(addresses.size).to.be.greaterThan(0);
 
     const seen: string[][] = [];
-    const monitor = await (admin as unknown as { monitor(): Promise<Redis> }).monitor();
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      if (addresses.has(source) && !isPeriodic(args)) seen.push(args);
+    const monitor = await monitorRedis(redisUrl(), ({ args, source }) => {
+      if (addresses.has(source) && !isPeriodic(args)) seen.push([...args]);
     });
     try {
       const sent = await system.send(
@@ -98,7 +102,7 @@ describe('Redis commands per delivered reply', function () {
       // Done once the worker waits for the next job (its first blocking read after the job finished).
       await waitUntil(() => waitingAgain(seen) >= 0, 10_000);
     } finally {
-      monitor.disconnect();
+      monitor.close();
     }
     // What BullMQ does after that is its idle loop, not this reply's: moveToActive leaves a marker
     // behind, so the first blocking read returns at once and one more moveToActive finds nothing.
@@ -118,9 +122,8 @@ describe('Redis commands per delivered reply', function () {
       res.writeHead(200).end('ok');
     });
     const seen: string[][] = [];
-    const monitor = await (admin as unknown as { monitor(): Promise<Redis> }).monitor();
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      if (addresses.has(source) && !isPeriodic(args)) seen.push(args);
+    const monitor = await monitorRedis(redisUrl(), ({ args, source }) => {
+      if (addresses.has(source) && !isPeriodic(args)) seen.push([...args]);
     });
     try {
       const customer = { from_user_id: 'budget-backlog', to_user_id: 'bound' };
@@ -133,7 +136,7 @@ describe('Redis commands per delivered reply', function () {
       await receiver.waitFor(before + 3);
       await waitUntil(() => waitingAgain(seen) >= 0, 10_000);
     } finally {
-      monitor.disconnect();
+      monitor.close();
       receiver.respond((_request, _index, res) => res.writeHead(200).end('ok'));
     }
     const replies = seen.slice(0, waitingAgain(seen) + 1);
