@@ -1,5 +1,14 @@
 import { appendContextLua, readContextLua, readHistoryLua } from '@dialog-relay/conversations';
 import { defineLuaScript } from '@dialog-relay/redis';
+import { RECORD_FIELDS } from './reply.types.js';
+
+/** ARGV position of a produced record's field in SETTLE (its values follow the 24 named arguments). */
+const recordArg = (field: (typeof RECORD_FIELDS)[number]): string => `ARGV[${25 + RECORD_FIELDS.indexOf(field)}]`;
+/** The HSET arguments of a produced record, the names written here (a call carries the values), its state `state`; handoff apart. */
+const recordHsetArgs = (state: string): string =>
+  RECORD_FIELDS.filter((field) => field !== 'handoff')
+    .map((field) => `'${field}', ${field === 'state' ? state : recordArg(field)}`)
+    .join(',\n    ');
 
 /**
  * The worker's two other steps of a reply (docs/design/reply-protocol.md, "Round trips of a reply"): open
@@ -257,7 +266,8 @@ export const SETTLE = defineLuaScript({
                   ('' all): the next turn's context is read as TAKE reads it
           ARGV[24] contextCustomers  '' or, for an engine that reads only the customer's texts, how
                   many of the customer's messages with text it reads (readHistoryLua)
-          ARGV[25..] field, value pairs of a record produced this run (stored unless it exists)
+          ARGV[25..${24 + RECORD_FIELDS.length}] the values of a record produced this run, in RECORD_FIELDS' order
+                  (${RECORD_FIELDS.join(', ')}; handoff 'true' or ''), stored unless it exists; none without one
   Output: {state it moved to, or '' (refused or none), 'next' | 'idle' | 'open', G'}
           ('next': messages wait, add job G'; 'open': the turn goes on, a retry)
           | {state, 'next', G', ms}: messages wait but the next turn's debounce window runs ms more
@@ -281,9 +291,7 @@ if ARGV[3] ~= '' then
   -- a record created here has the state of its fields; a stored one is read
   local state
   if created then
-    for i = 25, #ARGV - 1, 2 do
-      if ARGV[i] == 'state' then state = ARGV[i + 1] end
-    end
+    state = ${recordArg('state')}
   else
     state = redis.call('HGET', KEYS[6], 'state')
   end
@@ -293,13 +301,12 @@ if ARGV[3] ~= '' then
   end
 end
 if created then
-  -- stored with the state it moves to, in one write
-  local fields = {unpack(ARGV, 25)}
-  if moved ~= '' then
-    fields[#fields + 1] = 'state'
-    fields[#fields + 1] = moved
-  end
-  redis.call('HSET', KEYS[6], unpack(fields))
+  -- stored with the state it moves to, in one write (a handoff's flag in a second)
+  local state = ${recordArg('state')}
+  if moved ~= '' then state = moved end
+  redis.call('HSET', KEYS[6],
+    ${recordHsetArgs('state')})
+  if ${recordArg('handoff')} ~= '' then redis.call('HSET', KEYS[6], 'handoff', ${recordArg('handoff')}) end
   redis.call('EXPIRE', KEYS[6], ARGV[7])
   redis.call('LPUSH', KEYS[7], id)
   redis.call('LTRIM', KEYS[7], '0', string.format('%d', ARGV[9] - 1))

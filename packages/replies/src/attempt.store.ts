@@ -2,7 +2,7 @@ import type { ContextMessage } from '@dialog-relay/contracts';
 import { parseContextMessages } from '@dialog-relay/conversations';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { OPEN_ATTEMPT, SETTLE } from './attempt.lua.js';
-import { KEEP_PER_CONVERSATION, parseRecord, recordFields } from './delivery.store.js';
+import { KEEP_PER_CONVERSATION, parseRecord, recordValues } from './delivery.store.js';
 import type { DeadReason, DeliveryAttempt, DeliveryRecord, DeliveryState, TurnBatch } from './reply.types.js';
 import { parseBatch, type ContextReach } from './turn.store.js';
 
@@ -159,7 +159,7 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
           contextWindow: s.goOn?.reach?.window ?? '',
           contextCustomers: s.goOn?.reach?.customerTexts ?? '',
         },
-        s.produced ? recordFields(s.produced) : [],
+        s.produced ? recordValues(s.produced) : [],
       )) as [string, string, string, string?, string[]?];
       const settled: Settled = { moved: reply[0] as Settled['moved'], turn: reply[1] as Settled['turn'], generation: Number(reply[2]) };
       if (settled.turn === 'taken') settled.taken = { batch: parseBatch(reply[3] ?? ''), context: parseContextMessages(reply[4]) };

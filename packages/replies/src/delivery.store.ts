@@ -2,6 +2,7 @@ import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { APPEND_ATTEMPT, BURY, CREATE, REVIVE, TRANSITION } from './delivery.lua.js';
 import {
   DEAD_REASONS,
+  RECORD_FIELDS,
   type DeadReason,
   type DeliveryAttempt,
   type DeliveryRecord,
@@ -104,6 +105,13 @@ export function parseRecord(hash: Record<string, string>): DeliveryRecord | unde
     ...(hash['handoff'] === 'true' ? { handoff: true as const } : {}),
   };
 }
+
+/** A record's values in RECORD_FIELDS' order (in_reply_to as JSON, handoff 'true' or ''): SETTLE's record. */
+export const recordValues = (record: DeliveryRecord): string[] =>
+  RECORD_FIELDS.map((field) => {
+    const value = record[field];
+    return field === 'in_reply_to' ? JSON.stringify(value) : value === undefined ? '' : String(value);
+  });
 
 /** A record's hash fields, as field, value pairs. */
 export const recordFields = (record: DeliveryRecord): string[] =>

@@ -65,6 +65,30 @@ export interface DeliveryRecord {
   handoff?: true;
 }
 
+/**
+ * Every field of a record, in the order SETTLE takes a produced record's values (attempt.lua.ts
+ * names the fields in its own text, so a call carries the values only); handoff last.
+ */
+export const RECORD_FIELDS = [
+  'delivery_id',
+  'conversation_id',
+  'client',
+  'send_url',
+  'in_reply_to',
+  'state',
+  'payload',
+  'reply_content',
+  'generation',
+  'created_at_ms',
+  'deadline_ms',
+  'dead_reason',
+  'dead_detail',
+  'attempt_base',
+  'handoff',
+] as const satisfies readonly (keyof DeliveryRecord)[];
+/** A field of DeliveryRecord missing from RECORD_FIELDS fails to compile here. */
+export const RECORD_FIELDS_COMPLETE: [Exclude<keyof DeliveryRecord, (typeof RECORD_FIELDS)[number]>] extends [never] ? true : never = true;
+
 /** An attempt as stored: what auto_reply_status shows of it, and the receiver's answer. */
 export interface DeliveryAttempt extends DeliveryAttemptView {
   /** The receiver's answer, cut to 4 KiB. */

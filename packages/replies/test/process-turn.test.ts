@@ -2,7 +2,7 @@ import { DONE } from '@dialog-relay/queue';
 import type { Redis } from '@dialog-relay/redis';
 import { webhookSigningKey } from '@dialog-relay/signing';
 import { expect } from 'chai';
-import { attemptDelivery, processTurn, produceReply, replyInput } from './internals.js';
+import { attemptDelivery, processTurn, produceReply, replyInput, settleAttempt } from './internals.js';
 import {
   BOUND,
   CONVERSATION,
@@ -158,6 +158,27 @@ describe('processTurn (one conversation turn)', () => {
     expect((await h.contexts.read(CONVERSATION)).filter((m) => m.role === 'bot')).to.have.length(1);
     expect(await h.deps.turns.take(CONVERSATION, 0, 'unused')).to.deep.equal({ kind: 'stale', current: 1 });
   });
+
+  for (const handoff of [false, true])
+    it(`stores a record produced in the run whole, with the state its attempt moved it to (SETTLE)${handoff ? ': a handoff keeps its flag' : ''}`, async () => {
+      h.engine.handoff = handoff;
+      await h.receive('a');
+      const taken = await h.deps.turns.take(CONVERSATION, 0, 'unused');
+      if (taken.kind !== 'batch' || !taken.opened) throw new Error(`expected a batch taken now, got ${taken.kind}`);
+      const record = await produceReply(h.deps, taken.batch, taken.opened.context);
+      if (!record) throw new Error('expected a reply');
+      expect(record.handoff === true).to.equal(handoff);
+      const inFlight = h.deps.attempts.register(CONVERSATION, record.delivery_id);
+      const result = await attemptDelivery(
+        h.deps,
+        record,
+        { generation: 0, attemptsMade: 0, produced: true, openedAtMs: h.clock.now },
+        inFlight,
+      );
+      inFlight.release();
+      await settleAttempt(h.deps, result, true);
+      expect(await h.deliveries.get(record.delivery_id)).to.deep.equal({ ...record, state: 'delivered' });
+    });
 
   it('sends nothing when the engine has nothing to say, and still finishes the turn', async () => {
     h.engine.parts = [];
