@@ -17,13 +17,15 @@ export const appendContextLua = (k: ContextKeys, a: Readonly<Record<'cap' | 'ttl
 do
   local cap = tonumber(${a.cap})
   local entries = ${pairs}
+  -- RPUSH answers the list's length: LLEN only when nothing was added
+  local length
   for i = 1, #entries, 2 do
     if redis.call('HSETNX', ${k.messages}, entries[i], entries[i + 1]) == 1 then
-      redis.call('RPUSH', ${k.order}, entries[i])
+      length = redis.call('RPUSH', ${k.order}, entries[i])
       ${counter} = ${counter} + 1
     end
   end
-  local excess = redis.call('LLEN', ${k.order}) - cap
+  local excess = (length or redis.call('LLEN', ${k.order})) - cap
   if excess > 0 then
     local old = redis.call('LRANGE', ${k.order}, '0', string.format('%d', excess - 1))
     redis.call('LTRIM', ${k.order}, string.format('%d', excess), '-1')
