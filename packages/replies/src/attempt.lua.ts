@@ -4,7 +4,7 @@ import { RECORD_FIELDS } from './reply.types.js';
 
 /** ARGV position of a produced record's field in SETTLE (its values follow the 24 named arguments). */
 const recordArg = (field: (typeof RECORD_FIELDS)[number]): string => `ARGV[${25 + RECORD_FIELDS.indexOf(field)}]`;
-/** The HSET arguments of a produced record, the names written here (a call carries the values), its state `state`; handoff apart. */
+/** The HSET arguments of a produced record, the names written here (a call carries the values), its state the Lua expression `state`; handoff apart. */
 const recordHsetArgs = (state: string): string =>
   RECORD_FIELDS.filter((field) => field !== 'handoff')
     .map((field) => `'${field}', ${field === 'state' ? state : recordArg(field)}`)
@@ -302,10 +302,9 @@ if ARGV[3] ~= '' then
 end
 if created then
   -- stored with the state it moves to, in one write (a handoff's flag in a second)
-  local state = ${recordArg('state')}
-  if moved ~= '' then state = moved end
+  local stored = moved ~= '' and moved or ${recordArg('state')}
   redis.call('HSET', KEYS[6],
-    ${recordHsetArgs('state')})
+    ${recordHsetArgs('stored')})
   if ${recordArg('handoff')} ~= '' then redis.call('HSET', KEYS[6], 'handoff', ${recordArg('handoff')}) end
   redis.call('EXPIRE', KEYS[6], ARGV[7])
   redis.call('LPUSH', KEYS[7], id)

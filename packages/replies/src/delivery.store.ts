@@ -113,9 +113,9 @@ export const recordValues = (record: DeliveryRecord): string[] =>
     return field === 'in_reply_to' ? JSON.stringify(value) : value === undefined ? '' : String(value);
   });
 
-/** A record's hash fields, as field, value pairs. */
+/** A record's hash fields, as field, value pairs (recordValues named; no handoff field unless it hands off). */
 export const recordFields = (record: DeliveryRecord): string[] =>
-  Object.entries({ ...record, in_reply_to: JSON.stringify(record.in_reply_to) }).flatMap(([field, value]) => [field, String(value)]);
+  recordValues(record).flatMap((value, i) => (RECORD_FIELDS[i] === 'handoff' && value === '' ? [] : [RECORD_FIELDS[i]!, value]));
 
 const positiveInteger = (name: string, value: number): number => {
   if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer, got ${value}`);
