@@ -129,17 +129,23 @@ type EndTurnReads = Readonly<Partial<Record<'generationNow' | 'stoppedNow', stri
  * pauses the conversation's auto replies for `pauseMs` (HANDOFF_PAUSE_S; a longer pause already set
  * stays, nothing when 0) and the messages that arrived meanwhile are left to the person taking over
  * (they are in the context). Leaves the Lua locals `turn` ('next': messages wait, add job `current`;
- * 'idle'), `current` (the generation now) and `pendingCount` (the messages waiting).
+ * 'idle'), `current` (the generation now), `pendingCount` (the messages waiting) and `batchEnded`
+ * (the turn's batch must go). With `batch` 'caller' the batch is not deleted here: the caller
+ * deletes it when `batchEnded`, unless it stores the next turn's batch under the same key (SETTLE
+ * going on: the SET replaces it, one write instead of two).
  */
 export const endTurnLua = (
   k: EndTurnKeys,
   a: Readonly<Record<'generation' | 'pauseMs' | 'conversationId', string>>,
   reads: EndTurnReads = {},
+  batch: 'here' | 'caller' = 'here',
 ): string => `
 local current = ${reads.generationNow ?? `tonumber(redis.call('GET', ${k.generation}) or '0')`}
+local batchEnded = false
 if current == tonumber(${a.generation}) then
   current = redis.call('INCR', ${k.generation})
-  redis.call('DEL', ${k.batch})
+  batchEnded = true
+  ${batch === 'here' ? `redis.call('DEL', ${k.batch})` : '-- the caller deletes the batch'}
 end
 do
   local pause = tonumber(${a.pauseMs})
@@ -307,15 +313,15 @@ if created then
     ${recordHsetArgs('stored')})
   if ${recordArg('handoff')} ~= '' then redis.call('HSET', KEYS[6], 'handoff', ${recordArg('handoff')}) end
   redis.call('EXPIRE', KEYS[6], ARGV[7])
-  redis.call('LPUSH', KEYS[7], id)
-  redis.call('LTRIM', KEYS[7], '0', string.format('%d', ARGV[9] - 1))
+  -- trimmed only once it holds more than it keeps (LPUSH answers its length)
+  if redis.call('LPUSH', KEYS[7], id) > tonumber(ARGV[9]) then redis.call('LTRIM', KEYS[7], '0', string.format('%d', ARGV[9] - 1)) end
   redis.call('EXPIRE', KEYS[7], ARGV[7])
 elseif moved ~= '' then
   redis.call('HSET', KEYS[6], 'state', moved)
 end
 if ARGV[10] ~= '' then
-  redis.call('RPUSH', KEYS[8], ARGV[10])
-  if redis.call('TTL', KEYS[8]) < tonumber(ARGV[7]) then redis.call('EXPIRE', KEYS[8], ARGV[7]) end
+  -- a log this attempt created has no TTL yet; a longer one (a dead letter's, revived) is kept
+  if redis.call('RPUSH', KEYS[8], ARGV[10]) == 1 or redis.call('TTL', KEYS[8]) < tonumber(ARGV[7]) then redis.call('EXPIRE', KEYS[8], ARGV[7]) end
 end
 redis.call('HDEL', KEYS[5], id)
 if moved == 'dead' then
@@ -341,6 +347,7 @@ ${endTurnLua(
   },
   { generation: 'ARGV[1]', pauseMs: 'ARGV[15]', conversationId: 'ARGV[16]' },
   { generationNow: 'generationNow()', stoppedNow: 'stoppedNow()' },
+  'caller',
 )}
 if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
   ${takeBatchLua(
@@ -369,7 +376,10 @@ if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
     },
   )}
   if took == 'taken' then return {moved, 'taken', string.format('%d', current), json, context} end
+  if batchEnded then redis.call('DEL', KEYS[2]) end
   if took == 'wait' then return {moved, 'next', string.format('%d', current), string.format('%d', waitMs)} end
+elseif batchEnded then
+  redis.call('DEL', KEYS[2])
 end
 return {moved, turn, string.format('%d', current)}
 `,

@@ -70,7 +70,7 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     expect((await h.turns.snapshot(conversationId)).pending).to.have.length(21);
   });
 
-  it('is at most 29 for a backlog of ten messages, the generation, the stop and the pending count each read once per call', async () => {
+  it('is at most 25 for a backlog of ten messages, the generation, the stop and the pending count each read once per call', async () => {
     const harnesses = [];
     for (let c = 0; c < 5; c++) {
       const h = createHarness(redis);
@@ -86,7 +86,7 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     expect(replies).to.equal(50);
     const calls = await commandCalls();
     const total = [...calls.values()].reduce((a, b) => a + b, 0);
-    expect(total / replies, JSON.stringify(Object.fromEntries(calls))).to.be.at.most(29);
+    expect(total / replies, JSON.stringify(Object.fromEntries(calls))).to.be.at.most(25);
     // read once per script call: a SETTLE per reply, and the TAKE of each conversation's first turn
     // (which also reads the live batch: two GETs)
     expect(calls.get('get') ?? 0).to.be.at.most(replies + 2 * 5);
@@ -94,5 +94,12 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     // the pending count once per call; the context's length comes from the RPUSH that appends the reply
     expect(calls.get('llen') ?? 0).to.be.at.most(replies + 5);
     expect(calls.get('hget') ?? 0).to.equal(0);
+    // writes a reply's SETTLE leaves out when they would change nothing: the trim of the
+    // conversation's delivery list while it holds no more than it keeps, the TTL check of an attempt
+    // log the attempt has just created, the DEL of a batch the next turn's SET replaces
+    expect(calls.get('ltrim') ?? 0, 'ltrim').to.equal(0);
+    expect(calls.get('ttl') ?? 0, 'ttl').to.equal(0);
+    // per conversation: the batch and the oldest mark of its last turn
+    expect(calls.get('del') ?? 0, 'del').to.be.at.most(2 * 5);
   });
 });
