@@ -57,8 +57,9 @@ log(
 const servers = [];
 const receiver = await startReceiver();
 const rows = [];
-/** Figures besides the ratios (bench/results/latest.json: redis_commands, cpu_us, alloc_kib, redis_cpu_us, redis_instructions). */
+/** Figures besides the ratios (bench/results/latest.json: redis_commands, cpu_us, alloc_kib, redis_cpu_us, redis_instructions, e2e_by_second). */
 const figures = {
+  e2e_by_second: null,
   redis_commands: null,
   cpu_us: { request: null, by_scenario: null, reply: null },
   alloc_kib: null,
@@ -160,6 +161,9 @@ try {
     log(
       `   raw BullMQ add→delivered p50 ${rawBefore.p50.toFixed(2)} then ${rawAfter.p50.toFixed(2)} ms, p99 ${rawBefore.p99.toFixed(1)} then ${rawAfter.p99.toFixed(1)} ms; dialog-relay p50 ${lat.p50.toFixed(1)} ms p99 ${lat.p99.toFixed(1)} ms; stops ${lat.stops}, attempts after the answer ${lat.attemptsAfter}`,
     );
+    const seconds = (series) => series.map(([p50, p99]) => `${p50}/${p99}`).join(' ');
+    log(`   p50/p99 ms by second of acceptance: dialog-relay ${seconds(lat.bySecond)}; raw (before) ${seconds(rawBefore.bySecond)}`);
+    figures.e2e_by_second = { dialog_relay: lat.bySecond, raw_before: rawBefore.bySecond, raw_after: rawAfter.bySecond };
     for (const p of ['p50', 'p99']) {
       rows.push({
         id: `e2e_${p}`,

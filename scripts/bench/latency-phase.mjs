@@ -34,7 +34,7 @@ export async function rawLatency({ root, redis, receiver }, rate, count) {
   await queue.obliterate({ force: true });
   await queue.close();
   connection.disconnect();
-  return { p50: ms(histogram, 50), p99: ms(histogram, 99) };
+  return { p50: ms(histogram, 50), p99: ms(histogram, 99), bySecond: receiver.bySecond() };
 }
 
 /**
@@ -80,6 +80,7 @@ export async function ourLatency({ root, redis, receiver, sign, clients }, rate,
   return {
     p50: ms(histogram, 50),
     p99: ms(histogram, 99),
+    bySecond: receiver.bySecond(),
     errors: failures(result) + stopResult.errors,
     attemptsAfter: stopResult.attemptsAfter,
     stops,

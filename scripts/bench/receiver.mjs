@@ -14,6 +14,8 @@ export async function startReceiver() {
     accepted: new Map(),
     delivered: new Map(),
     histogram: null,
+    /** [accepted at, latency] (ms) of each message measured since measure(). */
+    samples: [],
     /** conversation_id → arrival times (ms) of attempts on /slow. */
     slowArrivals: new Map(),
   };
@@ -22,6 +24,7 @@ export async function startReceiver() {
   };
   const latency = (key, acceptedAt, deliveredAt) => {
     state.histogram?.recordValue(Math.max(1, Math.round((deliveredAt - acceptedAt) * 1000)));
+    state.samples.push([acceptedAt, deliveredAt - acceptedAt]);
     state.accepted.delete(key);
   };
 
@@ -73,9 +76,25 @@ export async function startReceiver() {
     /** Starts a latency measurement; accept(key) marks the moment a message was accepted. */
     measure() {
       state.histogram = newHistogram();
+      state.samples = [];
       state.accepted.clear();
       state.delivered.clear();
       return state.histogram;
+    },
+    /**
+     * The latencies measured since measure(), by the second their message was accepted in (from the
+     * first): [p50, p99] in ms each. Shows whether a run's tail comes from a start that the processes
+     * take seconds to catch up with, or from all along (docs/design/performance.md).
+     */
+    bySecond() {
+      const seconds = [];
+      const first = Math.min(...state.samples.map(([at]) => at));
+      for (const [at, ms] of state.samples) (seconds[Math.floor((at - first) / 1000)] ??= []).push(ms);
+      const at = (sorted, p) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] * 10) / 10;
+      return Array.from(seconds, (values = []) => {
+        const sorted = values.sort((a, b) => a - b);
+        return sorted.length ? [at(sorted, 50), at(sorted, 99)] : [null, null];
+      });
     },
     accept(key, at = performance.now()) {
       const deliveredAt = state.delivered.get(key);

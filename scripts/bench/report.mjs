@@ -104,6 +104,7 @@ export function writeResults(root, { rows, stopAttemptsAfter, errors, figures })
       raw_add: Math.round(figures.redis_instructions.raw.add),
       raw_process: Math.round(figures.redis_instructions.raw.process),
     },
+    e2e_by_second: figures.e2e_by_second,
     stop_attempts_after: stopAttemptsAfter,
     errors,
     rows: rows.map((row) => ({ ...row, met: met(row) })),
