@@ -19,18 +19,25 @@ const recordHsetArgs = (state: string): string =>
  */
 
 /**
- * Lua shared by the scripts that mark an attempt in flight (TAKE, OPEN_ATTEMPT, BEGIN_ATTEMPT): drops the markers
- * whose time is up (a worker that died mid-attempt) and marks `id` until now + ttl. Written out with
+ * Lua shared by the scripts that mark an attempt in flight (TAKE, OPEN_ATTEMPT, BEGIN_ATTEMPT, SETTLE
+ * going on): drops the markers whose time is up (a worker that died mid-attempt) and marks `id`
+ * until now + ttl. `sweep` false (SETTLE going on) leaves the drop to the next script that marks:
+ * every reader compares a marker's time (CANCEL names only live ones), and the hash expires a
+ * marker's ttl after the last marking, so one left a while longer changes nothing. Written out with
  * the script's own KEYS[i] (docs/design/lua-scripts.md: every key a call takes is a KEYS[i] itself).
  * `now` is a Lua number, `ttlText` the marker's ttl in ms as text (an ARGV): what reaches a command
  * is text (docs/design/lua-scripts.md, "Text, not numbers").
  */
-export const markAttemptLua = (attempts: string, id: string, now: string, ttlText: string): string => `
-do
+export const markAttemptLua = (attempts: string, id: string, now: string, ttlText: string, sweep = true): string => `
+do${
+  sweep
+    ? `
   local marked = redis.call('HGETALL', ${attempts})
   for i = 1, #marked, 2 do
     if tonumber(marked[i + 1]) <= ${now} then redis.call('HDEL', ${attempts}, marked[i]) end
-  end
+  end`
+    : ''
+}
   redis.call('HSET', ${attempts}, ${id}, string.format('%d', ${now} + ${ttlText}))
   redis.call('PEXPIRE', ${attempts}, ${ttlText})
 end`;
@@ -54,6 +61,8 @@ type TakeArgs = Readonly<
 > & {
   /** A Lua expression of the pending list's length when the caller has read it in this call (SETTLE: endTurnLua's `pendingCount`). */
   pendingCount?: string;
+  /** false: the attempt's marker is set without the sweep of expired ones (markAttemptLua; SETTLE going on). */
+  sweepMarkers?: boolean;
 };
 
 /**
@@ -107,7 +116,7 @@ else
     end
     json = '{"delivery_id":' .. cjson.encode(${a.deliveryId}) .. ',"generation":' .. ${a.generation} .. ',"count":' .. string.format('%d', #items) .. ',"carrier":' .. ${a.carrier} .. ',"messages":[' .. table.concat(items, ',') .. ']}'
     redis.call('SET', ${k.batch}, json, 'PX', ${a.ttlMs})
-    ${markAttemptLua(k.attempts, a.deliveryId, 'now', a.markerTtlMs)}
+    ${markAttemptLua(k.attempts, a.deliveryId, 'now', a.markerTtlMs, a.sweepMarkers ?? true)}
     -- the history of the batch's newest message (the one answered), its msg_id read from the due message's JSON
     ${readHistoryLua({ order: k.order, messages: k.messages }, `string.match(items[#items], '^{"message":{"msg_id":"([^"\\\\]*)"')`, a.contextWindow, 'context', a.contextCustomers)}
     took = 'taken'
@@ -373,6 +382,7 @@ if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
       contextWindow: 'ARGV[23]',
       contextCustomers: 'ARGV[24]',
       pendingCount: 'pendingCount',
+      sweepMarkers: false,
     },
   )}
   if took == 'taken' then return {moved, 'taken', string.format('%d', current), json, context} end

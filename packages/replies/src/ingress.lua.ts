@@ -41,7 +41,9 @@ local t = redis.call('TIME')
 -- number passed to a command would be formatted with %.17g (docs/design/lua-scripts.md)
 local now = t[1] .. string.sub('00000' .. t[2], -6, -4)
 redis.call('SET', ${k.since}, now, 'PX', ${a.ttlMs})
-redis.call('SET', ${k.oldest}, now, 'NX', 'PX', ${a.ttlMs})
+-- the debounce ceiling runs from the message that started the wait, set only by it (were the mark
+-- gone while messages wait, its time would be long past the ceiling: the turn is taken at once)
+if waiting == 0 then redis.call('SET', ${k.oldest}, now, 'NX', 'PX', ${a.ttlMs}) end
 redis.call('ZADD', ${k.waiting}, 'NX', now, ${a.conversationId})
 return {'queued', g, opens}
 `;

@@ -174,4 +174,29 @@ describe('turns a job goes on to', () => {
     expect(await h.turns.checkedBatch(CONVERSATION)).to.equal(undefined);
     expect(await h.deps.turns.take(CONVERSATION, 1, 'unused')).to.deep.equal({ kind: 'stale', current: 2 });
   });
+
+  it("goes on past a dead worker's expired in-flight marker, which a stop ignores and the next TAKE sweeps", async () => {
+    const attempts = h.keys.attemptsInFlight(CONVERSATION);
+    for (const id of ['a', 'b', 'c']) await h.receive(id);
+    await redis.hset(attempts, 'dlv_worker_died', '1'); // its time ran out long ago
+    // each attempt of the backlog finds the markers as SETTLE left them
+    const seen: string[][] = [];
+    h.deliverer.during = async () => void seen.push((await redis.hkeys(attempts)).sort());
+
+    expect(await turn(0)).to.deep.equal(DONE);
+    expect(h.deliverer.answered()).to.deep.equal([['a'], ['b'], ['c']]);
+    // TAKE swept it; the turns SETTLE went on to were marked beside nothing else
+    expect(seen).to.deep.equal([0, 1, 2].map((g) => [testDeliveryId(CONVERSATION, g)]));
+
+    // a marker that runs out while turns go on is left for the next TAKE, and a stop does not name it
+    for (const id of ['d', 'e']) await h.receive(id);
+    h.deliverer.during = async () => {
+      if (h.deliverer.requests.length === 4) await redis.hset(attempts, 'dlv_worker_died_later', '1');
+      seen.push((await redis.hkeys(attempts)).sort());
+    };
+    expect(await turn(3)).to.deep.equal(DONE);
+    expect(seen.at(-1)).to.deep.equal([testDeliveryId(CONVERSATION, 4), 'dlv_worker_died_later']);
+    const stopped = await h.turns.cancel(CONVERSATION, { setStop: true, pauseMs: 0 });
+    expect(stopped.inFlightDeliveryIds).to.deep.equal([]);
+  });
 });
