@@ -6,9 +6,12 @@ const admitLua = (k: Placeholders<'rateWindow' | 'guard'>, a: Placeholders<'limi
 local n = redis.call('INCR', ${k.rateWindow})
 if n == 1 then redis.call('PEXPIRE', ${k.rateWindow}, '2000') end
 if n > tonumber(${a.limit}) then return {'rate_limited'} end
-if ${a.mode} == 'idem' then
+if ${a.mode} == 'idem' or ${a.mode} == 'idem-answered' then
   local existing = redis.call('GET', ${k.guard})
   if existing then return {'existing', existing} end
+  -- 'idem-answered': COMPLETE stores the answer later in this same script, and no other request can
+  -- run in between, so no claim is written for it to overwrite (COMPLETE reads shared.answered)
+  if ${a.mode} == 'idem-answered' then shared.answered = true return {'admitted'} end
   redis.call('SET', ${k.guard}, 'pending', 'PX', ${a.ttlMs})
   return {'admitted'}
 end
@@ -24,7 +27,8 @@ export const ADMIT = defineLuaScript({
 --[[ One round trip decides whether a signed request may be processed (API).
   1. fixed one-second window rate limit per client (INCR; the key lives 2 s);
   2a. mode 'idem' (a msg_id): an existing answer (or 'pending' while the first request is still
-      being processed) is returned; otherwise the msg_id is claimed as 'pending' for ttlMs;
+      being processed) is returned; otherwise the msg_id is claimed as 'pending' for ttlMs
+      ('idem-answered', only as a part whose script also stores the answer: not claimed);
   2b. mode 'replay' (no msg_id): the request's digest is remembered for the timestamp window.
   Input:  KEYS[1] rateWindow  the client's counter of this second
           KEYS[2] guard       the idempotency key (idem) or the replay key (replay)
@@ -32,6 +36,7 @@ export const ADMIT = defineLuaScript({
           ARGV[2] mode        'idem' | 'replay'
           ARGV[3] ttlMs       claim / replay TTL
   Output: {'admitted'} | {'rate_limited'} | {'replayed'} | {'existing', value} ]]
+local shared = {}
 ${admitLua({ rateWindow: 'KEYS[1]', guard: 'KEYS[2]' }, { limit: 'ARGV[1]', mode: 'ARGV[2]', ttlMs: 'ARGV[3]' })}`,
 });
 
@@ -48,8 +53,9 @@ export const ADMIT_PART = defineLuaPart({
   lua: admitLua,
 });
 
-const completeLua = (k: Placeholders<'idempotency'>, a: Placeholders<'answer' | 'ttlMs'>): string => `
-if redis.call('GET', ${k.idempotency}) ~= 'pending' then return 0 end
+/** `claimed`: a Lua expression, true when the claim is known to be this request's without reading it. */
+const completeLua = (k: Placeholders<'idempotency'>, a: Placeholders<'answer' | 'ttlMs'>, claimed = 'false'): string => `
+if not ${claimed} and redis.call('GET', ${k.idempotency}) ~= 'pending' then return 0 end
 redis.call('SET', ${k.idempotency}, ${a.answer}, 'PX', ${a.ttlMs})
 return 1
 `;
@@ -67,7 +73,8 @@ ${completeLua({ idempotency: 'KEYS[1]' }, { answer: 'ARGV[1]', ttlMs: 'ARGV[2]' 
 });
 
 /**
- * COMPLETE as the last part of a request's write script. The answer is `answerHead .. w .. answerTail`
+ * COMPLETE as the last part of a request's write script (after ADMIT_PART in 'idem-answered' mode,
+ * in the same script: stored without checking the claim ADMIT did not write). The answer is `answerHead .. w .. answerTail`
  * where w is the word `outcomeWords` ('queued=queued,stopped=suppressed,…') gives for the outcome an
  * earlier part of the same script left in `shared.outcome` ('*': the outcome itself), or ''. An
  * empty answerHead (no msg_id) stores nothing.
@@ -85,7 +92,7 @@ local word = ''
 if shared.outcome and ${a.outcomeWords} == '*' then word = shared.outcome
 elseif shared.outcome then word = string.match(',' .. ${a.outcomeWords} .. ',', ',' .. shared.outcome .. '=([%w_]*),') or '' end
 local answer = ${a.answerHead} .. word .. ${a.answerTail}
-${completeLua(k, { answer: 'answer', ttlMs: a.ttlMs })}`,
+${completeLua(k, { answer: 'answer', ttlMs: a.ttlMs }, 'shared.answered')}`,
 });
 
 export const RELEASE = defineLuaScript({

@@ -1,4 +1,4 @@
-import { runScript, stepCall, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
+import { runScript, runsStepsAsOneScript, stepCall, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
 import { ADMIT, ADMIT_PART, COMPLETE, COMPLETE_PART, RELEASE } from './admission.lua.js';
 
 /** The first answer to a msg_id, kept for the idempotency window (docs/service-rules.md §9). */
@@ -49,8 +49,13 @@ export interface Admission {
    * this request stored before it failed (`answer`, stored by completeStep in the same script as its writes).
    */
   release(key: IdempotencyKey, answer?: StoredAnswer): Promise<void>;
-  /** admit() as a part of a request's first script (docs/design/lua-scripts.md "Composed scripts"); read its result with admitted(). */
-  admitStep(input: AdmitInput): StepCall;
+  /**
+   * admit() as a part of a request's first script (docs/design/lua-scripts.md "Composed scripts"); read
+   * its result with admitted(). `answeredInCall`: the same call ends with completeStep (the request's
+   * writes need no reads), so where runSteps runs a call as one script (one Redis, Sentinel) the
+   * msg_id is not claimed before it is answered: one atomic step, two commands fewer.
+   */
+  admitStep(input: AdmitInput, answeredInCall?: boolean): StepCall;
   admitted(reply: unknown): AdmissionResult;
   /**
    * complete() as the last part of a request's write script; nothing without a key. `answer.data`
@@ -75,10 +80,10 @@ type AdmitReply = [string, string?];
 export function createAdmission(options: AdmissionOptions): Admission {
   const { redis, keys, replayTtlMs, idempotencyTtlMs, pendingTtlMs } = options;
   const idemKey = (k: IdempotencyKey): string => keys.idempotency(k.client, k.eventType, k.msgId);
-  const admitValues = (input: AdmitInput) => {
+  const admitValues = (input: AdmitInput, idemMode: 'idem' | 'idem-answered' = 'idem') => {
     const rateWindow = keys.rateWindow(input.client, Math.floor(input.nowMs / 1000));
     return input.idempotency
-      ? { keys: { rateWindow, guard: idemKey(input.idempotency) }, args: { limit: input.ratePerS, mode: 'idem', ttlMs: pendingTtlMs } }
+      ? { keys: { rateWindow, guard: idemKey(input.idempotency) }, args: { limit: input.ratePerS, mode: idemMode, ttlMs: pendingTtlMs } }
       : {
           keys: { rateWindow, guard: keys.replay(input.client, input.replayDigest) },
           args: { limit: input.ratePerS, mode: 'replay', ttlMs: replayTtlMs },
@@ -104,8 +109,8 @@ export function createAdmission(options: AdmissionOptions): Admission {
       const { keys: k, args } = admitValues(input);
       return admitted(await runScript(redis, ADMIT, k, args));
     },
-    admitStep(input) {
-      const { keys: k, args } = admitValues(input);
+    admitStep(input, answeredInCall = false) {
+      const { keys: k, args } = admitValues(input, answeredInCall && runsStepsAsOneScript(redis) ? 'idem-answered' : 'idem');
       return stepCall(ADMIT_PART, k, args);
     },
     admitted,

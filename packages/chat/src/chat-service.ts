@@ -121,7 +121,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const earlyReplicated = earlyWrites.length > 0 && early?.replicated ? deps.replication?.begin() : undefined;
       let replies: unknown[];
       try {
-        replies = await deps.runParts([deps.admission.admitStep(admitInput), ...started.reads, ...earlyWrites]);
+        // with the writes in this call, so is the idempotent answer (writeCalls): admission need not claim the msg_id first
+        replies = await deps.runParts([deps.admission.admitStep(admitInput, earlyWrites.length > 0), ...started.reads, ...earlyWrites]);
       } catch (error) {
         // The writes ran with admission: a claim this request made is given back, as when writes fail below.
         if (early && idempotency) await deps.admission.release(idempotency, earlyAnswer).catch(() => undefined);

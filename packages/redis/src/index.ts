@@ -3,7 +3,16 @@ export { shardTags, checkShardCount, CLUSTER_SLOTS, slotOf, ShardCountMismatchEr
 export { createRedis, createRequestRedis, subscriberOpener, waitForRedis, type Redis, type ConnectionRole } from './redis-connection.js';
 export { isRedisUnavailableError } from './redis-errors.js';
 export { defineLuaScript, runScript, scriptConventionProblems, type LuaScript } from './lua-script.js';
-export { defineLuaPart, stepCall, composedScripts, runSteps, type StepCall, type Step, type LuaPart } from './lua-steps.js';
+export {
+  defineLuaPart,
+  stepCall,
+  composedScripts,
+  runSteps,
+  runsStepsAsOneScript,
+  type StepCall,
+  type Step,
+  type LuaPart,
+} from './lua-steps.js';
 export { watchSubscription } from './watched-subscription.js';
 export { createReplicaConfirmation, ReplicationLagError, MasterChangedError, type ReplicaConfirmation } from './replica-confirmation.js';
 export { planKeyMove, type KeySource, type KeyMove } from './shard-migration.js';

@@ -208,12 +208,20 @@ export function composedScripts(): LuaScript[] {
 const isCluster = (redis: Redis): boolean => (redis as { isCluster?: boolean }).isCluster === true;
 
 /**
+ * Whether runSteps runs each call's parts as one script on this connection, whatever their slots:
+ * on one Redis and behind Sentinel it does; on a cluster a call whose parts span two slots runs as
+ * one script per slot. A part may rely on the parts after it in the same call running in the same
+ * atomic step only where this holds (admission's claim answered in one script).
+ */
+export const runsStepsAsOneScript = (redis: Redis): boolean => !isCluster(redis);
+
+/**
  * Runs the calls' parts, in order, in one script (one Redis, Sentinel) or one script per slot in
  * turn (a cluster). Resolves with each part's result (undefined for a part after a halt).
  */
 export async function runSteps(redis: Redis, calls: readonly StepCall[]): Promise<unknown[]> {
   const plan = planOf(calls.map((c) => c.part));
-  if (!isCluster(redis) || plan.slots.length === 1) {
+  if (runsStepsAsOneScript(redis) || plan.slots.length === 1) {
     const { keys, args } = listsOf(plan.whole, calls, undefined);
     return (await evalLists(redis, plan.whole.script, keys, args)) as unknown[];
   }
