@@ -1,7 +1,7 @@
 import { loadConfig } from '@dialog-relay/config';
 import { createRedis, createRedisKeys, waitForRedis, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { createDeliveryStore, newDeliveryId, type DeliveryRecord } from '@dialog-relay/replies';
-import { testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
+import { commandCalls, testRedisEnv, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { Cluster, type Redis as SingleRedis } from 'ioredis';
 import { deliveriesCommand } from '../src/commands/deliveries.command.js';
@@ -19,9 +19,10 @@ describe('cli deliveries list --client (scanning)', () => {
   const masters = (): SingleRedis[] => (redis instanceof Cluster ? redis.nodes('master') : [redis]);
   /** SCAN calls served so far, over every master. */
   const scanCalls = async (): Promise<number> =>
-    (
-      await Promise.all(masters().map(async (node) => Number(/cmdstat_scan:calls=(\d+)/.exec(await node.info('commandstats'))?.[1] ?? 0)))
-    ).reduce((a, b) => a + b, 0);
+    (await Promise.all(masters().map(async (node) => commandCalls(await node.info('commandstats')).get('scan') ?? 0))).reduce(
+      (a, b) => a + b,
+      0,
+    );
   /** A conversation of the shard (a delivery record lives in its conversation's shard). */
   const conversationIn = (keys: RedisKeys, shard: number): string => {
     for (let n = 0; ; n++) if (keys.shardOf(`c_scan_${n}`) === shard) return `c_scan_${n}`;

@@ -1,5 +1,5 @@
 import { createRedisKeys, createRequestRedis, runSteps, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { startRedisServer, uniquePrefix, type RedisServerHandle } from '@dialog-relay/testkit';
+import { commandCalls, startRedisServer, uniquePrefix, type RedisServerHandle } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { createAdmission, type AdmitInput, type StoredAnswer } from '../src/index.js';
 
@@ -36,12 +36,8 @@ describe('a msg_id claimed and answered in one script', () => {
   const accept = (msgId: string) =>
     runSteps(redis, [admission().admitStep(input(msgId), true), admission().completeStep('c', input(msgId).idempotency, answer)]);
   const calls = async (): Promise<Record<string, number>> => {
-    const found: Record<string, number> = {};
-    for (const line of (await redis.info('commandstats')).split('\n')) {
-      const m = /^cmdstat_(get|set):calls=(\d+)/.exec(line.trim());
-      if (m) found[m[1]!] = Number(m[2]);
-    }
-    return found;
+    const all = commandCalls(await redis.info('commandstats'));
+    return { get: all.get('get') ?? 0, set: all.get('set') ?? 0 };
   };
 
   it('writes the answer once and reads the msg_id once: no claim between them', async () => {

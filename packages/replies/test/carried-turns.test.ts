@@ -1,5 +1,6 @@
 import { DONE } from '@dialog-relay/queue';
 import type { Redis } from '@dialog-relay/redis';
+import { commandCalls } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { processTurn, TURNS_PER_JOB, turnFailedForGood } from './internals.js';
 import { CONVERSATION, createHarness, outcome, type Harness, testDeliveryId } from './harness.js';
@@ -21,9 +22,10 @@ describe('turns a job goes on to', () => {
 
   const turn = (generation: number) => processTurn(h.deps, { conversationId: CONVERSATION, generation });
   const evalCalls = async (during: () => Promise<unknown>): Promise<number> => {
-    const before = Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0);
+    const evalsha = async (): Promise<number> => commandCalls(await redis.info('commandstats')).get('evalsha') ?? 0;
+    const before = await evalsha();
     await during();
-    return Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0) - before;
+    return (await evalsha()) - before;
   };
 
   it('answers a backlog in order with one job: no job added, one script per turn after the first (SETTLE takes the next)', async () => {

@@ -1,5 +1,5 @@
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { startRedisServer, type RedisServerHandle } from '@dialog-relay/testkit';
+import { commandCalls, startRedisServer, type RedisServerHandle } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { processTurn } from './internals.js';
 import { contextMessageFrom } from '@dialog-relay/conversations';
@@ -25,13 +25,10 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     await server.stop();
   });
 
-  const commandCalls = async (): Promise<Map<string, number>> => {
-    const calls = new Map<string, number>();
-    for (const line of (await redis.info('commandstats')).split('\n')) {
-      const found = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
-      if (found && !['info', 'config|resetstat', 'evalsha', 'eval', 'script|load', 'client|setname'].includes(found[1]!))
-        calls.set(found[1]!, Number(found[2]));
-    }
+  const NOT_SCRIPTED = ['info', 'config|resetstat', 'evalsha', 'eval', 'script|load', 'client|setname'];
+  const scriptedCalls = async (): Promise<Map<string, number>> => {
+    const calls = commandCalls(await redis.info('commandstats'));
+    for (const name of NOT_SCRIPTED) calls.delete(name);
     return calls;
   };
 
@@ -59,7 +56,7 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     );
     await redis.config('RESETSTAT');
     for (const due of dues) expect((await h.turns.schedule(due)).kind).to.equal('queued');
-    const joined = await commandCalls();
+    const joined = await scriptedCalls();
     const queued = [...joined.values()].reduce((a, b) => a + b, 0);
     expect(queued / dues.length, JSON.stringify(Object.fromEntries(joined))).to.be.at.most(9);
     // the debounce ceiling's start is set by the message that opens the list, not by those joining it
@@ -68,7 +65,7 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     // a retried request: found by its marker, nothing queued twice
     await redis.config('RESETSTAT');
     for (const due of dues) expect(await h.turns.schedule(due)).to.deep.include({ kind: 'queued' });
-    const retried = [...(await commandCalls()).values()].reduce((a, b) => a + b, 0);
+    const retried = [...(await scriptedCalls()).values()].reduce((a, b) => a + b, 0);
     expect(retried / dues.length).to.be.at.most(3);
     expect((await h.turns.snapshot(conversationId)).pending).to.have.length(21);
   });
@@ -87,7 +84,7 @@ describe('commands the reply protocol scripts run inside Redis', () => {
 
     const replies = harnesses.reduce((n, { h }) => n + h.deliverer.requests.length, 0);
     expect(replies).to.equal(50);
-    const calls = await commandCalls();
+    const calls = await scriptedCalls();
     const total = [...calls.values()].reduce((a, b) => a + b, 0);
     expect(total / replies, JSON.stringify(Object.fromEntries(calls))).to.be.at.most(24);
     // read once per script call: a SETTLE per reply, and the TAKE of each conversation's first turn

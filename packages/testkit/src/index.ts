@@ -2,6 +2,7 @@ export { freePort } from './free-port.js';
 export { redisServerInstalled, startRedisServer, type RedisServerHandle } from './redis-server.js';
 export { testRedisUrl, uniquePrefix, testRedisEnv, onTestCluster } from './test-redis.js';
 export { waitUntil } from './wait-until.js';
+export { commandCalls } from './command-stats.js';
 export { monitorRedis, parseMonitorLine, type MonitorLine, type RedisMonitor } from './redis-monitor.js';
 export {
   completionBody,
