@@ -33,7 +33,7 @@ export const ADMIT = defineLuaScript({
   Input:  KEYS[1] rateWindow  the client's counter of this second
           KEYS[2] guard       the idempotency key (idem) or the replay key (replay)
           ARGV[1] limit       requests per second
-          ARGV[2] mode        'idem' | 'replay'
+          ARGV[2] mode        'idem' | 'idem-answered' | 'replay'
           ARGV[3] ttlMs       claim / replay TTL
   Output: {'admitted'} | {'rate_limited'} | {'replayed'} | {'existing', value} ]]
 local shared = {}
