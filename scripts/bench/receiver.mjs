@@ -88,7 +88,8 @@ export async function startReceiver() {
      */
     bySecond() {
       const seconds = [];
-      const first = Math.min(...state.samples.map(([at]) => at));
+      // samples arrive in delivery order, not acceptance order; no spread: a long run has many
+      const first = state.samples.reduce((min, [at]) => Math.min(min, at), Infinity);
       for (const [at, ms] of state.samples) (seconds[Math.floor((at - first) / 1000)] ??= []).push(ms);
       const at = (sorted, p) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] * 10) / 10;
       return Array.from(seconds, (values = []) => {

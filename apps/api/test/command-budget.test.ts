@@ -8,13 +8,16 @@ import { bodyFor, msgId, post, sign, startTestApi, type Body, type TestApi } fro
 /**
  * docs/design/performance.md "Command budgets": the Redis commands each synchronous path sends, counted
  * from outside with MONITOR on the test's private Redis (top-level commands only; what a script runs
- * inside Redis is not counted). A change that adds a command to a path fails here. Single Redis only:
+ * inside Redis is not counted, but for the commands on a msg_id's idempotency key, which show whether
+ * the accept claims it before answering). A change that adds a command to a path fails here. Single Redis only:
  * on a cluster a request whose client's and conversation's keys meet costs one more (docs/design/scaling.md).
  */
 describe('Redis command budget of each synchronous path', () => {
   let t: TestApi;
   let marker: Redis;
   const seen: string[][] = [];
+  /** Commands scripts ran on an idempotency key (`:idem:`), while `commandsOf` counts. */
+  const idempotencyWrites: string[][] = [];
   const waiters: { token: string; resolve: () => void }[] = [];
 
   before(async () => {
@@ -29,6 +32,7 @@ describe('Redis command budget of each synchronous path', () => {
         return;
       }
       // Commands a script runs inside Redis are shown with the source "lua": not top-level.
+      if (source === 'lua' && args[1]?.startsWith(t.config.redisPrefix) && args[1].includes(':idem:')) idempotencyWrites.push([...args]);
       if (source === 'lua' || !args.some((a) => a.includes(t.config.redisPrefix))) return;
       seen.push([...args]);
     });
@@ -54,6 +58,7 @@ describe('Redis command budget of each synchronous path', () => {
   const commandsOf = async (send: () => Promise<unknown>): Promise<string[]> => {
     await flushMonitor();
     seen.length = 0;
+    idempotencyWrites.length = 0;
     await send();
     await flushMonitor();
     last = seen
@@ -134,6 +139,19 @@ describe('Redis command budget of each synchronous path', () => {
       expectOk(bodyFor('auto_dialog', { msg_id: msgId('auto'), ...people() }, { send_url: 'http://127.0.0.1:9/hook' }), 202),
     );
     expect(commands.length, last).to.be.within(1, 2);
+  });
+
+  it("auto_dialog's accept answers its msg_id in the script that admits it: no 'pending' claim first (assist_dialog, answered in a second script, claims it)", async () => {
+    const ops = (): string[] =>
+      idempotencyWrites.map(
+        ([command, , value]) => `${command!.toUpperCase()}${value === undefined ? '' : ` ${value === 'pending' ? 'pending' : 'answer'}`}`,
+      );
+    await commandsOf(() =>
+      expectOk(bodyFor('auto_dialog', { msg_id: msgId('claim'), ...people() }, { send_url: 'http://127.0.0.1:9/hook' }), 202),
+    );
+    expect(ops()).to.deep.equal(['GET', 'SET answer']);
+    await commandsOf(() => expectOk(bodyFor('assist_dialog', { msg_id: msgId('claim'), ...people() }), 200));
+    expect(ops()).to.deep.equal(['GET', 'SET pending', 'GET', 'SET answer']);
   });
 
   it("auto_dialog accepting a message while the conversation's turn waits sends 1: its turn job exists, so none is added", async () => {
