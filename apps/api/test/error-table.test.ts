@@ -118,7 +118,8 @@ describe('POST /custom-im/chat-messages error table', () => {
     ];
     for (const answer of answers) {
       expectError(answer, 400, 'malformed_json');
-      const text = JSON.stringify(answer.json);
+      // all of the answer but its request id, which the service makes at random (a UUID may hold "-abc")
+      const text = JSON.stringify({ ...answer.json, request_id: undefined });
       for (let i = 0; i + 4 <= secret.length; i++)
         expect(text, `echoes "${secret.slice(i, i + 4)}"`).not.to.include(secret.slice(i, i + 4));
     }
