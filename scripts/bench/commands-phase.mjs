@@ -119,9 +119,20 @@ export async function commandsPhase({ root, redis, receiver, sign, clients, log 
     auto: net('api', windows.auto) / count,
     reply: windows.reply.replies > 0 ? net('worker', windows.reply) / windows.reply.replies : null,
   };
+  // The worker's commands per reply by name (scripts as EVALSHA, BullMQ's blocking wait as BZPOPMIN), idle ones included.
+  const byCommand = {};
+  for (const e of monitor.events) {
+    if (e.at < windows.reply.from || e.at > windows.reply.to || e.source === 'lua' || owners.get(e.source) !== 'worker') continue;
+    byCommand[e.command] = (byCommand[e.command] ?? 0) + 1 / Math.max(1, windows.reply.replies);
+  }
   const unattributed = monitor.events.filter((e) => e.source !== 'lua' && !owners.has(e.source)).length;
   log(
     `   per request: assist ${commands.assist.toFixed(1)}, website ${commands.website.toFixed(1)}, cmd (auto_reply_status) ${commands.cmd.toFixed(1)}, auto_dialog accept ${commands.auto.toFixed(1)}; per delivered reply (worker, BullMQ included) ${commands.reply?.toFixed(1) ?? '-'}`,
+  );
+  log(
+    `   per delivered reply by command: ${Object.entries(byCommand)
+      .map(([name, n]) => `${name} ${n.toFixed(1)}`)
+      .join(', ')}`,
   );
   log(
     `   idle: API ${(idleRate('api') * 1000).toFixed(1)}/s, worker ${(idleRate('worker') * 1000).toFixed(1)}/s (taken off); commands from other connections (not counted): ${unattributed}`,

@@ -34,13 +34,24 @@ const isPeriodic = (args: readonly string[]): boolean => {
   );
 };
 
-/** Index of the worker's first blocking read after BullMQ moved the job to completed (-1: not yet). */
-function waitingAgain(seen: readonly string[][]): number {
-  const finished = seen.findIndex((args) => args[0]?.toUpperCase() === 'EVALSHA' && args.some((arg) => arg.endsWith(':completed')));
-  if (finished < 0) return -1;
-  const next = seen.slice(finished + 1).findIndex((args) => args[0]?.toUpperCase() === 'BZPOPMIN');
-  return next < 0 ? -1 : finished + 1 + next;
+/** A command MONITOR showed, with when it arrived. */
+interface Seen {
+  args: string[];
+  at: number;
 }
+
+/**
+ * How long the worker sends nothing, once its job is finished, before a reply's commands are counted
+ * as over: it then waits for a job (its blocking read times out after 5 s, a timer of the idle worker).
+ */
+const QUIET_MS = 750;
+
+/** True once the worker's job is finished (BullMQ's moveToFinished) and it has sent nothing for QUIET_MS. */
+const waitsForAJob = (seen: readonly Seen[]): boolean => {
+  const last = seen.at(-1);
+  const finished = seen.some(({ args }) => args[0]?.toUpperCase() === 'EVALSHA' && args.some((arg) => arg.endsWith(':completed')));
+  return finished && last !== undefined && performance.now() - last.at >= QUIET_MS;
+};
 
 /** The addresses of the worker process's connections: its own (dialog-relay-worker*) and BullMQ's duplicates of them. */
 async function workerAddresses(admin: Redis): Promise<Set<string>> {
@@ -65,11 +76,10 @@ describe('Redis commands per delivered reply', function () {
   let admin: Redis;
   before(async () => {
     receiver = await startReceiver();
-    // One shard and WORKER_CONCURRENCY 1: one BullMQ worker, which waits for a job, takes it and
-    // finishes it (its blocking wait, moveToActive, moveToFinished). With room for more jobs an idle
-    // BullMQ worker also looks for a second one (one more moveToActive and blocking wait); under load
-    // moveToFinished hands it the next job instead. The stalled-job check and the sweep are timers.
-    system = await startSystem({ workers: 1, env: { QUEUE_SHARDS: '1', WORKER_CONCURRENCY: '1', WORKER_STALLED_INTERVAL_MS: '30000' } });
+    // One shard, and room for more than one job (as a replica has): an idle BullMQ worker that takes a
+    // job looks for a second one at once (one more moveToActive), then waits again. The stalled-job
+    // check and the sweep are timers.
+    system = await startSystem({ workers: 1, env: { QUEUE_SHARDS: '1', WORKER_CONCURRENCY: '4', WORKER_STALLED_INTERVAL_MS: '30000' } });
     admin = createRedis(system.config.redis, 'worker', { name: 'e2e-command-budget' });
   });
   after(async () => {
@@ -84,13 +94,14 @@ describe('Redis commands per delivered reply', function () {
     expect(warm.status).to.equal(202);
     await receiver.waitFor(1);
     await waitUntil(async () => (await system.turnJobState(String(warm.json.data!['conversation_id']), 0)) === 'completed', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS)); // the warm reply's own idle loop
 
     const addresses = await workerAddresses(admin);
     expect(addresses.size).to.be.greaterThan(0);
 
-    const seen: string[][] = [];
+    const seen: Seen[] = [];
     const monitor = await monitorRedis(redisUrl(), ({ args, source }) => {
-      if (addresses.has(source) && !isPeriodic(args)) seen.push([...args]);
+      if (addresses.has(source) && !isPeriodic(args)) seen.push({ args: [...args], at: performance.now() });
     });
     try {
       const sent = await system.send(
@@ -99,14 +110,13 @@ describe('Redis commands per delivered reply', function () {
       );
       expect(sent.status).to.equal(202);
       await receiver.waitFor(2);
-      // Done once the worker waits for the next job (its first blocking read after the job finished).
-      await waitUntil(() => waitingAgain(seen) >= 0, 10_000);
+      // Done once the worker waits for the next job: everything it sent until then is this reply's,
+      // BullMQ's search for a second job and a blocking read that returns at once included.
+      await waitUntil(() => waitsForAJob(seen), 10_000);
     } finally {
       monitor.close();
     }
-    // What BullMQ does after that is its idle loop, not this reply's: moveToActive leaves a marker
-    // behind, so the first blocking read returns at once and one more moveToActive finds nothing.
-    const reply = seen.slice(0, waitingAgain(seen) + 1);
+    const reply = seen.map((command) => command.args);
     const described = reply.map((args) => args.slice(0, 4).join(' ')).join('\n');
     expect(reply.length, `commands of one delivered reply:\n${described}`).to.be.at.most(REPLY_BUDGET);
   });
@@ -121,9 +131,9 @@ describe('Redis commands per delivered reply', function () {
       if (index === before) await held;
       res.writeHead(200).end('ok');
     });
-    const seen: string[][] = [];
+    const seen: Seen[] = [];
     const monitor = await monitorRedis(redisUrl(), ({ args, source }) => {
-      if (addresses.has(source) && !isPeriodic(args)) seen.push([...args]);
+      if (addresses.has(source) && !isPeriodic(args)) seen.push({ args: [...args], at: performance.now() });
     });
     try {
       const customer = { from_user_id: 'budget-backlog', to_user_id: 'bound' };
@@ -134,12 +144,12 @@ describe('Redis commands per delivered reply', function () {
       }
       release();
       await receiver.waitFor(before + 3);
-      await waitUntil(() => waitingAgain(seen) >= 0, 10_000);
+      await waitUntil(() => waitsForAJob(seen), 10_000);
     } finally {
       monitor.close();
       receiver.respond((_request, _index, res) => res.writeHead(200).end('ok'));
     }
-    const replies = seen.slice(0, waitingAgain(seen) + 1);
+    const replies = seen.map((command) => command.args);
     const described = replies.map((args) => args.slice(0, 4).join(' ')).join('\n');
     expect(replies.length, `commands of three delivered replies:\n${described}`).to.be.at.most(BACKLOG_BUDGET);
   });

@@ -10,7 +10,7 @@ export {
   type WaitingProgress,
   type JobHandlers,
 } from './job-catalog.js';
-export { createReplyQueues } from './reply-queue.js';
+export { createReplyQueues, replyQueueKeys, type ReplyQueueKeys } from './reply-queue.js';
 export { createJobProducer, type JobProducer } from './job-producer.js';
 export { createJobDispatcher, createFailedJobListener, cappedBackoffMs } from './job-dispatcher.js';
 export { oldestDueJobAgeMs } from './oldest-due-job.js';

@@ -33,6 +33,23 @@ export function createReplyQueue(connection: Redis, bullPrefix: string, options:
 }
 
 /**
+ * The keys of a shard's reply queue that a script of ours reads or writes, as BullMQ names them
+ * (QueueBase.toKey: prefix, queue name, type): its list of waiting jobs, its prioritized jobs, and
+ * the marker a worker's blocking read waits on. TAKE drops a marker BullMQ left with no job behind it
+ * (docs/design/reply-protocol.md, "Round trips of a reply").
+ */
+export interface ReplyQueueKeys {
+  jobsWaiting: string;
+  jobsPrioritized: string;
+  jobsMarker: string;
+}
+
+export function replyQueueKeys(bullPrefix: string): ReplyQueueKeys {
+  const key = (type: string): string => `${bullPrefix}:${QUEUE_NAMES.replies}:${type}`;
+  return { jobsWaiting: key('wait'), jobsPrioritized: key('prioritized'), jobsMarker: key('marker') };
+}
+
+/**
  * One reply queue per shard (docs/service-rules.md §13, docs/design/scaling.md): the same queue name under each shard's
  * hash-tagged prefix, so all of a queue's keys live in one slot, next to its conversations' keys.
  */

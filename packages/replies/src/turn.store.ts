@@ -1,6 +1,7 @@
 import type { Config } from '@dialog-relay/config';
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { parseContextMessages } from '@dialog-relay/conversations';
+import { replyQueueKeys } from '@dialog-relay/queue';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { conversationKeys } from './turn-keys.js';
@@ -188,6 +189,7 @@ export function scheduleInput(keys: RedisKeys, timings: TurnTimings, message: Du
 export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: TurnTimings }): TurnStore {
   const { redis, keys, timings } = deps;
   const turnKeys = (c: string) => conversationKeys(keys, c);
+  const queueKeys = keys.shardTags.map((_, shard) => replyQueueKeys(keys.bullPrefix(shard)));
   return {
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
@@ -195,17 +197,22 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
       return scheduleResultOf(await runScript(redis, SCHEDULE, input.keys, input.args));
     },
     async take(c, generation, deliveryId, reach) {
-      const reply = (await runScript(redis, TAKE, turnKeys(c), {
-        generation,
-        debounceMs: timings.debounceMs,
-        maxWaitMs: timings.maxWaitMs,
-        ttlMs: timings.pendingTtlMs,
-        deliveryId,
-        conversationId: c,
-        markerTtlMs: timings.attemptMarkerTtlMs,
-        contextWindow: reach?.window ?? '',
-        contextCustomers: reach?.customerTexts ?? '',
-      })) as [string, string?, string[]?];
+      const reply = (await runScript(
+        redis,
+        TAKE,
+        { ...turnKeys(c), ...queueKeys[keys.shardOf(c)]! },
+        {
+          generation,
+          debounceMs: timings.debounceMs,
+          maxWaitMs: timings.maxWaitMs,
+          ttlMs: timings.pendingTtlMs,
+          deliveryId,
+          conversationId: c,
+          markerTtlMs: timings.attemptMarkerTtlMs,
+          contextWindow: reach?.window ?? '',
+          contextCustomers: reach?.customerTexts ?? '',
+        },
+      )) as [string, string?, string[]?];
       switch (reply[0]) {
         case 'stale':
           return { kind: 'stale', current: Number(reply[1]) };

@@ -13,7 +13,21 @@ export { CANCEL, SCHEDULE };
 
 export const TAKE = defineLuaScript({
   name: 'take',
-  keys: ['pending', 'since', 'oldest', 'generation', 'batch', 'stop', 'waiting', 'attempts', 'order', 'messages'],
+  keys: [
+    'pending',
+    'since',
+    'oldest',
+    'generation',
+    'batch',
+    'stop',
+    'waiting',
+    'attempts',
+    'order',
+    'messages',
+    'jobsWaiting',
+    'jobsPrioritized',
+    'jobsMarker',
+  ],
   args: [
     'generation',
     'debounceMs',
@@ -36,6 +50,12 @@ export const TAKE = defineLuaScript({
           KEYS[6] stop        KEYS[7] waiting  (the conversation leaves it once nothing waits)
           KEYS[8] attempts    hash of the attempts in flight: delivery id -> until ms
           KEYS[9] order       KEYS[10] messages  (the conversation's context)
+          KEYS[11] jobsWaiting  KEYS[12] jobsPrioritized  KEYS[13] jobsMarker: the shard queue's
+                  waiting and prioritized jobs and the marker its workers' blocking reads wait on.
+                  BullMQ's moveToActive, which handed this job over, always leaves the marker's
+                  member '0' behind; with no job waiting, the worker's next blocking read would
+                  return at once and its moveToActive find nothing. It is dropped here then (a job
+                  added later writes it again).
           ARGV[1] generation  G of the job
           ARGV[2] debounceMs  0: one message per reply
           ARGV[3] maxWaitMs   the debounce ceiling, from the oldest unanswered message
@@ -57,6 +77,7 @@ export const TAKE = defineLuaScript({
           A re-run (after a crash, a retry's wait) finds the batch it took or went on to before,
           with its delivery id ('batch', also when the generation is past G: the batch names G as
           its carrier): the caller opens its attempt with OPEN_ATTEMPT. ]]
+if redis.call('LLEN', KEYS[11]) == 0 and redis.call('ZCARD', KEYS[12]) == 0 then redis.call('ZREM', KEYS[13], '0') end
 local current = tonumber(redis.call('GET', KEYS[4]) or '0')
 local existing = redis.call('GET', KEYS[5])
 local carrier

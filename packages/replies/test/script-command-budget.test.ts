@@ -70,7 +70,7 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     expect((await h.turns.snapshot(conversationId)).pending).to.have.length(21);
   });
 
-  it('is at most 24 for a backlog of ten messages, the generation, the stop and the pending count each read once per call', async () => {
+  it('is at most 24.5 for a backlog of ten messages, the generation, the stop and the pending count each read once per call', async () => {
     const harnesses = [];
     for (let c = 0; c < 5; c++) {
       const h = createHarness(redis);
@@ -86,13 +86,17 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     expect(replies).to.equal(50);
     const calls = await scriptedCalls();
     const total = [...calls.values()].reduce((a, b) => a + b, 0);
-    expect(total / replies, JSON.stringify(Object.fromEntries(calls))).to.be.at.most(24);
+    // (24 before the TAKE of a conversation's first turn looked at its shard queue's waiting and
+    // prioritized jobs, to drop a marker BullMQ left with no job behind it: 3 commands a conversation)
+    expect(total / replies, JSON.stringify(Object.fromEntries(calls))).to.be.at.most(24.5);
     // read once per script call: a SETTLE per reply, and the TAKE of each conversation's first turn
     // (which also reads the live batch: two GETs)
     expect(calls.get('get') ?? 0).to.be.at.most(replies + 2 * 5);
     expect(calls.get('exists') ?? 0).to.be.at.most(replies + 5);
-    // the pending count once per call; the context's length comes from the RPUSH that appends the reply
-    expect(calls.get('llen') ?? 0).to.be.at.most(replies + 5);
+    // the pending count once per call, and the shard queue's waiting jobs once per TAKE; the
+    // context's length comes from the RPUSH that appends the reply
+    expect(calls.get('llen') ?? 0).to.be.at.most(replies + 2 * 5);
+    expect(calls.get('zcard') ?? 0, 'zcard').to.be.at.most(5);
     expect(calls.get('hget') ?? 0).to.equal(0);
     // writes a reply's SETTLE leaves out when they would change nothing: the trim of the
     // conversation's delivery list while it holds no more than it keeps, the TTL check of an attempt

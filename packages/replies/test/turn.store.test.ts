@@ -1,3 +1,4 @@
+import { replyQueueKeys } from '@dialog-relay/queue';
 import { createRedisKeys, type Redis } from '@dialog-relay/redis';
 import { uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
@@ -215,5 +216,24 @@ describe('turn store (the per-conversation turn protocol)', () => {
     await turns.schedule(due('x', 'c_two'));
     await turns.cancel('c_one', { setStop: true, pauseMs: 0 });
     expect(await pending('c_two')).to.deep.equal(['x']);
+  });
+
+  it("drops the marker BullMQ left for the shard's workers when no job waits, and keeps it while one does", async () => {
+    const queue = replyQueueKeys(keys.bullPrefix(keys.shardOf('c_one')));
+    const marker = async (): Promise<string[]> => redis.zrange(queue.jobsMarker, '0', '-1');
+    // moveToActive handed the job over and left its base marker '0'; a delayed job's marker is '1'.
+    await redis.zadd(queue.jobsMarker, '0', '0', String(Date.now() + 60_000), '1');
+    await turns.schedule(due('a'));
+    expect(await turns.take('c_one', 0, 'dlv_a')).to.include({ kind: 'batch' });
+    expect(await marker()).to.deep.equal(['1']);
+
+    // Another job waits (in the wait list, or prioritized): its marker stays, a worker wakes for it.
+    for (const waiting of [() => redis.rpush(queue.jobsWaiting, 'c_two-0'), () => redis.zadd(queue.jobsPrioritized, '1', 'c_two-0')]) {
+      await redis.del(queue.jobsWaiting, queue.jobsPrioritized);
+      await waiting();
+      await redis.zadd(queue.jobsMarker, '0', '0');
+      expect(await turns.take('c_one', 0, 'dlv_a')).to.include({ kind: 'batch' });
+      expect(await marker()).to.deep.equal(['0', '1']);
+    }
   });
 });
