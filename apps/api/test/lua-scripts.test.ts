@@ -8,6 +8,8 @@ import {
   createTurnStore,
   newDeliveryId,
   REPLY_SCRIPTS,
+  settleScript,
+  takeScript,
   type DeliveryRecord,
   type DueMessage,
 } from '@dialog-relay/replies';
@@ -16,7 +18,25 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 
 const ALL_SCRIPTS = [...ADMISSION_SCRIPTS, ...CONTEXT_SCRIPTS, ...REPLY_SCRIPTS];
-const BY_SHA = new Map(ALL_SCRIPTS.map((script) => [script.sha, script]));
+const MINUTE = 60_000;
+/**
+ * TAKE and SETTLE as the stores below make them, their settings (the stores' timings) written into
+ * the text: a store that wrote other values than it was given would run a script not named here.
+ */
+const STORE_SCRIPTS = [
+  takeScript({ debounceMs: 0, maxWaitMs: 0, batchTtlMs: MINUTE, markerTtlMs: 5000 }),
+  settleScript({
+    recordTtlS: 60,
+    deadTtlS: 86_400,
+    contextCap: 10,
+    contextTtlMs: MINUTE,
+    debounceMs: 0,
+    maxWaitMs: 0,
+    batchTtlMs: 0,
+    markerTtlMs: 5000,
+  }),
+];
+const BY_SHA = new Map([...ALL_SCRIPTS, ...STORE_SCRIPTS].map((script) => [script.sha, script]));
 
 interface Execution {
   script: string;
@@ -69,7 +89,7 @@ describe('every Lua script of the service (admission, context, reply protocol)',
     const keys = createRedisKeys(uniquePrefix('lua'));
     const conversationId = 'c_lua-every-script';
     const deliveryId = newDeliveryId(keys.shardOf(conversationId));
-    const minute = 60_000;
+    const minute = MINUTE;
 
     const admission = createAdmission({ redis: through, keys, replayTtlMs: minute, idempotencyTtlMs: minute, pendingTtlMs: minute });
     const idem = { client: 'shop', eventType: 'auto_dialog', msgId: 'm-1' };

@@ -25,6 +25,15 @@ export function defineLuaScript<const K extends string, const A extends string>(
 }
 
 /**
+ * A whole-number setting as a Lua string literal, for a script that writes its settings into its
+ * text (docs/design/lua-scripts.md, "Settings in the text"): text, as a command takes it.
+ */
+export function luaText(value: number): string {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`a script's setting must be a whole number of at least 0, not ${value}`);
+  return `'${value}'`;
+}
+
+/**
  * The one runner: keys and arguments by name, in the script's declared order, then `rest` (a
  * variadic tail such as field/value pairs). EVALSHA, and EVAL once when the server lacks the script.
  */

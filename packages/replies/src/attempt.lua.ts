@@ -1,9 +1,10 @@
 import { appendContextLua, readContextLua, readHistoryLua } from '@dialog-relay/conversations';
-import { defineLuaScript } from '@dialog-relay/redis';
+import { defineLuaScript, luaText } from '@dialog-relay/redis';
+import { KEEP_PER_CONVERSATION } from './delivery.store.js';
 import { RECORD_FIELDS } from './reply.types.js';
 
-/** ARGV position of a produced record's field in SETTLE (its values follow the 24 named arguments). */
-const recordArg = (field: (typeof RECORD_FIELDS)[number]): string => `ARGV[${25 + RECORD_FIELDS.indexOf(field)}]`;
+/** ARGV position of a produced record's field in SETTLE (its values follow the named arguments). */
+const recordArg = (field: (typeof RECORD_FIELDS)[number]): string => `ARGV[${SETTLE_ARGS.length + 1 + RECORD_FIELDS.indexOf(field)}]`;
 /** The HSET arguments of a produced record, the names written here (a call carries the values), its state the Lua expression `state`; handoff apart. */
 const recordHsetArgs = (state: string): string =>
   RECORD_FIELDS.filter((field) => field !== 'handoff')
@@ -201,52 +202,59 @@ return {1, record, made, context}
 `,
 });
 
-export const SETTLE = defineLuaScript({
-  name: 'settle-attempt',
-  keys: [
-    'generation',
-    'batch',
-    'pending',
-    'stop',
-    'attempts',
-    'delivery',
-    'conversationDeliveries',
-    'deliveryAttempts',
-    'deadLetters',
-    'order',
-    'messages',
-    'paused',
-    'oldest',
-    'waiting',
-    'since',
-  ],
-  args: [
-    'generation',
-    'deliveryId',
-    'state',
-    'reason',
-    'detail',
-    'atMs',
-    'ttlS',
-    'deadTtlS',
-    'keep',
-    'attempt',
-    'contextCap',
-    'contextTtlMs',
-    'reply',
-    'endTurn',
-    'pauseMs',
-    'conversationId',
-    'nextDeliveryId',
-    'debounceMs',
-    'maxWaitMs',
-    'batchTtlMs',
-    'markerTtlMs',
-    'carrier',
-    'contextWindow',
-    'contextCustomers',
-  ],
-  source: `
+const SETTLE_ARGS = [
+  'generation',
+  'deliveryId',
+  'state',
+  'reason',
+  'detail',
+  'atMs',
+  'attempt',
+  'reply',
+  'endTurn',
+  'pauseMs',
+  'conversationId',
+  'nextDeliveryId',
+  'carrier',
+  'contextWindow',
+  'contextCustomers',
+] as const;
+
+/** What SETTLE writes into its text: the attempt store's configuration (docs/design/lua-scripts.md, "Settings in the text"). */
+export interface SettleSettings {
+  recordTtlS: number;
+  deadTtlS: number;
+  contextCap: number;
+  contextTtlMs: number;
+  debounceMs: number;
+  maxWaitMs: number;
+  batchTtlMs: number;
+  markerTtlMs: number;
+}
+
+/** SETTLE with `settings` in its text: made once by an attempt store, whose every call passes only what changes. */
+export const settleScript = (settings: SettleSettings) =>
+  defineLuaScript({
+    name: 'settle-attempt',
+    keys: [
+      'generation',
+      'batch',
+      'pending',
+      'stop',
+      'attempts',
+      'delivery',
+      'conversationDeliveries',
+      'deliveryAttempts',
+      'deadLetters',
+      'order',
+      'messages',
+      'paused',
+      'oldest',
+      'waiting',
+      'since',
+    ],
+    args: SETTLE_ARGS,
+    source: `
 --[[ What follows an attempt, or a turn that ends without one (worker), in one step.
   Input:  KEYS[1] generation  KEYS[2] batch  KEYS[3] pending  KEYS[4] stop
           KEYS[5] attempts  (hash of the attempts in flight)
@@ -261,33 +269,38 @@ export const SETTLE = defineLuaScript({
                   retrying record; a stopped conversation, or a turn whose generation moved on (a
                   stop, a human's message), makes it cancelled; any other state is final
           ARGV[4] reason  ARGV[5] detail  ARGV[6] atMs  (for dead)
-          ARGV[7] ttlS (a record and its log, from now)  ARGV[8] deadTtlS (a dead letter)
-          ARGV[9] keep (delivery ids kept per conversation)
-          ARGV[10] attempt  JSON entry of the attempt's log, '' when there was none
-          ARGV[11] contextCap  ARGV[12] contextTtlMs
-          ARGV[13] reply  JSON context message of the reply, recorded once it is delivered ('' none)
-          ARGV[14] endTurn  '1': the turn ends (unless the record moved to retrying)
-          ARGV[15] pauseMs  > 0: the turn's reply handed off (HANDOFF_PAUSE_S): when the turn ends, auto
+          ARGV[7] attempt  JSON entry of the attempt's log, '' when there was none
+          ARGV[8] reply  JSON context message of the reply, recorded once it is delivered ('' none)
+          ARGV[9] endTurn  '1': the turn ends (unless the record moved to retrying)
+          ARGV[10] pauseMs  > 0: the turn's reply handed off (HANDOFF_PAUSE_S): when the turn ends, auto
                   replies pause this long and the messages that arrived meanwhile are left to the person
-          ARGV[16] conversationId  (its member in KEYS[14])
-          ARGV[17] nextDeliveryId  '' or the delivery id of the next turn: when this call ends turn G
+          ARGV[11] conversationId  (its member in KEYS[14])
+          ARGV[12] nextDeliveryId  '' or the delivery id of the next turn: when this call ends turn G
                   and messages wait, the next turn G+1 is taken here for the same job (its batch
                   stored, its attempt marked in flight, the context read: TAKE's step), unless the
                   debounce window still runs
-          ARGV[18] debounceMs  ARGV[19] maxWaitMs  ARGV[20] batchTtlMs  ARGV[21] markerTtlMs  (as TAKE's)
-          ARGV[22] carrier  the generation of the job going on (the batch names it: a re-run of
+          ARGV[13] carrier  the generation of the job going on (the batch names it: a re-run of
                   that job finds the batch, the sweep makes sure that job exists)
-          ARGV[23] contextWindow  context messages the engine reads before the message it answers
+          ARGV[14] contextWindow  context messages the engine reads before the message it answers
                   ('' all): the next turn's context is read as TAKE reads it
-          ARGV[24] contextCustomers  '' or, for an engine that reads only the customer's texts, how
+          ARGV[15] contextCustomers  '' or, for an engine that reads only the customer's texts, how
                   many of the customer's messages with text it reads (readHistoryLua)
-          ARGV[25..${24 + RECORD_FIELDS.length}] the values of a record produced this run, in RECORD_FIELDS' order
+          ARGV[16..${SETTLE_ARGS.length + RECORD_FIELDS.length}] the values of a record produced this run, in RECORD_FIELDS' order
                   (${RECORD_FIELDS.join(', ')}; handoff 'true' or ''), stored unless it exists; none without one
+  Settings, written into this text by the store that runs it (the same for every call; a store
+          with other settings runs a script of its own): recordTtlS (a record and its log, from
+          now), deadTtlS (a dead letter), keepIds (delivery ids kept per conversation),
+          contextCap and contextTtlMs (the context a delivered reply joins), and as TAKE's:
+          debounceMs, maxWaitMs, batchTtlMs, markerTtlMs
   Output: {state it moved to, or '' (refused or none), 'next' | 'idle' | 'open', G'}
           ('next': messages wait, add job G'; 'open': the turn goes on, a retry)
           | {state, 'next', G', ms}: messages wait but the next turn's debounce window runs ms more
-          (with ARGV[17]): add job G' delayed by ms
+          (with ARGV[12]): add job G' delayed by ms
           | {state, 'taken', G', batch JSON, context}: the next turn taken for the same job ]]
+local recordTtlS, deadTtlS, keepIds = ${luaText(settings.recordTtlS)}, ${luaText(settings.deadTtlS)}, ${luaText(KEEP_PER_CONVERSATION)}
+local contextCap, contextTtlMs = ${luaText(settings.contextCap)}, ${luaText(settings.contextTtlMs)}
+local debounceMs, maxWaitMs = ${luaText(settings.debounceMs)}, ${luaText(settings.maxWaitMs)}
+local batchTtlMs, markerTtlMs = ${luaText(settings.batchTtlMs)}, ${luaText(settings.markerTtlMs)}
 local id = ARGV[2]
 -- the generation and the stop, each read once whoever asks first (the state's move, the end of the turn)
 local generationRead
@@ -300,7 +313,7 @@ local function stoppedNow()
   if stoppedRead == nil then stoppedRead = redis.call('EXISTS', KEYS[4]) == 1 end
   return stoppedRead
 end
-local created = #ARGV >= 25 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1
+local created = #ARGV >= 16 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1
 local moved = ''
 if ARGV[3] ~= '' then
   -- a record created here has the state of its fields; a stored one is read
@@ -321,29 +334,29 @@ if created then
   redis.call('HSET', KEYS[6],
     ${recordHsetArgs('stored')})
   if ${recordArg('handoff')} ~= '' then redis.call('HSET', KEYS[6], 'handoff', ${recordArg('handoff')}) end
-  redis.call('EXPIRE', KEYS[6], ARGV[7])
+  redis.call('EXPIRE', KEYS[6], recordTtlS)
   -- trimmed only once it holds more than it keeps (LPUSH answers its length)
-  if redis.call('LPUSH', KEYS[7], id) > tonumber(ARGV[9]) then redis.call('LTRIM', KEYS[7], '0', string.format('%d', ARGV[9] - 1)) end
-  redis.call('EXPIRE', KEYS[7], ARGV[7])
+  if redis.call('LPUSH', KEYS[7], id) > tonumber(keepIds) then redis.call('LTRIM', KEYS[7], '0', string.format('%d', keepIds - 1)) end
+  redis.call('EXPIRE', KEYS[7], recordTtlS)
 elseif moved ~= '' then
   redis.call('HSET', KEYS[6], 'state', moved)
 end
-if ARGV[10] ~= '' then
+if ARGV[7] ~= '' then
   -- a log this attempt created has no TTL yet; a longer one (a dead letter's, revived) is kept
-  if redis.call('RPUSH', KEYS[8], ARGV[10]) == 1 or redis.call('TTL', KEYS[8]) < tonumber(ARGV[7]) then redis.call('EXPIRE', KEYS[8], ARGV[7]) end
+  if redis.call('RPUSH', KEYS[8], ARGV[7]) == 1 or redis.call('TTL', KEYS[8]) < tonumber(recordTtlS) then redis.call('EXPIRE', KEYS[8], recordTtlS) end
 end
 redis.call('HDEL', KEYS[5], id)
 if moved == 'dead' then
   redis.call('HSET', KEYS[6], 'dead_reason', ARGV[4], 'dead_detail', ARGV[5])
   redis.call('ZADD', KEYS[9], ARGV[6], id)
-  redis.call('EXPIRE', KEYS[6], ARGV[8])
-  redis.call('EXPIRE', KEYS[8], ARGV[8])
+  redis.call('EXPIRE', KEYS[6], deadTtlS)
+  redis.call('EXPIRE', KEYS[8], deadTtlS)
 end
-if moved == 'delivered' and ARGV[13] ~= '' then
+if moved == 'delivered' and ARGV[8] ~= '' then
   local appended = 0
-  ${appendContextLua({ order: 'KEYS[10]', messages: 'KEYS[11]' }, { cap: 'ARGV[11]', ttlMs: 'ARGV[12]' }, '{id, ARGV[13]}', 'appended')}
+  ${appendContextLua({ order: 'KEYS[10]', messages: 'KEYS[11]' }, { cap: 'contextCap', ttlMs: 'contextTtlMs' }, '{id, ARGV[8]}', 'appended')}
 end
-if ARGV[14] ~= '1' or moved == 'retrying' then return {moved, 'open', ''} end
+if ARGV[9] ~= '1' or moved == 'retrying' then return {moved, 'open', ''} end
 ${endTurnLua(
   {
     generation: 'KEYS[1]',
@@ -354,11 +367,11 @@ ${endTurnLua(
     oldest: 'KEYS[13]',
     waiting: 'KEYS[14]',
   },
-  { generation: 'ARGV[1]', pauseMs: 'ARGV[15]', conversationId: 'ARGV[16]' },
+  { generation: 'ARGV[1]', pauseMs: 'ARGV[10]', conversationId: 'ARGV[11]' },
   { generationNow: 'generationNow()', stoppedNow: 'stoppedNow()' },
   'caller',
 )}
-if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
+if turn == 'next' and ARGV[12] ~= '' and current == tonumber(ARGV[1]) + 1 then
   ${takeBatchLua(
     {
       pending: 'KEYS[3]',
@@ -372,15 +385,15 @@ if turn == 'next' and ARGV[17] ~= '' and current == tonumber(ARGV[1]) + 1 then
     },
     {
       generation: "string.format('%d', current)",
-      debounceMs: 'ARGV[18]',
-      maxWaitMs: 'ARGV[19]',
-      ttlMs: 'ARGV[20]',
-      deliveryId: 'ARGV[17]',
-      conversationId: 'ARGV[16]',
-      markerTtlMs: 'ARGV[21]',
-      carrier: 'ARGV[22]',
-      contextWindow: 'ARGV[23]',
-      contextCustomers: 'ARGV[24]',
+      debounceMs: 'debounceMs',
+      maxWaitMs: 'maxWaitMs',
+      ttlMs: 'batchTtlMs',
+      deliveryId: 'ARGV[12]',
+      conversationId: 'ARGV[11]',
+      markerTtlMs: 'markerTtlMs',
+      carrier: 'ARGV[13]',
+      contextWindow: 'ARGV[14]',
+      contextCustomers: 'ARGV[15]',
       pendingCount: 'pendingCount',
       sweepMarkers: false,
     },
@@ -393,6 +406,18 @@ elseif batchEnded then
 end
 return {moved, turn, string.format('%d', current)}
 `,
-});
+  });
 
-export const ATTEMPT_SCRIPTS = [OPEN_ATTEMPT, SETTLE];
+/** Settings of the scripts that write them into their text, for the checks of every script (REPLY_SCRIPTS): a store makes its own. */
+export const EXAMPLE_SETTLE_SETTINGS: SettleSettings = {
+  recordTtlS: 86_400,
+  deadTtlS: 604_800,
+  contextCap: 50,
+  contextTtlMs: 86_400_000,
+  debounceMs: 1000,
+  maxWaitMs: 5000,
+  batchTtlMs: 86_400_000,
+  markerTtlMs: 15_000,
+};
+
+export const ATTEMPT_SCRIPTS = [OPEN_ATTEMPT, settleScript(EXAMPLE_SETTLE_SETTINGS)];

@@ -1,8 +1,8 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { parseContextMessages } from '@dialog-relay/conversations';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { OPEN_ATTEMPT, SETTLE } from './attempt.lua.js';
-import { KEEP_PER_CONVERSATION, parseRecord, recordValues } from './delivery.store.js';
+import { OPEN_ATTEMPT, settleScript } from './attempt.lua.js';
+import { parseRecord, recordValues } from './delivery.store.js';
 import type { DeadReason, DeliveryAttempt, DeliveryRecord, DeliveryState, TurnBatch } from './reply.types.js';
 import { parseBatch, type ContextReach } from './turn.store.js';
 
@@ -87,6 +87,17 @@ const pairsToHash = (pairs: readonly string[]): Record<string, string> => {
 
 export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
   const { redis, keys, take } = deps;
+  // Made once: what every call would pass alike is written into the script's text.
+  const SETTLE = settleScript({
+    recordTtlS: deps.recordTtlS,
+    deadTtlS: deps.deadLetterTtlS,
+    contextCap: deps.context.maxMessages,
+    contextTtlMs: deps.context.ttlMs,
+    debounceMs: take?.debounceMs ?? 0,
+    maxWaitMs: take?.maxWaitMs ?? 0,
+    batchTtlMs: take?.pendingTtlMs ?? 0,
+    markerTtlMs: deps.attemptMarkerTtlMs,
+  });
   return {
     async open(c, generation, deliveryId) {
       const [go, record, made, context] = (await runScript(
@@ -140,21 +151,12 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
           reason: s.dead?.reason ?? '',
           detail: s.dead?.detail ?? '',
           atMs: s.dead?.atMs ?? 0,
-          ttlS: deps.recordTtlS,
-          deadTtlS: deps.deadLetterTtlS,
-          keep: KEEP_PER_CONVERSATION,
           attempt: s.attempt ? JSON.stringify(s.attempt) : '',
-          contextCap: deps.context.maxMessages,
-          contextTtlMs: deps.context.ttlMs,
           reply: s.reply ? JSON.stringify(s.reply) : '',
           endTurn: s.endTurn ? '1' : '0',
           pauseMs: s.pauseMs ?? 0,
           conversationId: c,
           nextDeliveryId: s.goOn && take && s.generation !== null ? s.goOn.deliveryId : '',
-          debounceMs: take?.debounceMs ?? 0,
-          maxWaitMs: take?.maxWaitMs ?? 0,
-          batchTtlMs: take?.pendingTtlMs ?? 0,
-          markerTtlMs: deps.attemptMarkerTtlMs,
           carrier: s.goOn?.carrier ?? '',
           contextWindow: s.goOn?.reach?.window ?? '',
           contextCustomers: s.goOn?.reach?.customerTexts ?? '',

@@ -5,7 +5,7 @@ import { replyQueueKeys } from '@dialog-relay/queue';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { conversationKeys } from './turn-keys.js';
-import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, FINISH, SCHEDULE, TAKE, WAITING_TURN } from './turns.lua.js';
+import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, FINISH, SCHEDULE, takeScript, WAITING_TURN } from './turns.lua.js';
 
 export type TakeResult =
   | { kind: 'stale'; current: number }
@@ -190,6 +190,13 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
   const { redis, keys, timings } = deps;
   const turnKeys = (c: string) => conversationKeys(keys, c);
   const queueKeys = keys.shardTags.map((_, shard) => replyQueueKeys(keys.bullPrefix(shard)));
+  // Made once: what every call would pass alike is written into the script's text.
+  const TAKE = takeScript({
+    debounceMs: timings.debounceMs,
+    maxWaitMs: timings.maxWaitMs,
+    batchTtlMs: timings.pendingTtlMs,
+    markerTtlMs: timings.attemptMarkerTtlMs,
+  });
   return {
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
@@ -203,12 +210,8 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
         { ...turnKeys(c), ...queueKeys[keys.shardOf(c)]! },
         {
           generation,
-          debounceMs: timings.debounceMs,
-          maxWaitMs: timings.maxWaitMs,
-          ttlMs: timings.pendingTtlMs,
           deliveryId,
           conversationId: c,
-          markerTtlMs: timings.attemptMarkerTtlMs,
           contextWindow: reach?.window ?? '',
           contextCustomers: reach?.customerTexts ?? '',
         },

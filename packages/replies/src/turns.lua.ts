@@ -1,4 +1,4 @@
-import { defineLuaScript } from '@dialog-relay/redis';
+import { defineLuaScript, luaText } from '@dialog-relay/redis';
 import { CARRIER_PATTERN, endTurnLua, markAttemptLua, takeBatchLua } from './attempt.lua.js';
 import { CANCEL, SCHEDULE } from './ingress.lua.js';
 
@@ -11,35 +11,35 @@ export { CANCEL, SCHEDULE };
  * follows. Every step is one atomic script, so any number of API and worker replicas keep one order.
  */
 
-export const TAKE = defineLuaScript({
-  name: 'take',
-  keys: [
-    'pending',
-    'since',
-    'oldest',
-    'generation',
-    'batch',
-    'stop',
-    'waiting',
-    'attempts',
-    'order',
-    'messages',
-    'jobsWaiting',
-    'jobsPrioritized',
-    'jobsMarker',
-  ],
-  args: [
-    'generation',
-    'debounceMs',
-    'maxWaitMs',
-    'ttlMs',
-    'deliveryId',
-    'conversationId',
-    'markerTtlMs',
-    'contextWindow',
-    'contextCustomers',
-  ],
-  source: `
+/** What TAKE writes into its text: the turn store's timings (docs/design/lua-scripts.md, "Settings in the text"). */
+export interface TakeSettings {
+  debounceMs: number;
+  maxWaitMs: number;
+  batchTtlMs: number;
+  markerTtlMs: number;
+}
+
+/** TAKE with `settings` in its text: made once by a turn store, whose every call passes only what changes. */
+export const takeScript = (settings: TakeSettings) =>
+  defineLuaScript({
+    name: 'take',
+    keys: [
+      'pending',
+      'since',
+      'oldest',
+      'generation',
+      'batch',
+      'stop',
+      'waiting',
+      'attempts',
+      'order',
+      'messages',
+      'jobsWaiting',
+      'jobsPrioritized',
+      'jobsMarker',
+    ],
+    args: ['generation', 'deliveryId', 'conversationId', 'contextWindow', 'contextCustomers'],
+    source: `
 --[[ Job G starts (worker): take the due messages of this turn, and open the reply's attempt.
   Input:  KEYS[1] pending     KEYS[2] since     KEYS[3] oldest     KEYS[4] generation
           KEYS[5] batch       JSON {delivery_id, generation, count, carrier, messages} of the live turn
@@ -57,17 +57,16 @@ export const TAKE = defineLuaScript({
                   return at once and its moveToActive find nothing. It is dropped here then (a job
                   added later writes it again).
           ARGV[1] generation  G of the job
-          ARGV[2] debounceMs  0: one message per reply
-          ARGV[3] maxWaitMs   the debounce ceiling, from the oldest unanswered message
-          ARGV[4] ttlMs       expiry of the batch
-          ARGV[5] deliveryId  the id the reply gets if this call takes a new batch
-          ARGV[6] conversationId
-          ARGV[7] markerTtlMs  of the in-flight marker
-          ARGV[8] contextWindow  context messages the engine reads before the message it answers
+          ARGV[2] deliveryId  the id the reply gets if this call takes a new batch
+          ARGV[3] conversationId
+          ARGV[4] contextWindow  context messages the engine reads before the message it answers
                   ('' all): the context is read from that many before the batch's newest message,
                   and after it only the bot's replies (readHistoryLua)
-          ARGV[9] contextCustomers  '' or, for an engine that reads only the customer's texts, how
+          ARGV[5] contextCustomers  '' or, for an engine that reads only the customer's texts, how
                   many of the customer's messages with text it reads before the message (readHistoryLua)
+  Settings, written into this text by the turn store that runs it (the same for every call):
+          debounceMs (0: one message per reply), maxWaitMs (the debounce ceiling, from the oldest
+          unanswered message), batchTtlMs (expiry of the batch), markerTtlMs (of the in-flight marker)
   Output: {'stale', current} | {'stopped'} | {'empty'} | {'wait', ms} | {'batch', json}
           | {'carried'}: the live batch is served by another job (the job that went on to it), this
           one has nothing to do
@@ -77,6 +76,8 @@ export const TAKE = defineLuaScript({
           A re-run (after a crash, a retry's wait) finds the batch it took or went on to before,
           with its delivery id ('batch', also when the generation is past G: the batch names G as
           its carrier): the caller opens its attempt with OPEN_ATTEMPT. ]]
+local debounceMs, maxWaitMs = ${luaText(settings.debounceMs)}, ${luaText(settings.maxWaitMs)}
+local batchTtlMs, markerTtlMs = ${luaText(settings.batchTtlMs)}, ${luaText(settings.markerTtlMs)}
 if redis.call('LLEN', KEYS[11]) == 0 and redis.call('ZCARD', KEYS[12]) == 0 then redis.call('ZREM', KEYS[13], '0') end
 local current = tonumber(redis.call('GET', KEYS[4]) or '0')
 local existing = redis.call('GET', KEYS[5])
@@ -104,22 +105,22 @@ ${takeBatchLua(
   },
   {
     generation: 'ARGV[1]',
-    debounceMs: 'ARGV[2]',
-    maxWaitMs: 'ARGV[3]',
-    ttlMs: 'ARGV[4]',
-    deliveryId: 'ARGV[5]',
-    conversationId: 'ARGV[6]',
-    markerTtlMs: 'ARGV[7]',
+    debounceMs: 'debounceMs',
+    maxWaitMs: 'maxWaitMs',
+    ttlMs: 'batchTtlMs',
+    deliveryId: 'ARGV[2]',
+    conversationId: 'ARGV[3]',
+    markerTtlMs: 'markerTtlMs',
     carrier: 'ARGV[1]',
-    contextWindow: 'ARGV[8]',
-    contextCustomers: 'ARGV[9]',
+    contextWindow: 'ARGV[4]',
+    contextCustomers: 'ARGV[5]',
   },
 )}
 if took == 'wait' then return {'wait', string.format('%d', waitMs)} end
 if took == 'empty' then return {'empty'} end
 return {'taken', json, context}
 `,
-});
+  });
 
 export const FINISH = defineLuaScript({
   name: 'finish',
@@ -207,4 +208,7 @@ return {'idle'}
 `,
 });
 
-export const TURN_SCRIPTS = [SCHEDULE, TAKE, FINISH, CANCEL, BEGIN_ATTEMPT, CLAIM_OVERDUE, WAITING_TURN];
+/** Settings for the checks of every script (REPLY_SCRIPTS): a turn store makes its own TAKE. */
+export const EXAMPLE_TAKE_SETTINGS: TakeSettings = { debounceMs: 1000, maxWaitMs: 5000, batchTtlMs: 86_400_000, markerTtlMs: 15_000 };
+
+export const TURN_SCRIPTS = [SCHEDULE, takeScript(EXAMPLE_TAKE_SETTINGS), FINISH, CANCEL, BEGIN_ATTEMPT, CLAIM_OVERDUE, WAITING_TURN];

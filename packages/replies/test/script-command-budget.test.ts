@@ -108,4 +108,29 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     // expired in-flight markers are swept when a job takes a turn (TAKE), not when SETTLE goes on
     expect(calls.get('hgetall') ?? 0, 'hgetall').to.equal(5);
   });
+  it("passes a reply's two scripts at most 63 keys and arguments: the settings are in the scripts' text, not in each call", async () => {
+    // Each argument costs Redis its conversion to a Lua string (about 1.4k instructions,
+    // docs/design/performance.md, eighth 2026-11-27 session); TAKE's 4 settings and SETTLE's 9 are the
+    // same for every call, so the stores write them into the scripts (76 per reply before).
+    const passed: number[] = [];
+    const counting = new Proxy(redis, {
+      get(target, property) {
+        if (property === 'evalsha' || property === 'eval')
+          return (script: string, numKeys: number, ...rest: (string | number)[]) => {
+            passed.push(rest.length);
+            return property === 'evalsha' ? target.evalsha(script, numKeys, ...rest) : target.eval(script, numKeys, ...rest);
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const h = createHarness(counting);
+    const conversationId = `${CONVERSATION}a`;
+    await h.receive('only', { conversationId });
+    passed.length = 0;
+    await processTurn(h.deps, { conversationId, generation: 0 });
+    expect(h.deliverer.requests).to.have.length(1);
+    expect(passed, 'keys and arguments of each script call').to.have.length(2);
+    expect(passed.reduce((a, b) => a + b, 0)).to.be.at.most(63);
+  });
 });
