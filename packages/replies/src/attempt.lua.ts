@@ -139,10 +139,10 @@ type EndTurnReads = Readonly<Partial<Record<'generationNow' | 'stoppedNow', stri
  * pauses the conversation's auto replies for `pauseMs` (HANDOFF_PAUSE_S; a longer pause already set
  * stays, nothing when 0) and the messages that arrived meanwhile are left to the person taking over
  * (they are in the context). Leaves the Lua locals `turn` ('next': messages wait, add job `current`;
- * 'idle'), `current` (the generation now), `pendingCount` (the messages waiting) and `batchEnded`
- * (the turn's batch must go). With `batch` 'caller' the batch is not deleted here: the caller
- * deletes it when `batchEnded`, unless it stores the next turn's batch under the same key (SETTLE
- * going on: the SET replaces it, one write instead of two).
+ * 'idle'), `current` (the generation now) and `pendingCount` (the messages waiting). With `batch`
+ * 'caller' the batch is not deleted here and the local `batchEnded` says whether it must go: the
+ * caller deletes it then, unless it stores the next turn's batch under the same key (SETTLE going
+ * on: the SET replaces it, one write instead of two).
  */
 export const endTurnLua = (
   k: EndTurnKeys,
@@ -151,11 +151,9 @@ export const endTurnLua = (
   batch: 'here' | 'caller' = 'here',
 ): string => `
 local current = ${reads.generationNow ?? `tonumber(redis.call('GET', ${k.generation}) or '0')`}
-local batchEnded = false
-if current == tonumber(${a.generation}) then
+${batch === 'here' ? '' : 'local batchEnded = false\n'}if current == tonumber(${a.generation}) then
   current = redis.call('INCR', ${k.generation})
-  batchEnded = true
-  ${batch === 'here' ? `redis.call('DEL', ${k.batch})` : '-- the caller deletes the batch'}
+  ${batch === 'here' ? `redis.call('DEL', ${k.batch})` : 'batchEnded = true -- the caller deletes the batch'}
 end
 do
   local pause = tonumber(${a.pauseMs})
