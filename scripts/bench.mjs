@@ -57,9 +57,10 @@ log(
 const servers = [];
 const receiver = await startReceiver();
 const rows = [];
-/** Figures besides the ratios (bench/results/latest.json: redis_commands, cpu_us, alloc_kib, redis_cpu_us, redis_instructions, e2e_by_second). */
+/** Figures besides the ratios (bench/results/latest.json: redis_commands, cpu_us, alloc_kib, redis_cpu_us, redis_instructions, e2e_by_second, cpu_us_paced). */
 const figures = {
   e2e_by_second: null,
+  cpu_us_paced: null,
   redis_commands: null,
   cpu_us: { request: null, by_scenario: null, reply: null },
   alloc_kib: null,
@@ -164,6 +165,15 @@ try {
     const seconds = (series) => series.map(([p50, p99]) => `${p50}/${p99}`).join(' ');
     log(`   p50/p99 ms by second of acceptance: dialog-relay ${seconds(lat.bySecond)}; raw (before) ${seconds(rawBefore.bySecond)}`);
     figures.e2e_by_second = { dialog_relay: lat.bySecond, raw_before: rawBefore.bySecond, raw_after: rawAfter.bySecond };
+    figures.cpu_us_paced = { dialog_relay: lat.cpuUs, raw: meanOfRuns(rawBefore.cpuUs, rawAfter.cpuUs) };
+    const cpuLine = (cpu) => {
+      const parts = Object.entries(cpu).filter(([, us]) => us !== null);
+      const sum = parts.reduce((total, [, us]) => total + us, 0);
+      return `${parts.map(([name, us]) => `${name} ${Math.round(us)}`).join(', ')} (all ${Math.round(sum)})`;
+    };
+    log(
+      `   CPU µs per paced message: dialog-relay ${cpuLine(figures.cpu_us_paced.dialog_relay)}; raw ${cpuLine(figures.cpu_us_paced.raw)}`,
+    );
     for (const p of ['p50', 'p99']) {
       rows.push({
         id: `e2e_${p}`,

@@ -3,10 +3,39 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { processCpuUs, redisCpuUs } from './cpu.mjs';
 import { failures, load, paced, pool } from './load.mjs';
 import { sleep, startPhaseService, startRawWorker, stop } from './processes.mjs';
 
 const CONVERSATIONS = 200;
+
+/**
+ * CPU time of each process while paced traffic runs (docs/design/performance.md, tenth session):
+ * the named child processes' (from /proc), Redis's own (INFO cpu) and this process's, the bench's
+ * sender and receiver. `per(messages)` gives µs per message since the meter started, or null
+ * where a reading is missing (not Linux).
+ */
+async function cpuMeter(redisUrl, pids) {
+  const probe = new Redis(redisUrl, { protocol: 2 });
+  const read = async () => ({
+    ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuUs(pid)])),
+    redis: await redisCpuUs(probe),
+    bench: (({ user, system }) => user + system)(process.cpuUsage()),
+  });
+  const before = await read();
+  return {
+    async per(messages) {
+      const after = await read();
+      probe.disconnect();
+      return Object.fromEntries(
+        Object.keys(after).map((name) => [
+          name,
+          before[name] === null || after[name] === null ? null : (after[name] - before[name]) / messages,
+        ]),
+      );
+    },
+  };
+}
 const ms = (histogram, p) => histogram.getValueAtPercentile(p) / 1000;
 
 /** Raw BullMQ: jobs added at `rate`/s (the clock of each starts when its add resolved). */
@@ -21,6 +50,7 @@ export async function rawLatency({ root, redis, receiver }, rate, count) {
   await receiver.until(start + CONVERSATIONS, 30_000);
   const histogram = receiver.measure();
   start = receiver.state.received;
+  const meter = await cpuMeter(redis.url, { worker: worker.pid });
   const t0 = performance.now();
   for (let i = 0; i < count; i++) {
     const due = t0 + (i * 1000) / rate;
@@ -30,11 +60,12 @@ export async function rawLatency({ root, redis, receiver }, rate, count) {
     void add(key).then(() => receiver.accept(key));
   }
   await receiver.until(start + count, 60_000);
+  const cpuUs = await meter.per(count);
   await stop(worker);
   await queue.obliterate({ force: true });
   await queue.close();
   connection.disconnect();
-  return { p50: ms(histogram, 50), p99: ms(histogram, 99), bySecond: receiver.bySecond() };
+  return { p50: ms(histogram, 50), p99: ms(histogram, 99), bySecond: receiver.bySecond(), cpuUs };
 }
 
 /**
@@ -56,6 +87,8 @@ export async function ourLatency({ root, redis, receiver, sign, clients }, rate,
 
   const histogram = receiver.measure();
   start = receiver.state.received;
+  // The stops' 60 requests and 20 replies are counted in the CPU too: about 1 % of the messages.
+  const meter = await cpuMeter(redis.url, { api: api.child.pid, worker: worker.pid });
   let accepted = 0;
   // Paced evenly, as the raw baseline adds its jobs: the same traffic shape on both sides of the ratio.
   const traffic = paced(
@@ -75,9 +108,11 @@ export async function ourLatency({ root, redis, receiver, sign, clients }, rate,
   const stopping = stopUnderLoad(api.url, receiver, sign, run, stops, (count / rate) * 1000);
   const [result, stopResult] = await Promise.all([traffic, stopping]);
   await receiver.until(start + accepted, 60_000);
+  const cpuUs = await meter.per(count);
   await stop(worker);
   await stop(api.child);
   return {
+    cpuUs,
     p50: ms(histogram, 50),
     p99: ms(histogram, 99),
     bySecond: receiver.bySecond(),

@@ -105,6 +105,14 @@ export function writeResults(root, { rows, stopAttemptsAfter, errors, figures })
       raw_process: Math.round(figures.redis_instructions.raw.process),
     },
     e2e_by_second: figures.e2e_by_second,
+    cpu_us_paced:
+      figures.cpu_us_paced &&
+      Object.fromEntries(
+        Object.entries(figures.cpu_us_paced).map(([side, cpu]) => [
+          side,
+          Object.fromEntries(Object.entries(cpu).map(([name, us]) => [name, round(us)])),
+        ]),
+      ),
     stop_attempts_after: stopAttemptsAfter,
     errors,
     rows: rows.map((row) => ({ ...row, met: met(row) })),
