@@ -14,7 +14,7 @@ import { sleep, startPhaseService, stop } from './processes.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 // The test kit's MONITOR reads a plain socket: ioredis's can fail when a command line arrives with its OK.
 const { monitorRedis } = await import(join(root, 'packages/testkit/dist/src/index.js'));
-const { REPLY_SCRIPTS } = await import(join(root, 'packages/replies/dist/src/index.js'));
+const { SWEEP_SCRIPTS } = await import(join(root, 'packages/replies/dist/src/index.js'));
 
 /**
  * The worker's timers, not a reply's (as the CI budget test leaves them out): the sweep for waiting
@@ -22,7 +22,7 @@ const { REPLY_SCRIPTS } = await import(join(root, 'packages/replies/dist/src/ind
  * check. A sweep runs every few seconds and sends one script per shard, so one falling into the
  * replies' window and not into the idle one would add 16 / 50 to each reply.
  */
-const PERIODIC_SHAS = new Set(REPLY_SCRIPTS.filter((s) => s.name === 'claim-overdue' || s.name === 'waiting-turn').map((s) => s.sha));
+const PERIODIC_SHAS = new Set(SWEEP_SCRIPTS.map((s) => s.sha));
 const isPeriodic = (args) =>
   (String(args[0]).toLowerCase() === 'evalsha' && PERIODIC_SHAS.has(String(args[1]))) ||
   args.some((arg) => String(arg).endsWith(':stalled-check'));

@@ -1,5 +1,5 @@
 import { createRedis, type Redis } from '@dialog-relay/redis';
-import { REPLY_SCRIPTS } from '@dialog-relay/replies';
+import { SWEEP_SCRIPTS } from '@dialog-relay/replies';
 import { monitorRedis, waitUntil } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { startReceiver, type Receiver } from './support/receiver.js';
@@ -21,9 +21,8 @@ const REPLY_BUDGET = 6;
 const BACKLOG_BUDGET = REPLY_BUDGET + 2;
 
 /** Commands of the worker's timers, not of a reply: the safety net's sweep and BullMQ's stalled-job check. */
-const PERIODIC = REPLY_SCRIPTS.filter((script) => script.name === 'claim-overdue' || script.name === 'waiting-turn');
-const PERIODIC_SHAS = new Set(PERIODIC.map((script) => script.sha));
-const PERIODIC_SOURCES = new Set(PERIODIC.map((script) => script.source));
+const PERIODIC_SHAS = new Set(SWEEP_SCRIPTS.map((script) => script.sha));
+const PERIODIC_SOURCES = new Set(SWEEP_SCRIPTS.map((script) => script.source));
 const isPeriodic = (args: readonly string[]): boolean => {
   const command = args[0]?.toUpperCase();
   const script = args[1] ?? '';

@@ -43,6 +43,25 @@ do${
   redis.call('PEXPIRE', ${attempts}, ${ttlText})
 end`;
 
+/**
+ * What a script that takes a turn (TAKE, and SETTLE going on) writes into its text: the turn store's
+ * timings (docs/design/lua-scripts.md, "Settings in the text").
+ */
+export interface TakeSettings {
+  debounceMs: number;
+  maxWaitMs: number;
+  batchTtlMs: number;
+  markerTtlMs: number;
+}
+
+/** The Lua locals of TakeSettings, as text (luaText), named as takeBatchLua's callers pass them. */
+export const takeSettingsLua = (settings: TakeSettings): string => `
+local debounceMs, maxWaitMs = ${luaText(settings.debounceMs)}, ${luaText(settings.maxWaitMs)}
+local batchTtlMs, markerTtlMs = ${luaText(settings.batchTtlMs)}, ${luaText(settings.markerTtlMs)}`;
+
+/** Settings for the checks of every script (REPLY_SCRIPTS), where a store makes its own. */
+export const EXAMPLE_TAKE_SETTINGS: TakeSettings = { debounceMs: 1000, maxWaitMs: 5000, batchTtlMs: 86_400_000, markerTtlMs: 15_000 };
+
 /** The keys and arguments of `takeBatchLua`, by name. */
 type TakeKeys = Readonly<Record<'pending' | 'since' | 'oldest' | 'batch' | 'waiting' | 'attempts' | 'order' | 'messages', string>>;
 type TakeArgs = Readonly<
@@ -219,15 +238,11 @@ const SETTLE_ARGS = [
 ] as const;
 
 /** What SETTLE writes into its text: the attempt store's configuration (docs/design/lua-scripts.md, "Settings in the text"). */
-export interface SettleSettings {
+export interface SettleSettings extends TakeSettings {
   recordTtlS: number;
   deadTtlS: number;
   contextCap: number;
   contextTtlMs: number;
-  debounceMs: number;
-  maxWaitMs: number;
-  batchTtlMs: number;
-  markerTtlMs: number;
 }
 
 /** SETTLE with `settings` in its text: made once by an attempt store, whose every call passes only what changes. */
@@ -296,9 +311,7 @@ export const settleScript = (settings: SettleSettings) =>
           (with ARGV[12]): add job G' delayed by ms
           | {state, 'taken', G', batch JSON, context}: the next turn taken for the same job ]]
 local recordTtlS, deadTtlS, keepIds = ${luaText(settings.recordTtlS)}, ${luaText(settings.deadTtlS)}, ${luaText(KEEP_PER_CONVERSATION)}
-local contextCap, contextTtlMs = ${luaText(settings.contextCap)}, ${luaText(settings.contextTtlMs)}
-local debounceMs, maxWaitMs = ${luaText(settings.debounceMs)}, ${luaText(settings.maxWaitMs)}
-local batchTtlMs, markerTtlMs = ${luaText(settings.batchTtlMs)}, ${luaText(settings.markerTtlMs)}
+local contextCap, contextTtlMs = ${luaText(settings.contextCap)}, ${luaText(settings.contextTtlMs)}${takeSettingsLua(settings)}
 local id = ARGV[2]
 -- the generation and the stop, each read once whoever asks first (the state's move, the end of the turn)
 local generationRead
@@ -406,16 +419,13 @@ return {moved, turn, string.format('%d', current)}
 `,
   });
 
-/** Settings of the scripts that write them into their text, for the checks of every script (REPLY_SCRIPTS): a store makes its own. */
-export const EXAMPLE_SETTLE_SETTINGS: SettleSettings = {
+/** Settings for the checks of every script (REPLY_SCRIPTS), where a store makes its own. */
+const EXAMPLE_SETTLE_SETTINGS: SettleSettings = {
+  ...EXAMPLE_TAKE_SETTINGS,
   recordTtlS: 86_400,
   deadTtlS: 604_800,
   contextCap: 50,
   contextTtlMs: 86_400_000,
-  debounceMs: 1000,
-  maxWaitMs: 5000,
-  batchTtlMs: 86_400_000,
-  markerTtlMs: 15_000,
 };
 
 export const ATTEMPT_SCRIPTS = [OPEN_ATTEMPT, settleScript(EXAMPLE_SETTLE_SETTINGS)];

@@ -17,6 +17,6 @@ export { createAutoReplies, type AutoReplies } from './auto-replies.js';
 export { newDeliveryId } from './delivery-id.js';
 export { listDeadLetters, replayDeadLetter, type ReplayDeps } from './dead-letters.js';
 export { REPLY_SCRIPTS } from './lua-scripts.js';
-export { settleScript, type SettleSettings } from './attempt.lua.js';
-export { takeScript, type TakeSettings } from './turns.lua.js';
+export { settleScript, type SettleSettings, type TakeSettings } from './attempt.lua.js';
+export { SWEEP_SCRIPTS, takeScript } from './turns.lua.js';
 export type { ReplyMetrics, AutoReplyMetrics } from './reply-metrics.js';

@@ -1,5 +1,13 @@
-import { defineLuaScript, luaText } from '@dialog-relay/redis';
-import { CARRIER_PATTERN, endTurnLua, markAttemptLua, takeBatchLua } from './attempt.lua.js';
+import { defineLuaScript } from '@dialog-relay/redis';
+import {
+  CARRIER_PATTERN,
+  endTurnLua,
+  EXAMPLE_TAKE_SETTINGS,
+  markAttemptLua,
+  takeBatchLua,
+  takeSettingsLua,
+  type TakeSettings,
+} from './attempt.lua.js';
 import { CANCEL, SCHEDULE } from './ingress.lua.js';
 
 export { CANCEL, SCHEDULE };
@@ -10,14 +18,6 @@ export { CANCEL, SCHEDULE };
  * takes them as a batch, delivers one reply, then advances G; if messages arrived meanwhile, job G+1
  * follows. Every step is one atomic script, so any number of API and worker replicas keep one order.
  */
-
-/** What TAKE writes into its text: the turn store's timings (docs/design/lua-scripts.md, "Settings in the text"). */
-export interface TakeSettings {
-  debounceMs: number;
-  maxWaitMs: number;
-  batchTtlMs: number;
-  markerTtlMs: number;
-}
 
 /** TAKE with `settings` in its text: made once by a turn store, whose every call passes only what changes. */
 export const takeScript = (settings: TakeSettings) =>
@@ -75,9 +75,7 @@ export const takeScript = (settings: TakeSettings) =>
           conversation's context read, so the reply is produced and sent without another call.
           A re-run (after a crash, a retry's wait) finds the batch it took or went on to before,
           with its delivery id ('batch', also when the generation is past G: the batch names G as
-          its carrier): the caller opens its attempt with OPEN_ATTEMPT. ]]
-local debounceMs, maxWaitMs = ${luaText(settings.debounceMs)}, ${luaText(settings.maxWaitMs)}
-local batchTtlMs, markerTtlMs = ${luaText(settings.batchTtlMs)}, ${luaText(settings.markerTtlMs)}
+          its carrier): the caller opens its attempt with OPEN_ATTEMPT. ]]${takeSettingsLua(settings)}
 if redis.call('LLEN', KEYS[11]) == 0 and redis.call('ZCARD', KEYS[12]) == 0 then redis.call('ZREM', KEYS[13], '0') end
 local current = tonumber(redis.call('GET', KEYS[4]) or '0')
 local existing = redis.call('GET', KEYS[5])
@@ -208,7 +206,7 @@ return {'idle'}
 `,
 });
 
-/** Settings for the checks of every script (REPLY_SCRIPTS): a turn store makes its own TAKE. */
-export const EXAMPLE_TAKE_SETTINGS: TakeSettings = { debounceMs: 1000, maxWaitMs: 5000, batchTtlMs: 86_400_000, markerTtlMs: 15_000 };
+/** What the worker's sweep for waiting messages runs (turn-sweeper.ts): a timer's scripts, not a reply's (the command budgets leave them out). */
+export const SWEEP_SCRIPTS = [CLAIM_OVERDUE, WAITING_TURN];
 
-export const TURN_SCRIPTS = [SCHEDULE, takeScript(EXAMPLE_TAKE_SETTINGS), FINISH, CANCEL, BEGIN_ATTEMPT, CLAIM_OVERDUE, WAITING_TURN];
+export const TURN_SCRIPTS = [SCHEDULE, takeScript(EXAMPLE_TAKE_SETTINGS), FINISH, CANCEL, BEGIN_ATTEMPT, ...SWEEP_SCRIPTS];
