@@ -6,7 +6,6 @@ import { startHeartbeat } from './heartbeat.js';
 /** Process wiring of one worker replica, after the shared start (configuration, logger, tracing): start, and a drain on SIGTERM / SIGINT. */
 async function main({ config, logger, tracing, onStopSignal, exitWhenClosed }: StartedService): Promise<void> {
   const runtime = await buildWorker(config, logger, { tracing });
-  logger.info('worker started', { concurrency: config.workerConcurrency, pid: process.pid });
   const { file, intervalMs } = config.workerHeartbeat;
   const heartbeat =
     file === undefined
@@ -23,6 +22,9 @@ async function main({ config, logger, tracing, onStopSignal, exitWhenClosed }: S
     force.unref();
     exitWhenClosed(() => runtime.close());
   });
+  // Logged only once the drain is in place: whoever stops the worker on reading this line gets the drain,
+  // never the signal's default action (before it, a start has taken no job).
+  logger.info('worker started', { concurrency: config.workerConcurrency, pid: process.pid });
 }
 
 runService('worker', main);

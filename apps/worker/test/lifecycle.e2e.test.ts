@@ -1,3 +1,4 @@
+import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { suiteSystem } from './support/suite-system.js';
 
@@ -28,6 +29,25 @@ describe('worker lifecycle', function () {
     expect(await worker.exited).to.equal(0);
     expect(worker.output()).to.include('worker stopped');
     expect(worker.output()).to.not.include('job failed');
+  });
+
+  it('handles SIGTERM from the moment it logs "worker started" (drains and exits 0, not killed by the signal)', async () => {
+    // the race CI met: a SIGTERM sent on reading "worker started" arrived before the handler was installed
+    const { spawn } = await import('node:child_process');
+    const main = new URL('../src/main.js', import.meta.url).pathname;
+    const preload = new URL('./support/sigterm-when-started.js', import.meta.url).href;
+    const child = spawn(process.execPath, ['--import', preload, main], {
+      env: { ...process.env, REDIS_URL: testRedisUrl(), REDIS_PREFIX: uniquePrefix('worker-early-term'), LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.on('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+    );
+    expect({ code, signal }, output).to.deep.equal({ code: 0, signal: null });
+    expect(output).to.include('worker started').and.to.include('worker stopped');
   });
 
   it('refuses to start with a bad configuration, naming the variable', async () => {
