@@ -4,8 +4,8 @@
  * the worker as soon as it reads that line hits this moment only sometimes; this makes it every time.
  */
 const write = process.stdout.write.bind(process.stdout) as (chunk: unknown, ...rest: unknown[]) => boolean;
-process.stdout.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
+process.stdout.write = (chunk: unknown, ...rest: unknown[]): boolean => {
   const written = write(chunk, ...rest);
   if (String(chunk).includes('"message":"worker started"')) process.kill(process.pid, 'SIGTERM');
   return written;
-}) as typeof process.stdout.write;
+};
