@@ -1,7 +1,6 @@
 import { appendContextLua, readContextLua, readHistoryLua } from '@dialog-relay/conversations';
 import { defineLuaScript, luaText } from '@dialog-relay/redis';
-import { KEEP_PER_CONVERSATION } from './delivery.store.js';
-import { RECORD_FIELDS } from './reply.types.js';
+import { KEEP_PER_CONVERSATION, RECORD_FIELDS } from './reply.types.js';
 
 /** ARGV position of a produced record's field in SETTLE (its values follow the named arguments). */
 const recordArg = (field: (typeof RECORD_FIELDS)[number]): string => `ARGV[${SETTLE_ARGS.length + 1 + RECORD_FIELDS.indexOf(field)}]`;

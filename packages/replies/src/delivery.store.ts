@@ -2,6 +2,7 @@ import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { APPEND_ATTEMPT, BURY, CREATE, REVIVE, TRANSITION } from './delivery.lua.js';
 import {
   DEAD_REASONS,
+  KEEP_PER_CONVERSATION,
   RECORD_FIELDS,
   type DeadReason,
   type DeliveryAttempt,
@@ -39,8 +40,6 @@ export interface DeliveryStore {
   latestForConversation(conversationId: string, limit: number): Promise<DeliveryView[]>;
 }
 
-/** Delivery ids kept per conversation (auto_reply_status shows the latest). */
-export const KEEP_PER_CONVERSATION = 20;
 /** Index entries checked per round trip when dropping those whose record has expired. */
 const PRUNE_BATCH = 500;
 /** How much earlier than its score + ttlS a dead letter's record is looked for (a margin: the score is the worker's clock, the expiry Redis's). */

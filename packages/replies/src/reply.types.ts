@@ -65,6 +65,9 @@ export interface DeliveryRecord {
   handoff?: true;
 }
 
+/** Delivery ids kept per conversation (auto_reply_status shows the latest); SETTLE has it in its text. */
+export const KEEP_PER_CONVERSATION = 20;
+
 /**
  * Every field of a record, in the order SETTLE takes a produced record's values (attempt.lua.ts
  * names the fields in its own text, so a call carries the values only); handoff last.
