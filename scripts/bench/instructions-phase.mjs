@@ -2,7 +2,7 @@
 // redis-server under callgrind (callgrind-redis.mjs), counted over the same windows as phase 2's
 // Redis CPU: from the raw add (or our first accept) to the last delivery. Instructions leave out the
 // kernel's socket work, so the ratio is not the CPU ratio; it is the one that tells two builds apart
-// on a noisy host (docs/design/performance.md, "Redis instructions per message").
+// on a noisy host (docs/design/performance-log.md, seventh session).
 import { startCallgrindRedis } from './callgrind-redis.mjs';
 import { ourDeliveries, rawDeliveries } from './delivery-phase.mjs';
 

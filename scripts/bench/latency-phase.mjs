@@ -10,7 +10,7 @@ import { sleep, startPhaseService, startRawWorker, stop } from './processes.mjs'
 const CONVERSATIONS = 200;
 
 /**
- * CPU time of each process while paced traffic runs (docs/design/performance.md, tenth session):
+ * CPU time of each process while paced traffic runs (docs/design/performance-log.md, tenth session):
  * the named child processes' (from /proc), Redis's own (INFO cpu) and this process's, the bench's
  * sender and receiver. `per(messages)` gives µs per message since the meter started, or null
  * where a reading is missing (not Linux).

@@ -84,7 +84,7 @@ export async function startReceiver() {
     /**
      * The latencies measured since measure(), by the second their message was accepted in (from the
      * first): [p50, p99] in ms each. Shows whether a run's tail comes from a start that the processes
-     * take seconds to catch up with, or from all along (docs/design/performance.md).
+     * take seconds to catch up with, or from all along (docs/design/performance-log.md, ninth session).
      */
     bySecond() {
       const seconds = [];

@@ -27,7 +27,7 @@ describe('redis connections', () => {
    * An auto-pipelined batch is an ioredis Pipeline, and every Pipeline copies each script defined on
    * its connection (BullMQ defines 64 on the connection it is given): 2-3 us per batch with none,
    * 26-28 us with BullMQ's. The API's request connection carried them, so each of its commands paid
-   * that when the load was light enough for one command per batch (docs/design/performance.md).
+   * that when the load was light enough for one command per batch (docs/design/performance-log.md, sixth session).
    */
   it('refuses a defined script on an auto-pipelined connection, which would copy it into every batch', async () => {
     const config = { target: { mode: 'single' as const, url: testRedisUrl() }, password: undefined, tls: false };

@@ -8,7 +8,7 @@ import { harnessPerTest } from './support/suite-hooks.js';
  * What a delivered reply leaves behind and for how long (docs/service-rules.md §15): its attempt
  * log expires with its record from the first attempt on, and a conversation lists its latest
  * KEEP_PER_CONVERSATION delivery ids, newest first. SETTLE writes the trim and the log's TTL only
- * when they change something (docs/design/performance.md, ninth 2026-11-27 session), so both
+ * when they change something (docs/design/performance-log.md, ninth 2026-11-27 session), so both
  * sides of each are checked here.
  */
 describe('delivered replies: the attempt log and the conversation list', () => {

@@ -6,7 +6,7 @@ import { contextMessageFrom } from '@dialog-relay/conversations';
 import { BOUND, CONVERSATION, createHarness, CUSTOMER, dueOf } from './harness.js';
 
 /**
- * What Redis runs inside the reply protocol's scripts for each reply (docs/design/performance.md,
+ * What Redis runs inside the reply protocol's scripts for each reply (docs/design/performance-log.md,
  * fifth 2026-11-27 session): each command a script runs costs Redis a lookup and a conversion or
  * two, so a read made twice in one call costs as much as a command of its own. Counted on a private
  * server (INFO commandstats counts the commands scripts run), for a backlog: one TAKE, then each
@@ -110,7 +110,7 @@ describe('commands the reply protocol scripts run inside Redis', () => {
   });
   it("passes a reply's two scripts at most 63 keys and arguments: the settings are in the scripts' text, not in each call", async () => {
     // Each argument costs Redis its conversion to a Lua string (about 1.4k instructions,
-    // docs/design/performance.md, eighth 2026-11-27 session); TAKE's 4 settings and SETTLE's 9 are the
+    // docs/design/performance-log.md, eighth 2026-11-27 session); TAKE's 4 settings and SETTLE's 9 are the
     // same for every call, so the stores write them into the scripts (76 per reply before).
     const passed: number[] = [];
     const counting = new Proxy(redis, {
