@@ -21,6 +21,7 @@ import { hostname } from 'node:os';
 import pLimit from 'p-limit';
 import { tracedDeliverer, tracedEngine } from './traced.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
+import { ShardWorker } from './shard-worker.js';
 import { createTakeLimit } from './take-limit.js';
 import { createWorkerMetrics } from './worker-metrics.js';
 
@@ -140,26 +141,25 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
     if (worker) worker.concurrency = concurrency;
   });
   keys.shardTags.forEach((_, shard) => {
-    const processJob = async (job: Job, token: string | undefined): Promise<void> => {
-      takeLimit.started(shard);
-      try {
-        await running(() => dispatch(job, token));
-      } finally {
-        takeLimit.finished(shard);
-      }
-    };
-    const worker = new Worker(QUEUE_NAMES.replies, processJob, {
-      connection: redis,
-      prefix: keys.bullPrefix(shard),
-      // A job records the replica that took it (processedBy): the dashboard and the tests see who holds what.
-      name: `${hostname()}:${process.pid}`,
-      concurrency: takeLimit.limitOf(shard),
-      lockDuration: config.workerLockMs,
-      stalledInterval: config.workerStalledIntervalMs,
-      ...(tracing === undefined ? {} : { telemetry: tracing.bullmq }),
-      maxStalledCount: config.workerMaxStalledCount,
-      settings: { backoffStrategy: (attemptsMade: number) => cappedBackoffMs(attemptsMade) },
-    });
+    const processJob = (job: Job, token: string | undefined): Promise<void> => running(() => dispatch(job, token));
+    const worker = new ShardWorker(
+      QUEUE_NAMES.replies,
+      processJob,
+      {
+        connection: redis,
+        prefix: keys.bullPrefix(shard),
+        // A job records the replica that took it (processedBy): the dashboard and the tests see who holds what.
+        name: `${hostname()}:${process.pid}`,
+        concurrency: takeLimit.limitOf(shard),
+        lockDuration: config.workerLockMs,
+        stalledInterval: config.workerStalledIntervalMs,
+        ...(tracing === undefined ? {} : { telemetry: tracing.bullmq }),
+        maxStalledCount: config.workerMaxStalledCount,
+        settings: { backoffStrategy: (attemptsMade: number) => cappedBackoffMs(attemptsMade) },
+      },
+      takeLimit,
+      shard,
+    );
     workers.push(worker);
     worker.on('error', (error: Error) => logger.error('worker error', { shard, error: error.message }));
     worker.on('failed', (job, error) => void onFailedForGood(job, error));

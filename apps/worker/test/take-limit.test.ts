@@ -16,9 +16,18 @@ function simulate(shards: number, total: number) {
     limit.started(shard);
     return true;
   };
-  const finish = (shard: number): void => {
-    holding[shard] = (holding[shard] ?? 0) - 1;
-    limit.finished(shard);
+  /**
+   * A job of `shard` ends: its processor ends (ending), then BullMQ finishes it, taking the shard's
+   * next job in the same call when one waits (`nextWaiting`) and its concurrency still counts the
+   * finishing job (holding <= concurrency), then `done`. Returns whether the next job came with it.
+   */
+  const finish = (shard: number, nextWaiting = false): boolean => {
+    const released = limit.ending(shard);
+    const carried = nextWaiting && (holding[shard] ?? 0) <= (concurrency[shard] ?? 0);
+    if (!carried) holding[shard] = (holding[shard] ?? 0) - 1;
+    limit.done(shard, { released, carried });
+    if (carried) limit.started(shard);
+    return carried;
   };
   const held = (): number => holding.reduce((a, b) => a + b, 0);
   return { limit, concurrency, holding, offer, finish, held };
@@ -57,7 +66,7 @@ describe("a replica's take limit over its shard workers", () => {
       for (let step = 0; step < 20_000; step++) {
         const shard = random(shards);
         if (random(3) > 0 || (run.holding[shard] ?? 0) === 0) run.offer(shard);
-        else run.finish(shard);
+        else run.finish(shard, random(2) === 0);
         most = Math.max(most, run.held());
         expect(run.held()).to.equal(run.limit.held());
       }
@@ -80,5 +89,31 @@ describe("a replica's take limit over its shard workers", () => {
     }
     expect(placesOfShard1).to.be.at.least(2);
     expect(run.held()).to.be.at.most(5);
+  });
+
+  it("passes a finishing job's place to the shard's next job when BullMQ's finish takes it, and no one else waits", () => {
+    const run = simulate(16, 50);
+    for (let i = 0; i < 10; i++) expect(run.offer(5)).to.equal(true);
+    const before = run.concurrency[5];
+    // the shard's worker still counts the finishing job: BullMQ takes the next one in the same call
+    expect(run.finish(5, true)).to.equal(true);
+    expect(run.holding[5]).to.equal(10);
+    expect(run.limit.held()).to.equal(10);
+    expect(run.concurrency[5]).to.equal(before);
+    // with nothing waiting, the place goes back as before
+    expect(run.finish(5, false)).to.equal(false);
+    expect(run.limit.held()).to.equal(9);
+    expect(run.concurrency[5]).to.be.at.most(10);
+  });
+
+  it("gives a finishing job's place back at once when the pool is spent and another shard holds all it may", () => {
+    const run = simulate(2, 4); // cap 5
+    while (run.offer(0)); // shard 0 takes 4 of the 5
+    expect(run.offer(1)).to.equal(true); // shard 1 holds its one place: the pool is spent
+    // shard 0's finish may not take its next job: the place goes to shard 1 in turn
+    expect(run.finish(0, true)).to.equal(false);
+    expect(run.holding).to.deep.equal([3, 1]);
+    expect(run.offer(1)).to.equal(true);
+    expect(run.held()).to.equal(5);
   });
 });
