@@ -33,7 +33,7 @@ export interface TakeLimit {
   ending(shard: number): boolean;
   /** BullMQ is done with the job (`released`: the place went back at `ending`); `carried`: the next job came with the finish and takes the place. */
   done(shard: number, outcome: { released: boolean; carried: boolean }): void;
-  /** Jobs held now (started, not finished). */
+  /** Jobs held now (started, not done; a carried place counts once). */
   held(): number;
 }
 
