@@ -1,0 +1,103 @@
+// `node scripts/bench/gc-promotion.mjs`: how much of what a client library allocates V8's scavenger
+// promotes to the old generation, and how long each scavenge pauses, for the clients on our hot
+// paths alone (docs/design/performance-log.md, twelfth session). A short-lived object should die
+// young; a case whose promoted share stays high has objects that outlive two scavenges or are kept
+// alive from dead old objects, and its scavenges pause for as long as copying them takes. Each case
+// runs in a child of its own under --trace-gc-nvp for a few seconds; the first half is left out.
+// Loopback only: a private redis-server (the test kit's) and an HTTP server on 127.0.0.1.
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(import.meta.url);
+const root = join(dirname(here), '../..');
+const SECONDS = Number(process.env.GC_SECONDS ?? 4);
+
+/** The workloads, each run alone in a child: a name, what it does, and whether it needs Redis. */
+const CASES = {
+  'ioredis, back to back': { redis: true, run: (c) => redisLoop(c, {}, false) },
+  'ioredis, 1 ms apart': { redis: true, run: (c) => redisLoop(c, {}, true) },
+  'ioredis auto-pipelined, back to back': { redis: true, run: (c) => redisLoop(c, { enableAutoPipelining: true }, false) },
+  'ioredis with commandTimeout, 1 ms apart': { redis: true, run: (c) => redisLoop(c, { commandTimeout: 5000 }, true) },
+  'node:http POST, back to back': { run: () => httpLoop('http') },
+  'got POST, back to back': { run: () => httpLoop('got') },
+};
+
+async function redisLoop({ url }, options, paced) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { protocol: 2, ...options });
+  const end = performance.now() + SECONDS * 1000;
+  while (performance.now() < end) {
+    await redis.incr('gc-promotion');
+    await redis.get('gc-promotion');
+    if (paced) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  redis.disconnect();
+}
+
+async function httpLoop(client) {
+  const server = http.createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const target = `http://127.0.0.1:${server.address().port}/hook`;
+  const agent = new http.Agent({ keepAlive: true });
+  const body = JSON.stringify({ text: 'a reply', in_reply_to: ['m1'] });
+  let post;
+  if (client === 'got') {
+    const { default: got } = await import('got');
+    post = () =>
+      got.post(target, {
+        body,
+        headers: { 'content-type': 'application/json' },
+        agent: { http: agent },
+        retry: { limit: 0 },
+        timeout: { request: 10_000 },
+      });
+  } else {
+    post = () =>
+      new Promise((resolve, reject) => {
+        const request = http.request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) =>
+          response.resume().on('end', resolve),
+        );
+        request.on('error', reject).end(body);
+      });
+  }
+  const end = performance.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (performance.now() < end) await post();
+    }),
+  );
+  agent.destroy();
+  server.close();
+}
+
+if (process.argv[2]) {
+  await CASES[process.argv[2]].run({ url: process.argv[3] });
+} else {
+  const { startRedisServer } = await import(join(root, 'packages/testkit/dist/src/index.js'));
+  const redis = await startRedisServer();
+  try {
+    console.log(`scavenges in the second half of ${SECONDS} s per case (node ${process.version})`);
+    console.log(`  ${'case'.padEnd(42)} ${'scavenges'.padStart(9)} ${'promoted of allocated'.padStart(22)} ${'median pause'.padStart(13)}`);
+    for (const [name, spec] of Object.entries(CASES)) {
+      const child = spawnSync(process.execPath, ['--trace-gc-nvp', here, name, spec.redis ? redis.url : ''], {
+        encoding: 'utf8',
+        cwd: root,
+      });
+      const scavenges = child.stdout
+        .split('\n')
+        .filter((line) => line.includes(' gc=s '))
+        .map((line) => Object.fromEntries([...line.matchAll(/(\w+)=([\d.]+)/g)].map(([, k, v]) => [k, Number(v)])));
+      const tail = scavenges.slice(Math.floor(scavenges.length / 2));
+      const sum = (key) => tail.reduce((total, s) => total + (s[key] ?? 0), 0);
+      const pauses = tail.map((s) => s.pause).sort((a, b) => a - b);
+      const share = sum('allocated') > 0 ? (sum('promoted') / sum('allocated')) * 100 : 0;
+      console.log(
+        `  ${name.padEnd(42)} ${String(tail.length).padStart(9)} ${`${share.toFixed(1)} %`.padStart(22)} ${`${(pauses[Math.floor(pauses.length / 2)] ?? 0).toFixed(1)} ms`.padStart(13)}`,
+      );
+    }
+  } finally {
+    await redis.dispose();
+  }
+}
