@@ -90,9 +90,9 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     checkShards().catch(() => undefined);
   });
 
-  // BullMQ defines its scripts on the connection it is given; the request connection auto-pipelines,
-  // and each batch would copy them all (packages/redis assertNoDefinedScripts): the queues get their own.
-  const queueRedis = createRedis(config.redis, 'request', { name: 'dialog-relay-api-queues', autoPipelining: false });
+  // BullMQ defines its 64 scripts on the connection it is given: they stay on one of their own, and the
+  // request connection carries our scripts' EVALSHAs only.
+  const queueRedis = createRedis(config.redis, 'request', { name: 'dialog-relay-api-queues' });
   queueRedis.on('error', () => undefined); // reported once, by the request connection's listener above
   const replies = createReplyServices(
     config,

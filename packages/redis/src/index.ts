@@ -2,6 +2,7 @@ export { createRedisKeys, type RedisKeys } from './redis-keys.js';
 export { shardTags, checkShardCount, CLUSTER_SLOTS, slotOf, ShardCountMismatchError } from './shard-layout.js';
 export { createRedis, createRequestRedis, subscriberOpener, waitForRedis, type Redis, type ConnectionRole } from './redis-connection.js';
 export { isRedisUnavailableError } from './redis-errors.js';
+export { installLeanCommandPromise, leanCommandPromiseInstalled } from './command-promise.js';
 export { defineLuaScript, luaText, runScript, scriptConventionProblems, type LuaScript } from './lua-script.js';
 export {
   defineLuaPart,

@@ -1,5 +1,6 @@
 import type { RedisConfig } from '@dialog-relay/config';
 import { Cluster, Redis as SingleRedis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { installLeanCommandPromise } from './command-promise.js';
 
 /** A connection to whichever Redis the configuration names: one server, Sentinel, or a cluster. */
 export type Redis = SingleRedis | Cluster;
@@ -7,7 +8,7 @@ export type Redis = SingleRedis | Cluster;
 /**
  * What a connection is for:
  * - `request` (the API, the CLI): fails fast while Redis is away (no offline queue, one retry at
- *   most) so the caller answers 503 at once; commands of one tick share a round trip.
+ *   most) so the caller answers 503 at once.
  * - `worker` (BullMQ, blocking commands): waits for Redis instead of failing (maxRetriesPerRequest null).
  * - `subscriber` (pub/sub signals): waits and resubscribes after a reconnect.
  */
@@ -19,9 +20,14 @@ export interface RedisConnectionOptions {
   /** Upper bound of one command (request role), so a hung server turns into a 503 instead of a hung request. */
   commandTimeoutMs?: number;
   /**
-   * Commands issued in one tick share one write and one round trip (ioredis auto-pipelining): on by
-   * default for the request role, asked for by the worker role. Only for connections that never
-   * block and on which no script is defined: not for BullMQ's (assertNoDefinedScripts).
+   * Commands issued in one tick share one write and one round trip (ioredis auto-pipelining): asked
+   * for by the worker's commands connection, off for every other. Each batch is an ioredis Pipeline
+   * that defines an accessor on itself (`length`), and V8 allocates an accessor's pair in the old
+   * generation: every batch, its commands and their callers' objects then outlive the scavenges
+   * until a full collection. On the API's request connection that was most of what its scavenges
+   * promoted, and turning it off cost no CPU per request (docs/design/performance-log.md, twelfth
+   * session). Only for connections that never block and on which no script is defined: not for
+   * BullMQ's (assertNoDefinedScripts).
    */
   autoPipelining?: boolean;
 }
@@ -39,7 +45,7 @@ function roleOptions(role: ConnectionRole, options: RedisConnectionOptions): Red
         connectionName: options.name,
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
-        enableAutoPipelining: options.autoPipelining !== false,
+        enableAutoPipelining: options.autoPipelining === true,
         commandTimeout: options.commandTimeoutMs ?? 2000,
         connectTimeout: 2000,
         retryStrategy,
@@ -90,6 +96,8 @@ export function createRedis(
   role: ConnectionRole,
   options: RedisConnectionOptions,
 ): Redis {
+  // Every connection's commands, BullMQ's included, are built by the one Command class (command-promise.ts).
+  installLeanCommandPromise();
   const redis = connect(config, role, options);
   return redis.options.enableAutoPipelining === true ? assertNoDefinedScripts(redis) : redis;
 }

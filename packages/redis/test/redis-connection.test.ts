@@ -32,9 +32,9 @@ describe('redis connections', () => {
   it('refuses a defined script on an auto-pipelined connection, which would copy it into every batch', async () => {
     const config = { target: { mode: 'single' as const, url: testRedisUrl() }, password: undefined, tls: false };
     const script = { numberOfKeys: 0, lua: 'return 1' };
-    const request = createRedis(config, 'request', { name: 'test-request' });
+    const request = createRedis(config, 'request', { name: 'test-request', autoPipelining: true });
     const commands = open(true);
-    const queues = createRedis(config, 'request', { name: 'test-queues', autoPipelining: false });
+    const queues = createRedis(config, 'request', { name: 'test-queues' });
     opened.push(request, queues);
     for (const pipelined of [request, commands]) expect(() => pipelined.defineCommand('answer', script)).to.throw(/auto-pipelin/);
     queues.defineCommand('answer', script);
@@ -42,6 +42,13 @@ describe('redis connections', () => {
     await Promise.all([waitForRedis(queues, 5000), waitForRedis(request, 5000)]); // no offline queue: ready first
     expect(await (queues as unknown as { answer(): Promise<number> }).answer()).to.equal(1);
     expect(await request.ping()).to.equal('PONG');
+  });
+
+  it("does not auto-pipeline the API's request connection unless asked (each batch's accessor is allocated old)", () => {
+    const config = { target: { mode: 'single' as const, url: testRedisUrl() }, password: undefined, tls: false };
+    const request = createRedis(config, 'request', { name: 'test-request-default' });
+    opened.push(request);
+    expect(request.options.enableAutoPipelining).to.not.equal(true);
   });
 
   it('speaks RESP2 as ioredis 5 did (ioredis 6 defaults to RESP3)', async () => {
