@@ -44,9 +44,9 @@ export async function buildWorker(config: Config, logger: Logger, options: { tra
   const redis = createRedis(config.redis, 'worker', { name: 'dialog-relay-worker' });
   redis.on('error', (error: Error) => logger.warn('redis error', { error: error.message }));
   await checkShardCount(redis, keys.shardCount, keys.shards);
-  // The reply protocol's own reads and writes: many small commands from up to WORKER_CONCURRENCY jobs
-  // at once, sharing writes and round trips (BullMQ keeps its own connection, which blocks).
-  const commands = createRedis(config.redis, 'worker', { name: 'dialog-relay-worker-commands', autoPipelining: true });
+  // The reply protocol's own reads and writes (BullMQ keeps its own connection, which blocks). Not
+  // auto-pipelined: each batch would be born in the old generation (packages/redis, autoPipelining).
+  const commands = createRedis(config.redis, 'worker', { name: 'dialog-relay-worker-commands', commands: true });
   commands.on('error', (error: Error) => logger.warn('redis error', { error: error.message }));
   const replies = createReplyServices(
     config,

@@ -20,21 +20,23 @@ export interface RedisConnectionOptions {
   /** Upper bound of one command (request role), so a hung server turns into a 503 instead of a hung request. */
   commandTimeoutMs?: number;
   /**
-   * Commands issued in one tick share one write and one round trip (ioredis auto-pipelining): asked
-   * for by the worker's commands connection, off for every other. Each batch is an ioredis Pipeline
-   * that defines an accessor on itself (`length`), and V8 allocates an accessor's pair in the old
+   * Commands issued in one tick share one write and one round trip (ioredis auto-pipelining): off
+   * unless asked, and the service asks for it nowhere. Each batch is an ioredis Pipeline that
+   * defines an accessor on itself (`length`), and V8 allocates an accessor's pair in the old
    * generation: every batch, its commands and their callers' objects then outlive the scavenges
-   * until a full collection. On the API's request connection that was most of what its scavenges
-   * promoted, and turning it off cost no CPU per request (docs/design/performance-log.md, twelfth
-   * session). Only for connections that never block and on which no script is defined: not for
-   * BullMQ's (assertNoDefinedScripts).
+   * until a full collection. On the API's and the worker's connections that was most of what their
+   * scavenges promoted, and turning it off cost no CPU per request or reply
+   * (docs/design/performance-log.md, twelfth session). Only for connections that never block and on
+   * which no script is defined: not for BullMQ's (assertNoDefinedScripts).
    */
   autoPipelining?: boolean;
+  /** A worker-role connection for the reply protocol's own commands, not one BullMQ takes (it keeps the cluster's ready check). */
+  commands?: boolean;
 }
 
-/** The worker connection BullMQ takes (and duplicates for its blocking commands): the one without auto-pipelining. */
+/** The worker connection BullMQ takes (and duplicates for its blocking commands): not the commands one. */
 const isBullConnection = (role: ConnectionRole, options: RedisConnectionOptions): boolean =>
-  role === 'worker' && options.autoPipelining !== true;
+  role === 'worker' && options.autoPipelining !== true && options.commands !== true;
 
 const retryStrategy = (times: number): number => Math.min(50 * 2 ** Math.min(times, 6), 2000);
 

@@ -56,10 +56,10 @@ describe('redis client options', () => {
   });
 
   it('opens the cluster connection BullMQ takes without the ready check, whose failure leaves connect() unsettled', () => {
-    const readyCheckOf = (role: ConnectionRole, autoPipelining?: boolean): boolean | undefined => {
+    const readyCheckOf = (role: ConnectionRole, commands?: boolean): boolean | undefined => {
       const cluster = createRedis(readRedisConfig({ REDIS_CLUSTER_NODES: closed }), role, {
         name: 'options-test',
-        ...(autoPipelining ? { autoPipelining } : {}),
+        ...(commands ? { commands } : {}),
       }) as Cluster;
       cluster.on('error', () => undefined);
       opened.push(cluster);

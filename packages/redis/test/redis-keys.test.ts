@@ -94,6 +94,10 @@ describe('redis keys', () => {
     const aborted = new Error('Command aborted due to connection close');
     aborted.name = 'AbortError';
     expect(isRedisUnavailableError(aborted)).to.equal(true);
+    // A cluster command without auto-pipelining, its master down: ioredis gives up redirecting it.
+    expect(
+      isRedisUnavailableError(new Error('Too many Cluster redirections. Last error: ReplyError: CLUSTERDOWN The cluster is down')),
+    ).to.equal(true);
     const syntax = new Error('ERR syntax error');
     syntax.name = 'ReplyError';
     expect(isRedisUnavailableError(syntax)).to.equal(false);

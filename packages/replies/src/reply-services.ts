@@ -27,7 +27,7 @@ export interface ReplyConnections {
   keys: RedisKeys;
   /** BullMQ's queues and the abort signals' publisher. */
   redis: Redis;
-  /** The reply protocol's own reads and writes (an auto-pipelined connection: the worker's commands, the API's requests); default: redis. */
+  /** The reply protocol's own reads and writes (the worker's commands connection, the API's request connection); default: redis. */
   commands?: Redis;
   /** Opens the pub/sub connection the aborts (or the worker's attempt registry) listen on; called once, when first needed. */
   openSubscriber: () => Redis;
