@@ -1,7 +1,8 @@
 // `node scripts/bench/gc-promotion.mjs`: how much of what a client library allocates V8's scavenger
 // promotes to the old generation, and how long each scavenge pauses, for the clients on our hot
-// paths alone and for the two V8 behaviours behind it (docs/design/performance-log.md, twelfth session). A short-lived object should die
-// young; a case whose promoted share stays high has objects that outlive two scavenges or are kept
+// paths alone and for the V8 behaviours behind it (docs/design/performance-log.md, twelfth and
+// thirteenth sessions; got's share comes from Node 24's Writable, whose onwrite closure is born old).
+// A short-lived object should die young; a case whose promoted share stays high has objects that outlive two scavenges or are kept
 // alive from dead old objects, and its scavenges pause for as long as copying them takes. Each case
 // runs in a child of its own under --trace-gc-nvp for a few seconds after a warm-up that is left out.
 // Loopback only: a private redis-server (the test kit's) and an HTTP server on 127.0.0.1.
@@ -29,6 +30,7 @@ const CASES = {
   'ioredis with commandTimeout, 1 ms apart': { redis: true, run: (c) => redisLoop(c, { commandTimeout: 5000 }, true) },
   'node:http POST, back to back': { run: () => httpLoop('http') },
   'got POST, back to back': { run: () => httpLoop('got') },
+  'packages/delivery deliverer, back to back': { run: () => httpLoop('deliverer') },
 };
 
 /**
@@ -81,6 +83,26 @@ async function httpLoop(client) {
         retry: { limit: 0 },
         timeout: { request: 10_000 },
       });
+  } else if (client === 'deliverer') {
+    const { createDeliverer } = await import(join(root, 'packages/delivery/dist/src/index.js'));
+    const deliverer = createDeliverer({ allowPrivate: true, userAgent: 'gc-promotion' });
+    const signingKey = Buffer.alloc(32, 7);
+    let n = 0;
+    post = async () => {
+      const controller = new AbortController();
+      const outcome = await deliverer.deliver({
+        url: target,
+        body,
+        deliveryId: `dlv-${(n += 1)}`,
+        timestampS: Math.floor(Date.now() / 1000),
+        signingKey,
+        timeoutMs: 10_000,
+        allowPrivate: true,
+        signal: controller.signal,
+        beforeSend: () => Promise.resolve(true),
+      });
+      if (outcome.kind !== 'delivered') throw new Error(`not delivered: ${outcome.error}`);
+    };
   } else {
     post = () =>
       new Promise((resolve, reject) => {
@@ -102,10 +124,12 @@ async function httpLoop(client) {
 
 if (process.argv[2]) {
   // Start-up and warm-up are not measured: the scavenges after this mark are.
-  setTimeout(() => process.stdout.write(`measure-from=${performance.now().toFixed(0)}\n`), WARM_UP_MS).unref();
+  const { measureFromLine } = await import(join(root, 'packages/testkit/dist/src/index.js'));
+  setTimeout(() => process.stdout.write(measureFromLine()), WARM_UP_MS).unref();
   await CASES[process.argv[2]].run({ url: process.argv[3] });
 } else {
-  const { startRedisServer } = await import(join(root, 'packages/testkit/dist/src/index.js'));
+  const gcTrace = await import(join(root, 'packages/testkit/dist/src/index.js'));
+  const { startRedisServer } = gcTrace;
   const redis = await startRedisServer();
   try {
     console.log(`scavenges over ${SECONDS} s per case, after ${WARM_UP_MS} ms of warm-up (node ${process.version})`);
@@ -115,17 +139,11 @@ if (process.argv[2]) {
         encoding: 'utf8',
         cwd: root,
       });
-      const from = Number(/measure-from=(\d+)/.exec(child.stdout)?.[1] ?? 0);
-      // "[pid:isolate:0]    10415 ms: pause=9.6 … gc=s …": milliseconds since the child started, then name=value pairs.
-      const tail = child.stdout
-        .split('\n')
-        .filter((line) => line.includes(' gc=s ') && Number(/\]\s+([\d.]+) ms:/.exec(line)?.[1] ?? 0) > from)
-        .map((line) => Object.fromEntries([...line.matchAll(/(\w+)=([\d.]+)/g)].map(([, k, v]) => [k, Number(v)])));
-      const sum = (key) => tail.reduce((total, s) => total + (s[key] ?? 0), 0);
-      const pauses = tail.map((s) => s.pause).sort((a, b) => a - b);
-      const share = sum('allocated') > 0 ? (sum('promoted') / sum('allocated')) * 100 : 0;
+      const tail = gcTrace.scavengesAfterMark(child.stdout);
+      const share = gcTrace.promotedShare(tail) * 100;
+      const pause = gcTrace.medianPauseMs(tail);
       console.log(
-        `  ${name.padEnd(42)} ${String(tail.length).padStart(9)} ${`${share.toFixed(1)} %`.padStart(22)} ${`${(pauses[Math.floor(pauses.length / 2)] ?? 0).toFixed(1)} ms`.padStart(13)}`,
+        `  ${name.padEnd(42)} ${String(tail.length).padStart(9)} ${`${share.toFixed(1)} %`.padStart(22)} ${`${pause.toFixed(1)} ms`.padStart(13)}`,
       );
     }
   } finally {

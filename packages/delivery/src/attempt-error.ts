@@ -1,5 +1,5 @@
 import { SEND_URL_FORBIDDEN } from '@dialog-relay/net-guard';
-import { TimeoutError } from 'got';
+import { PostTimeoutError } from './post-answer.js';
 
 /** What a failed attempt means for the retry loop, with its short reason. */
 export interface ErrorVerdict {
@@ -7,22 +7,20 @@ export interface ErrorVerdict {
   error: string;
 }
 
-const GENERIC_GOT_CODE = 'ERR_GOT_REQUEST_ERROR';
-
 /**
  * Time-outs are 'timeout', a refusal by the connect-time address guard is a permanent
  * 'send_url_forbidden: <reason>', any other failure is retried under its error code
- * (ECONNREFUSED, ECONNRESET, ENOTFOUND, ...). got wraps the original error in `cause`.
+ * (ECONNREFUSED, ECONNRESET, ENOTFOUND, ...), found along the error's `cause` chain.
  */
 export function describeAttemptError(err: unknown): ErrorVerdict {
-  if (err instanceof TimeoutError || nameOf(err) === 'TimeoutError') return { kind: 'retry', error: 'timeout' };
+  if (err instanceof PostTimeoutError || nameOf(err) === 'TimeoutError') return { kind: 'retry', error: 'timeout' };
   const chain = causeChain(err);
   const forbidden = chain.find((link) => codeOf(link) === SEND_URL_FORBIDDEN);
   if (forbidden !== undefined) {
     const reason = chain.map(reasonOf).find((value) => value !== undefined) ?? 'forbidden';
     return { kind: 'permanent', error: `send_url_forbidden: ${reason}` };
   }
-  const code = chain.map(codeOf).find((value) => value !== undefined && value !== GENERIC_GOT_CODE);
+  const code = chain.map(codeOf).find((value) => value !== undefined);
   return { kind: 'retry', error: code ?? 'request_error' };
 }
 

@@ -1,16 +1,19 @@
 import http from 'node:http';
 import https from 'node:https';
-import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
-import { checkSendUrlStatically, createGuardedLookup, type AddressPolicy, type Resolver } from '@dialog-relay/net-guard';
+import {
+  checkSendUrlStatically,
+  createGuardedLookup,
+  type AddressPolicy,
+  type Resolver,
+  type StaticSendUrlVerdict,
+} from '@dialog-relay/net-guard';
 import { webhookHeaders, type WebhookKey } from '@dialog-relay/signing';
-import got from 'got';
 import { describeAttemptError } from './attempt-error.js';
-import { readCappedAnswer, type CappedAnswer } from './capped-answer.js';
 import { classifyStatus, failedOutcome, MAX_RESPONSE_BODY_BYTES, type AttemptOutcome } from './outcome.js';
 import { parseRetryAfter } from './retry-after.js';
-import { sendWhenConnected } from './send-when-connected.js';
+import { postForAnswer, type CappedAnswer } from './post-answer.js';
 
 export interface DeliveryRequest {
   url: string;
@@ -53,7 +56,7 @@ export interface DelivererOptions {
   resolve?: Resolver;
 }
 
-/** One POST per attempt, through keep-alive agents whose connections only go to checked addresses. */
+/** One POST per attempt (node:http, post-answer.ts), through keep-alive agents whose connections only go to checked addresses. */
 export function createDeliverer(options: DelivererOptions): Deliverer {
   const guards = {
     strict: guardedTransport({ allowPrivate: options.allowPrivate }, options.resolve),
@@ -66,36 +69,31 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     const { policy, lookup, agents } = request.allowPrivate === true ? guards.lenient : guards.strict;
     let heldBack = false;
     try {
-      const refusal = refuseTarget(request.url, policy);
-      if (refusal !== null) return failedOutcome('permanent', refusal, elapsed());
+      const checked = checkSendUrlStatically(request.url, policy);
+      if (!checked.ok) return failedOutcome('permanent', refusal(checked), elapsed());
       const signed = webhookHeaders({
         key: request.signingKey,
         id: request.deliveryId,
         timestamp: request.timestampS,
         body: request.body,
       });
-      // With beforeSend the body waits in a gate: node writes neither headers nor body before it.
-      const gate = request.beforeSend ? new PassThrough() : undefined;
-      const stream = got.stream(request.url, {
-        method: 'POST',
-        body: gate ?? request.body,
+      const answer = await postForAnswer({
+        url: checked.url,
+        body: request.body,
         headers: {
           'content-type': 'application/json',
+          'content-length': Buffer.byteLength(request.body),
           'user-agent': options.userAgent,
-          ...(gate ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),
           ...signed,
         },
-        agent: agents,
-        dnsLookup: lookup,
-        followRedirect: false,
-        retry: { limit: 0 },
-        throwHttpErrors: false,
-        timeout: { request: request.timeoutMs },
-        ...(request.signal ? { signal: request.signal } : {}),
+        agents,
+        lookup,
+        timeoutMs: request.timeoutMs,
+        capBytes: MAX_RESPONSE_BODY_BYTES,
+        signal: request.signal,
+        beforeSend: request.beforeSend,
+        heldBack: () => (heldBack = true),
       });
-      if (gate && request.beforeSend)
-        sendWhenConnected(stream, { gate, body: request.body, beforeSend: request.beforeSend, heldBack: () => (heldBack = true) });
-      const answer = await readCappedAnswer(stream, MAX_RESPONSE_BODY_BYTES);
       return answerOutcome(answer, elapsed());
     } catch (err: unknown) {
       if (heldBack) return failedOutcome('permanent', NOT_SENT, elapsed());
@@ -128,10 +126,8 @@ function guardedTransport(policy: AddressPolicy, resolve: Resolver | undefined) 
   };
 }
 
-/** The checks that need no connection, in net-guard's words: node skips `lookup` for IP literals. */
-function refuseTarget(raw: string, policy: AddressPolicy): string | null {
-  const checked = checkSendUrlStatically(raw, policy);
-  if (checked.ok) return null;
+/** A refusal of the checks that need no connection, in net-guard's words: node skips `lookup` for IP literals. */
+function refusal(checked: Exclude<StaticSendUrlVerdict, { ok: true }>): string {
   return checked.problem === 'forbidden' ? `send_url_forbidden: ${checked.range}` : `invalid_send_url: ${checked.reason}`;
 }
 

@@ -3,7 +3,7 @@ import { connect as connectTls } from 'node:tls';
 import { expect } from 'chai';
 import { waitUntil } from '@dialog-relay/testkit';
 import { createDeliverer, NOT_SENT, type Deliverer } from '../src/index.js';
-import { whenConnected } from '../src/send-when-connected.js';
+import { whenConnected } from '../src/when-connected.js';
 import { deliveryRequest, USER_AGENT } from './delivery-request.js';
 import { fakeResolver } from './fake-resolver.js';
 import { startReceiver, type Receiver } from './receiver.js';

@@ -1,5 +1,5 @@
 export { addressGroup } from './address-group.js';
 export { forbiddenAddressReason, type AddressPolicy } from './address-policy.js';
 export type { LookupAddress, Resolver } from './resolver.js';
-export { checkSendUrl, checkSendUrlStatically, type SendUrlVerdict } from './send-url.js';
+export { checkSendUrl, checkSendUrlStatically, type SendUrlVerdict, type StaticSendUrlVerdict } from './send-url.js';
 export { createGuardedLookup, SEND_URL_FORBIDDEN } from './guarded-lookup.js';

@@ -2,33 +2,20 @@ import { expect } from 'chai';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProcess, testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { promotedShare, runProcess, scavengesAfterMark, testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { Redis as IoRedis, ReplyError } from 'ioredis';
 import { createRedis, leanCommandPromiseInstalled, type Redis } from '../src/index.js';
 
 const PACED = join(dirname(fileURLToPath(import.meta.url)), 'support', 'paced-commands.js');
 
-/** The name=value pairs of one --trace-gc-nvp line, as numbers. */
-function nvpFields(line: string): Record<string, number> {
-  const fields: Record<string, number> = {};
-  for (const match of line.matchAll(/(\w+)=([\d.]+)/g)) fields[match[1] ?? ''] = Number(match[2]);
-  return fields;
-}
-
 /** The share of what the child allocated that its scavenges promoted, from --trace-gc-nvp lines (after its warm-up). */
-async function promotedShare(env: Record<string, string>): Promise<{ share: number; scavenges: number }> {
+async function promotedShareOf(env: Record<string, string>): Promise<{ share: number; scavenges: number }> {
   const run = await runProcess(process.execPath, ['--trace-gc-nvp', PACED], {
     env: { ...process.env, REDIS_URL: testRedisUrl(), KEY_PREFIX: uniquePrefix('paced'), SECONDS: '3', WARM_UP_SECONDS: '1.5', ...env },
   });
   expect(run.code, run.stderr).to.equal(0);
-  const from = Number(/measure-from=(\d+)/.exec(run.stdout)?.[1] ?? Infinity);
-  // "[pid:isolate:0]    10415 ms: pause=9.6 … gc=s …": milliseconds since the process started, then name=value pairs.
-  const tail = run.stdout
-    .split('\n')
-    .filter((line) => line.includes(' gc=s ') && Number(/\]\s+([\d.]+) ms:/.exec(line)?.[1] ?? 0) > from)
-    .map(nvpFields);
-  const sum = (name: string): number => tail.reduce((total, s) => total + (s[name] ?? 0), 0);
-  return { share: sum('promoted') / Math.max(1, sum('allocated')), scavenges: tail.length };
+  const scavenges = scavengesAfterMark(run.stdout);
+  return { share: promotedShare(scavenges), scavenges: scavenges.length };
 }
 
 /**
@@ -109,8 +96,8 @@ describe('the lean command promise (ioredis commands that die young)', () => {
 
   it('promotes next to nothing of what paced commands allocate (ioredis as shipped: about a fifth)', async function () {
     this.timeout(30_000);
-    const lean = await promotedShare({});
-    const shipped = await promotedShare({ LEAN: '0' });
+    const lean = await promotedShareOf({});
+    const shipped = await promotedShareOf({ LEAN: '0' });
     expect(lean.scavenges, 'scavenges in the lean run').to.be.greaterThan(0);
     expect(shipped.share, 'the shipped method, the measurement working').to.be.greaterThan(0.08);
     expect(lean.share).to.be.lessThan(0.03);
@@ -118,8 +105,8 @@ describe('the lean command promise (ioredis commands that die young)', () => {
 
   it("promotes next to nothing on the API's request connection either (auto-pipelined: about a fifth)", async function () {
     this.timeout(30_000);
-    const request = await promotedShare({ ROLE: 'request' });
-    const pipelined = await promotedShare({ ROLE: 'request', AUTO_PIPELINING: '1' });
+    const request = await promotedShareOf({ ROLE: 'request' });
+    const pipelined = await promotedShareOf({ ROLE: 'request', AUTO_PIPELINING: '1' });
     expect(pipelined.share, 'auto-pipelined, the measurement working').to.be.greaterThan(0.08);
     expect(request.share).to.be.lessThan(0.03);
   });

@@ -26,3 +26,4 @@ export { registerApiUnderTest, isRegisteredApi, checkAnswerAgainstOpenApi, answe
  */
 export const MODULE_RECORDER = new URL('./module-recorder.js', import.meta.url).href;
 export { environmentWithout, runProcess, type ProcessRun } from './run-process.js';
+export { scavengesAfterMark, promotedShare, medianPauseMs, measureFromLine, type GcLine } from './gc-trace.js';

@@ -3,6 +3,7 @@
 // method as shipped; ROLE=request: the API's kind, AUTO_PIPELINING=1 with auto-pipelining) sends an INCR and a GET, then waits a millisecond, as a paced request path
 // does: for WARM_UP_SECONDS (start-up and warm-up, not measured), then for SECONDS after printing
 // `measure-from=<ms since start>`. The test reads what the scavenges after that mark promoted.
+import { measureFromLine } from '@dialog-relay/testkit';
 import { Redis as IoRedis } from 'ioredis';
 import { createRedis, waitForRedis, type Redis } from '../../src/index.js';
 
@@ -25,7 +26,7 @@ async function pacedFor(seconds: number): Promise<void> {
   }
 }
 await pacedFor(Number(process.env.WARM_UP_SECONDS ?? 1.5));
-process.stdout.write(`measure-from=${performance.now().toFixed(0)}\n`);
+process.stdout.write(measureFromLine());
 await pacedFor(Number(process.env.SECONDS ?? 3));
 await redis.del(key);
 redis.disconnect();
