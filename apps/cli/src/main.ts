@@ -193,7 +193,7 @@ async function withRedis(touchesShards: boolean, command: (deps: RedisDeps) => P
   const config = loadConfig(process.env);
   const keys = createRedisKeys(config.redisPrefix, config.redis.shards);
   // no auto-pipelining: one command at a time, and BullMQ's queues define their scripts on it
-  const redis = createRedis(config.redis, 'request', { name: 'dialog-relay-cli', commandTimeoutMs: 10_000, autoPipelining: false });
+  const redis = createRedis(config.redis, 'request', { name: 'dialog-relay-cli', commandTimeoutMs: 10_000 });
   redis.on('error', () => undefined);
   try {
     await waitForRedis(redis, 5000);

@@ -60,7 +60,7 @@ describe('job producer', () => {
     let redis: Redis;
     before(async () => {
       // as the API's queue connection: BullMQ defines its scripts on it, so no auto-pipelining (packages/redis)
-      redis = createRequestRedis(testRedisUrl(), { name: 'job-producer-test', autoPipelining: false });
+      redis = createRequestRedis(testRedisUrl(), { name: 'job-producer-test' });
       await waitForRedis(redis, 5000);
     });
     after(() => redis.disconnect());

@@ -27,7 +27,8 @@ export interface RedisConnectionOptions {
    * until a full collection. On the API's and the worker's connections that was most of what their
    * scavenges promoted, and turning it off cost no CPU per request or reply
    * (docs/design/performance-log.md, twelfth session). Only for connections that never block and on
-   * which no script is defined: not for BullMQ's (assertNoDefinedScripts).
+   * which no script is defined: not for BullMQ's (assertNoDefinedScripts). Kept as an opt-in for the
+   * tests that show the cost (packages/redis/test/command-promise.test.ts).
    */
   autoPipelining?: boolean;
   /** A worker-role connection for the reply protocol's own commands, not one BullMQ takes (it keeps the cluster's ready check). */
@@ -35,8 +36,7 @@ export interface RedisConnectionOptions {
 }
 
 /** The worker connection BullMQ takes (and duplicates for its blocking commands): not the commands one. */
-const isBullConnection = (role: ConnectionRole, options: RedisConnectionOptions): boolean =>
-  role === 'worker' && options.autoPipelining !== true && options.commands !== true;
+const isBullConnection = (role: ConnectionRole, options: RedisConnectionOptions): boolean => role === 'worker' && options.commands !== true;
 
 const retryStrategy = (times: number): number => Math.min(50 * 2 ** Math.min(times, 6), 2000);
 

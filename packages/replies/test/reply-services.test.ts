@@ -16,7 +16,7 @@ describe('createReplyServices', () => {
   };
   // as the API's queue connection: BullMQ defines its scripts on it, so no auto-pipelining (packages/redis)
   before(async () => {
-    redis = createRequestRedis(testRedisUrl(), { name: 'reply-services-test', autoPipelining: false });
+    redis = createRequestRedis(testRedisUrl(), { name: 'reply-services-test' });
     await waitForRedis(redis, 5000);
   });
   after(() => redis.disconnect());
