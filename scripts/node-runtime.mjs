@@ -16,6 +16,23 @@ const binary = join(folder, 'node_modules', 'node', 'bin', process.platform === 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const RERUN = 'DIALOG_RELAY_NODE_RERUN';
 
+/**
+ * The V8 flags the API and the worker start with wherever this project starts them: npm start, npm run
+ * start:api and start:worker (package.json), the bench, and the image (its NODE_OPTIONS; a test holds
+ * them equal). Semi-spaces of 16 MiB instead of V8's up to 64 on a large host: since per-message
+ * objects die young, a smaller young generation costs no measurable throughput and takes about 70 MiB
+ * off each process (docs/design/performance-log.md, thirteenth session). NODE_OPTIONS that sizes the
+ * semi-space itself wins.
+ */
+export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=16';
+
+/** `env` with SERVICE_NODE_OPTIONS added to its NODE_OPTIONS, unless that already sizes the semi-space. */
+export function withServiceNodeOptions(env) {
+  const current = env.NODE_OPTIONS ?? '';
+  if (current.includes('--max-semi-space-size')) return env;
+  return { ...env, NODE_OPTIONS: `${current} ${SERVICE_NODE_OPTIONS}`.trim() };
+}
+
 const majorOf = (version) => Number(/^v?(\d+)/.exec(version)?.[1] ?? 0);
 
 /** `shipped`: Node 24 only (npm test). `supported`: Node 22 or newer. */

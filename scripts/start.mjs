@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { checkoutPrefix, root } from './checkout-prefix.mjs';
-import { ensureNode } from './node-runtime.mjs';
+import { ensureNode, withServiceNodeOptions } from './node-runtime.mjs';
 import { removeState, writeState } from './service-state.mjs';
 import { probe } from './socket-probe.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
@@ -203,8 +203,9 @@ say(
 );
 // A signal during the start-up above: stopAll is stopping what started; start nothing more.
 if (stopping) await new Promise(() => undefined);
-const api = spawn(process.execPath, [join(root, 'apps/api/dist/src/main.js')], { env, stdio: 'inherit' });
-const worker = spawn(process.execPath, [join(root, 'apps/worker/dist/src/main.js')], { env, stdio: 'inherit' });
+const serviceEnv = withServiceNodeOptions(env);
+const api = spawn(process.execPath, [join(root, 'apps/api/dist/src/main.js')], { env: serviceEnv, stdio: 'inherit' });
+const worker = spawn(process.execPath, [join(root, 'apps/worker/dist/src/main.js')], { env: serviceEnv, stdio: 'inherit' });
 children.push(api, worker);
 for (const child of [api, worker]) {
   child.on('exit', (code) => {

@@ -4,6 +4,7 @@ import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { withServiceNodeOptions } from '../node-runtime.mjs';
 import { traceGc } from './gc-trace.mjs';
 
 const children = new Set();
@@ -55,7 +56,10 @@ export function killAll() {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-/** Environment of dialog-relay's processes: one Redis (`url`) or a cluster (`nodes`). */
+/**
+ * Environment of dialog-relay's processes: one Redis (`url`) or a cluster (`nodes`), and the V8 flags
+ * the service ships with (SERVICE_NODE_OPTIONS, as NODE_OPTIONS; BENCH_NODE_ARGS on the command line win).
+ */
 export function serviceEnv(redis, extra) {
   const env = { ...process.env, LOG_LEVEL: 'error', AUTO_REPLY_DEBOUNCE_MS: '0', ...extra };
   delete env.REDIS_URL;
@@ -63,7 +67,7 @@ export function serviceEnv(redis, extra) {
   delete env.REDIS_SENTINELS;
   if (redis.nodes) env.REDIS_CLUSTER_NODES = redis.nodes;
   else env.REDIS_URL = redis.url;
-  return env;
+  return withServiceNodeOptions(env);
 }
 
 /** Worker concurrency of every phase: dialog-relay's WORKER_CONCURRENCY and the raw BullMQ worker's (BENCH_WORKER_CONCURRENCY, 50). */

@@ -12,6 +12,8 @@ interface NodeRuntime {
   SHIPPED_MAJOR: number;
   OLDEST_SUPPORTED_MAJOR: number;
   accepts: (need: 'shipped' | 'supported', version: string) => boolean;
+  SERVICE_NODE_OPTIONS: string;
+  withServiceNodeOptions: (env: Record<string, string | undefined>) => Record<string, string | undefined>;
 }
 const runtime = async (): Promise<NodeRuntime> => (await import(pathToFileURL(join(ROOT, 'scripts/node-runtime.mjs')).href)) as NodeRuntime;
 
@@ -45,5 +47,25 @@ describe('the Node runtime', () => {
       'v24.21.0',
       'v26.1.0',
     ]);
+  });
+
+  it('starts the API and the worker with the same V8 flags wherever the project starts them: the image, npm run start:api / start:worker, npm start and the bench', async () => {
+    const { SERVICE_NODE_OPTIONS, withServiceNodeOptions } = await runtime();
+    expect(SERVICE_NODE_OPTIONS).to.match(/^--max-semi-space-size=\d+$/);
+    const runtimeStage = read('Dockerfile')
+      .split(/^FROM /m)
+      .find((stage) => stage.startsWith('node:') && / AS runtime/.test(stage.split('\n')[0] ?? ''));
+    expect(runtimeStage, 'the runtime stage').to.match(new RegExp(`^ENV .*NODE_OPTIONS=${SERVICE_NODE_OPTIONS}(\\s|$)`, 'm'));
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    for (const program of ['api', 'worker'])
+      expect(scripts[`start:${program}`]).to.contain(`exec node ${SERVICE_NODE_OPTIONS} scripts/run-service.mjs ${program}`);
+    expect(read('scripts/start.mjs')).to.contain('withServiceNodeOptions(env)');
+    expect(read('scripts/bench/processes.mjs')).to.contain('return withServiceNodeOptions(env);');
+    // Added to what NODE_OPTIONS holds; an operator's own semi-space size wins.
+    expect(withServiceNodeOptions({}).NODE_OPTIONS).to.equal(SERVICE_NODE_OPTIONS);
+    expect(withServiceNodeOptions({ NODE_OPTIONS: '--enable-source-maps' }).NODE_OPTIONS).to.equal(
+      `--enable-source-maps ${SERVICE_NODE_OPTIONS}`,
+    );
+    expect(withServiceNodeOptions({ NODE_OPTIONS: '--max-semi-space-size=64' }).NODE_OPTIONS).to.equal('--max-semi-space-size=64');
   });
 });

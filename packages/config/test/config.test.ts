@@ -34,10 +34,10 @@ describe('config', () => {
     expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).to.equal(0);
   });
 
-  it("grows the V8 heap by HEAP_GROWING_PERCENT when set (0 by default: V8's own factor)", () => {
-    expect(loadConfig({}).heapGrowingPercent).to.equal(0);
-    expect(loadConfig({ HEAP_GROWING_PERCENT: '50' }).heapGrowingPercent).to.equal(50);
-    expect(loadConfig({ HEAP_GROWING_PERCENT: '300' }).heapGrowingPercent).to.equal(300);
+  it("grows the V8 heap by HEAP_GROWING_PERCENT for both processes when set; by default the API by V8's own factor (0), the worker by 50", () => {
+    expect(loadConfig({}).heapGrowingPercent).to.deep.equal({ api: 0, worker: 50 });
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).to.deep.equal({ api: 0, worker: 0 });
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '300' }).heapGrowingPercent).to.deep.equal({ api: 300, worker: 300 });
   });
 
   it('is frozen', () => {

@@ -42,7 +42,7 @@ export function exitOnFatal(service: ServiceName, error: unknown): never {
 async function startService(service: ServiceName): Promise<StartedService> {
   // a bad variable throws ConfigError: one line, exit 78 (exitOnFatal)
   const config = loadConfig(process.env);
-  applyHeapGrowth(config.heapGrowingPercent);
+  applyHeapGrowth(config.heapGrowingPercent[service]);
   const logger = createLogger({ level: config.logLevel, service });
   for (const warning of config.warnings) logger.warn('configuration', { warning });
   // OpenTelemetry is loaded only when traces are wanted: off and free otherwise.
