@@ -30,7 +30,8 @@ const CASES = {
   'ioredis with commandTimeout, 1 ms apart': { redis: true, run: (c) => redisLoop(c, { commandTimeout: 5000 }, true) },
   'node:http POST, back to back': { run: () => httpLoop('http') },
   'got POST, back to back': { run: () => httpLoop('got') },
-  'packages/delivery deliverer, back to back': { run: () => httpLoop('deliverer') },
+  // the deliver-garbage test's child: four loops of attempts through packages/delivery, 1 ms apart
+  'packages/delivery deliverer, 1 ms apart': { script: 'packages/delivery/dist/test/support/paced-deliveries.js' },
 };
 
 /**
@@ -83,26 +84,6 @@ async function httpLoop(client) {
         retry: { limit: 0 },
         timeout: { request: 10_000 },
       });
-  } else if (client === 'deliverer') {
-    const { createDeliverer } = await import(join(root, 'packages/delivery/dist/src/index.js'));
-    const deliverer = createDeliverer({ allowPrivate: true, userAgent: 'gc-promotion' });
-    const signingKey = Buffer.alloc(32, 7);
-    let n = 0;
-    post = async () => {
-      const controller = new AbortController();
-      const outcome = await deliverer.deliver({
-        url: target,
-        body,
-        deliveryId: `dlv-${(n += 1)}`,
-        timestampS: Math.floor(Date.now() / 1000),
-        signingKey,
-        timeoutMs: 10_000,
-        allowPrivate: true,
-        signal: controller.signal,
-        beforeSend: () => Promise.resolve(true),
-      });
-      if (outcome.kind !== 'delivered') throw new Error(`not delivered: ${outcome.error}`);
-    };
   } else {
     post = () =>
       new Promise((resolve, reject) => {
@@ -135,9 +116,11 @@ if (process.argv[2]) {
     console.log(`scavenges over ${SECONDS} s per case, after ${WARM_UP_MS} ms of warm-up (node ${process.version})`);
     console.log(`  ${'case'.padEnd(42)} ${'scavenges'.padStart(9)} ${'promoted of allocated'.padStart(22)} ${'median pause'.padStart(13)}`);
     for (const [name, spec] of Object.entries(CASES)) {
-      const child = spawnSync(process.execPath, ['--trace-gc-nvp', here, name, spec.redis ? redis.url : ''], {
+      const args = spec.script ? [join(root, spec.script)] : [here, name, spec.redis ? redis.url : ''];
+      const child = spawnSync(process.execPath, ['--trace-gc-nvp', ...args], {
         encoding: 'utf8',
         cwd: root,
+        env: { ...process.env, WARM_UP_SECONDS: String(WARM_UP_MS / 1000), SECONDS: String(SECONDS) },
       });
       const tail = gcTrace.scavengesAfterMark(child.stdout);
       const share = gcTrace.promotedShare(tail) * 100;
