@@ -37,6 +37,8 @@ export class PostTimeoutError extends Error {
   }
 }
 
+const abortError = (): Error => Object.assign(new Error('aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
+
 /**
  * One POST through node:http, read up to `capBytes` of its answer's body: once the cap is reached the
  * connection is closed, so a receiver answering gigabytes cannot fill memory. Rejects when no answer
@@ -51,6 +53,11 @@ export class PostTimeoutError extends Error {
  */
 export function postForAnswer(post: Post): Promise<CappedAnswer> {
   return new Promise((resolve, reject) => {
+    // Aborted already: not even a connection is opened.
+    if (post.signal?.aborted) {
+      reject(abortError());
+      return;
+    }
     const transport = post.url.protocol === 'https:' ? https : http;
     const request: ClientRequest = transport.request(post.url, {
       method: 'POST',
@@ -75,12 +82,10 @@ export function postForAnswer(post: Post): Promise<CappedAnswer> {
       settle(error);
       request.destroy(error);
     };
-    const onAbort = (): void => abandon(Object.assign(new Error('aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
+    const onAbort = (): void => abandon(abortError());
     const timer = setTimeout(() => abandon(new PostTimeoutError(post.timeoutMs)), post.timeoutMs);
-    if (post.signal?.aborted) onAbort();
-    post.signal?.addEventListener('abort', onAbort, { once: true });
-
     request.on('error', settle);
+    post.signal?.addEventListener('abort', onAbort, { once: true });
     request.once('response', (answer: IncomingMessage) => {
       response = answer;
       answer.on('data', (chunk: Buffer) => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { freePort } from '@dialog-relay/testkit';
+import { freePort, waitUntil } from '@dialog-relay/testkit';
 import { createDeliverer, type Deliverer } from '../src/index.js';
 import { deliveryRequest, USER_AGENT } from './delivery-request.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -38,6 +38,24 @@ describe('deliver: failures without an answer are outcomes, not exceptions', () 
     } finally {
       await stalling.close();
     }
+  });
+
+  it('ends an attempt at once when its signal aborts, and sends nothing when it was aborted before', async () => {
+    const received = silent.requests.length;
+    const controller = new AbortController();
+    const pending = deliverer.deliver(deliveryRequest(silent.url, { timeoutMs: 10_000, signal: controller.signal }));
+    await waitUntil(() => silent.requests.length === received + 1, 5000);
+    const abortedAt = performance.now();
+    controller.abort();
+    const outcome = await pending;
+    expect(performance.now() - abortedAt, 'ended within a second of the abort').to.be.lessThan(1000);
+    expect(outcome).to.include({ status: null, responseBody: null, error: 'ABORT_ERR' });
+    const before = silent.connections();
+    const early = await deliverer.deliver(deliveryRequest(silent.url, { signal: AbortSignal.abort() }));
+    expect(early).to.include({ status: null, error: 'ABORT_ERR' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(silent.requests, 'nothing more reached the receiver').to.have.length(received + 1);
+    expect(silent.connections(), 'not even a connection').to.equal(before);
   });
 
   it('retries a closed port as ECONNREFUSED', async () => {
