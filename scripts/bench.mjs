@@ -104,6 +104,9 @@ try {
     ours = await ourDeliveries(ctx, ctx.redis, DELIVERIES, DELIVERIES / 10);
     const rawAfter = await rawDeliveries(ctx, DELIVERIES);
     const raw = meanOfRuns(rawBefore, rawAfter);
+    // The deliveries go through node's http.request, not got (docs/dependencies.md): the same baseline
+    // with that client says how much of the ratio above is the cheaper client.
+    const rawHttp = await rawDeliveries(ctx, DELIVERIES, undefined, 'http');
     errors += ours.errors;
     log(
       `   raw BullMQ + got ${rawBefore.rate.toFixed(0)} then ${rawAfter.rate.toFixed(0)} /s (Redis ${rawBefore.redisCpu?.toFixed(0) ?? '-'} then ${rawAfter.redisCpu?.toFixed(0) ?? '-'} µs per job), dialog-relay ${ours.rate.toFixed(0)} /s`,
@@ -137,6 +140,18 @@ try {
         direction: 'max',
       });
     }
+    log(`   raw BullMQ + http.request ${rawHttp.rate.toFixed(0)} /s`);
+    rows.push({
+      id: 'delivery_http',
+      figure: 'deliveries/s, one worker, against the client it uses',
+      value: ours.rate,
+      unit: '/s',
+      baseline: 'raw BullMQ worker + http.request',
+      baseline_value: rawHttp.rate,
+      ratio: ours.rate / rawHttp.rate,
+      target: null,
+      direction: 'info',
+    });
     rows.push({
       id: 'delivery_baseline_spread',
       figure: 'raw BullMQ + got after / before dialog-relay',

@@ -13,9 +13,10 @@ const NO_MARKS = { at: async () => undefined };
 
 /**
  * Raw BullMQ: `count` jobs added up front, then the worker starts. Returns deliveries/s and Redis's
- * own CPU per job, from before the add to the last delivery (marks: start, added, done).
+ * own CPU per job, from before the add to the last delivery (marks: start, added, done). `client`: the
+ * raw worker's HTTP client, 'got' or 'http' (startRawWorker).
  */
-export async function rawDeliveries({ root, redis, receiver, messages }, count, marks = NO_MARKS) {
+export async function rawDeliveries({ root, redis, receiver, messages }, count, marks = NO_MARKS, client = 'got') {
   const connection = new Redis(redis.url, { maxRetriesPerRequest: null, protocol: 2 });
   const prefix = `bench-raw-${randomUUID().slice(0, 6)}`;
   const queue = new Queue('raw', { connection, prefix });
@@ -31,7 +32,7 @@ export async function rawDeliveries({ root, redis, receiver, messages }, count, 
   );
   await marks.at('added');
   const start = receiver.state.received;
-  const worker = await startRawWorker({ root, redis, receiver }, prefix);
+  const worker = await startRawWorker({ root, redis, receiver }, prefix, client);
   await receiver.until(start + 1, 30_000);
   const t0 = performance.now();
   await receiver.until(start + count, 120_000);
