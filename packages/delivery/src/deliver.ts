@@ -13,7 +13,7 @@ import { webhookHeaders, type WebhookKey } from '@dialog-relay/signing';
 import { describeAttemptError } from './attempt-error.js';
 import { classifyStatus, failedOutcome, MAX_RESPONSE_BODY_BYTES, type AttemptOutcome } from './outcome.js';
 import { parseRetryAfter } from './retry-after.js';
-import { postForAnswer, type CappedAnswer } from './post-answer.js';
+import { HeldBackError, postForAnswer, type CappedAnswer } from './post-answer.js';
 
 export interface DeliveryRequest {
   url: string;
@@ -67,7 +67,6 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     const { policy, lookup, agents } = request.allowPrivate === true ? guards.lenient : guards.strict;
-    let heldBack = false;
     try {
       const checked = checkSendUrlStatically(request.url, policy);
       if (!checked.ok) return failedOutcome('permanent', refusal(checked), elapsed());
@@ -92,11 +91,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         capBytes: MAX_RESPONSE_BODY_BYTES,
         signal: request.signal,
         beforeSend: request.beforeSend,
-        heldBack: () => (heldBack = true),
       });
       return answerOutcome(answer, elapsed());
     } catch (err: unknown) {
-      if (heldBack) return failedOutcome('permanent', NOT_SENT, elapsed());
+      if (err instanceof HeldBackError) return failedOutcome('permanent', NOT_SENT, elapsed());
       const verdict = describeAttemptError(err);
       return failedOutcome(verdict.kind, verdict.error, elapsed());
     }

@@ -23,9 +23,15 @@ export interface Post {
   timeoutMs: number;
   capBytes: number;
   signal?: AbortSignal | undefined;
-  /** Asked once the connection is open, before a byte is written; false ends the post unsent (heldBack is called). */
+  /** Asked once the connection is open, before a byte is written; false ends the post unsent (HeldBackError). */
   beforeSend?: (() => Promise<boolean>) | undefined;
-  heldBack: () => void;
+}
+
+/** The error of a post that beforeSend held back: no byte of the request was written. */
+export class HeldBackError extends Error {
+  constructor() {
+    super('not sent: held back before the request was written');
+  }
 }
 
 /** The error of a post that ran past its time-out: 'timeout' to the retry loop (attempt-error.ts). */
@@ -58,11 +64,11 @@ export function postForAnswer(post: Post): Promise<CappedAnswer> {
       reject(abortError());
       return;
     }
-    const transport = post.url.protocol === 'https:' ? https : http;
-    const request: ClientRequest = transport.request(post.url, {
+    const secure = post.url.protocol === 'https:';
+    const request: ClientRequest = (secure ? https : http).request(post.url, {
       method: 'POST',
       headers: post.headers,
-      agent: post.url.protocol === 'https:' ? post.agents.https : post.agents.http,
+      agent: secure ? post.agents.https : post.agents.http,
       lookup: post.lookup,
     });
     let response: IncomingMessage | undefined;
@@ -125,8 +131,7 @@ export function postForAnswer(post: Post): Promise<CappedAnswer> {
               request.end(post.body);
               return;
             }
-            post.heldBack();
-            abandon(new Error('not sent: held back before the request was written'));
+            abandon(new HeldBackError());
           },
           (error: unknown) => abandon(error instanceof Error ? error : new Error(String(error))),
         );
