@@ -1,6 +1,7 @@
 import type { RedisConfig } from '@dialog-relay/config';
 import { Cluster, Redis as SingleRedis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { installLeanCommandPromise } from './command-promise.js';
+import { installLeanScriptCommand } from './script-command.js';
 import { coalesceWrites } from './coalesced-writes.js';
 
 /** A connection to whichever Redis the configuration names: one server, Sentinel, or a cluster. */
@@ -106,8 +107,10 @@ export function createRedis(
   role: ConnectionRole,
   options: RedisConnectionOptions,
 ): Redis {
-  // Every connection's commands, BullMQ's included, are built by the one Command class (command-promise.ts).
+  // Every connection's commands, BullMQ's included, are built by the one Command class (command-promise.ts),
+  // and every defined script's (BullMQ's) by the one Script (script-command.ts).
   installLeanCommandPromise();
+  installLeanScriptCommand();
   const redis = connect(config, role, options);
   if (options.coalesceWrites ?? role === 'request') coalesceWrites(redis);
   return redis.options.enableAutoPipelining === true ? assertNoDefinedScripts(redis) : redis;

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promotedShare, runProcess, scavengesAfterMark, testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
 import { Redis as IoRedis, ReplyError } from 'ioredis';
-import { createRedis, leanCommandPromiseInstalled, type Redis } from '../src/index.js';
+import { createRedis, leanCommandPromiseInstalled, leanScriptCommandInstalled, type Redis } from '../src/index.js';
 
 const PACED = join(dirname(fileURLToPath(import.meta.url)), 'support', 'paced-commands.js');
 
@@ -45,6 +45,7 @@ describe('the lean command promise (ioredis commands that die young)', () => {
   it('is installed by the connection factory for the reviewed ioredis', () => {
     open();
     expect(leanCommandPromiseInstalled()).to.equal(true);
+    expect(leanScriptCommandInstalled()).to.equal(true);
   });
 
   it('keeps what a command answers: replies, transformed replies, reply errors and friendly stacks', async () => {
@@ -101,6 +102,47 @@ describe('the lean command promise (ioredis commands that die young)', () => {
     expect(lean.scavenges, 'scavenges in the lean run').to.be.greaterThan(0);
     expect(shipped.share, 'the shipped method, the measurement working').to.be.greaterThan(0.08);
     expect(lean.share).to.be.lessThan(0.03);
+  });
+
+  /**
+   * ioredis 6.0.0's Script gives each defined script a Command class whose toWritable assigns an
+   * arrow straight to `this.reject`: the first way again, for every call of a defined script. BullMQ
+   * defines all its scripts so (moveToActive, moveToFinished, addStandardJob …), on the worker's and
+   * the API's connections (docs/design/performance-log.md, fourteenth session).
+   */
+  it('promotes next to nothing of what paced calls of a defined script allocate (ioredis as shipped: about an eighth)', async function () {
+    this.timeout(30_000);
+    const lean = await promotedShareOf({ SCRIPT: '1' });
+    const shipped = await promotedShareOf({ SCRIPT: '1', LEAN: 'promise-only' });
+    expect(lean.scavenges, 'scavenges in the lean run').to.be.greaterThan(0);
+    expect(shipped.share, 'the shipped script command, the measurement working').to.be.greaterThan(0.06);
+    expect(lean.share).to.be.lessThan(0.03);
+  });
+
+  it('runs a defined script as ioredis does: EVAL once per socket, EVALSHA after, again after SCRIPT FLUSH, reply errors kept', async () => {
+    const redis = open();
+    const key = `${uniquePrefix('script')}n`;
+    redis.defineCommand('bumpBy', { numberOfKeys: 1, lua: "return redis.call('INCRBY', KEYS[1], ARGV[1])" });
+    const bumpBy = (by: string): Promise<number> =>
+      (redis as unknown as { bumpBy(k: string, by: string): Promise<number> }).bumpBy(key, by);
+    const monitor = await (open() as IoRedis).monitor();
+    const sent: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0] === 'eval' || args[0] === 'evalsha') sent.push(args[0]);
+    });
+    expect(await bumpBy('2')).to.equal(2);
+    expect(await bumpBy('3')).to.equal(5);
+    await redis.script('FLUSH');
+    expect(await bumpBy('4')).to.equal(9); // NOSCRIPT: sent again as EVAL
+    const notANumber = await bumpBy('x').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(notANumber).to.be.instanceOf(ReplyError);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    monitor.disconnect();
+    expect(sent.slice(0, 4)).to.deep.equal(['eval', 'evalsha', 'evalsha', 'eval']);
+    await redis.del(key);
   });
 
   it("promotes next to nothing on the API's request connection either (auto-pipelined: about a fifth)", async function () {
