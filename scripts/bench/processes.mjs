@@ -89,8 +89,10 @@ export async function startPhaseService({ root, redis, clients }, phase) {
   return { api, worker };
 }
 
-/** The raw BullMQ baseline's worker (raw-worker.mjs) on queue `raw` under `prefix`, posting to the receiver's /raw. */
-/** The raw BullMQ baseline worker; `client` 'got' (the issue's baseline) or 'http' (node's http.request). */
+/**
+ * The raw BullMQ baseline's worker (raw-worker.mjs) on queue `raw` under `prefix`, posting to the
+ * receiver's /raw with `client`: 'got' (the issue's baseline) or 'http' (node's http.request).
+ */
 export const startRawWorker = ({ root, redis, receiver }, prefix, client = 'got') =>
   forkReady(join(root, 'scripts/bench/raw-worker.mjs'), {
     RAW_CLIENT: client,
