@@ -1,6 +1,6 @@
 // Loaded with --import by scripts/bench/promoted-sites.mjs into the API and the worker: samples, through
 // the process's own inspector, the allocations that outlive the scavenges (objects collected by minor
-// collections are left out, those collected by a mark-compact kept), from PROMOTED_DELAY_MS after
+// collections are left out, those collected by a mark-compact kept; PROMOTED_ALL=1: all), from PROMOTED_DELAY_MS after
 // start for PROMOTED_MS, and writes the sampling heap profile into PROMOTED_SITES_DIR.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -19,7 +19,7 @@ if (dir) {
       await post('HeapProfiler.startSampling', {
         samplingInterval: 4096,
         includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: false,
+        includeObjectsCollectedByMinorGC: process.env.PROMOTED_ALL === '1',
       });
       setTimeout(
         async () => {

@@ -4,7 +4,8 @@
 // mark-compact collected and those still live, never those that died young), then prints, per process,
 // the bytes sampled by allocation stack (the four innermost frames). Such objects make the old
 // generation grow between mark-compacts, and each mark-compact of the worker pauses it (the fourteenth
-// session in docs/design/performance-log.md). Profiles stay in .data/promoted/. Loopback only, bounded.
+// session in docs/design/performance-log.md). PROMOTED_ALL=1 samples every allocation instead, those
+// that died young too: where each message's bytes are made. Profiles stay in .data/promoted/. Loopback only, bounded.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +63,9 @@ try {
     .filter((f) => f.endsWith('.heapprofile'))
     .sort()) {
     const { total, bySite } = sites(JSON.parse(readFileSync(join(dir, file), 'utf8')));
-    log(`\n${file}: ${(total / 2 ** 20).toFixed(1)} MiB sampled (outlived the scavenges)`);
+    log(
+      `\n${file}: ${(total / 2 ** 20).toFixed(1)} MiB sampled (${process.env.PROMOTED_ALL === '1' ? 'all allocations' : 'outlived the scavenges'})`,
+    );
     for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, TOP))
       log(`  ${(bytes / 2 ** 20).toFixed(2).padStart(6)} MiB  ${site}`);
   }

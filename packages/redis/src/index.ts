@@ -3,6 +3,7 @@ export { shardTags, checkShardCount, CLUSTER_SLOTS, slotOf, ShardCountMismatchEr
 export { createRedis, createRequestRedis, subscriberOpener, waitForRedis, type Redis, type ConnectionRole } from './redis-connection.js';
 export { isRedisUnavailableError } from './redis-errors.js';
 export { installLeanCommandPromise, leanCommandPromiseInstalled } from './command-promise.js';
+export { installLeanCommandWritable, leanCommandWritableInstalled } from './command-writable.js';
 export { installLeanScriptCommand, leanScriptCommandInstalled } from './script-command.js';
 export { defineLuaScript, luaText, runScript, scriptConventionProblems, type LuaScript } from './lua-script.js';
 export {

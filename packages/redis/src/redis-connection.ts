@@ -1,6 +1,7 @@
 import type { RedisConfig } from '@dialog-relay/config';
 import { Cluster, Redis as SingleRedis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { installLeanCommandPromise } from './command-promise.js';
+import { installLeanCommandWritable } from './command-writable.js';
 import { installLeanScriptCommand } from './script-command.js';
 import { coalesceWrites } from './coalesced-writes.js';
 
@@ -107,9 +108,10 @@ export function createRedis(
   role: ConnectionRole,
   options: RedisConnectionOptions,
 ): Redis {
-  // Every connection's commands, BullMQ's included, are built by the one Command class (command-promise.ts),
-  // and every defined script's (BullMQ's) by the one Script (script-command.ts).
+  // Every connection's commands, BullMQ's included, are built and spelled by the one Command class
+  // (command-promise.ts, command-writable.ts), and every defined script's (BullMQ's) by the one Script (script-command.ts).
   installLeanCommandPromise();
+  installLeanCommandWritable();
   installLeanScriptCommand();
   const redis = connect(config, role, options);
   if (options.coalesceWrites ?? role === 'request') coalesceWrites(redis);

@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import type { Socket } from 'node:net';
+import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
+import { ReplyError, type Redis as IoRedis } from 'ioredis';
+import { createRedis, defineLuaScript, leanCommandWritableInstalled, runScript, waitForRedis, type Redis } from '../src/index.js';
+
+/** RESP's array of bulk strings, as the Redis protocol spells a command: what every command must put on the wire. */
+const resp = (...parts: string[]): Buffer =>
+  Buffer.from(`*${parts.length}\r\n${parts.map((part) => `$${Buffer.byteLength(part)}\r\n${part}\r\n`).join('')}`, 'utf8');
+
+/** Records every chunk written to `socket` from now on. */
+function tapWrites(socket: Socket): unknown[] {
+  const chunks: unknown[] = [];
+  const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  (socket as unknown as { write: typeof write }).write = (chunk, ...rest) => {
+    chunks.push(chunk);
+    return write(chunk, ...rest);
+  };
+  return chunks;
+}
+
+const streamOf = (redis: Redis): Socket => (redis as unknown as { stream: Socket }).stream;
+
+const ECHO = defineLuaScript({
+  name: 'echo-arguments',
+  keys: ['target'],
+  args: ['first', 'second'],
+  source: `--[[
+KEYS[1] target  a key the script names and does not touch
+ARGV[1] first   echoed
+ARGV[2] second  echoed
+Returns: { first, second }
+]]
+return { ARGV[1], ARGV[2] }`,
+});
+
+/**
+ * ioredis 6.0.0 builds each command's bytes as a string, one concatenation a part: a rope the socket
+ * then flattens into a copy of the whole command before it encodes it (docs/design/performance-log.md,
+ * fifteenth session). The service's connections write each command as one Buffer instead, the same
+ * bytes, encoded once.
+ */
+describe('commands written as bytes (one Buffer a command, no string for the socket to copy)', () => {
+  const opened: Redis[] = [];
+  const open = async (role: 'worker' | 'request' = 'worker'): Promise<Redis> => {
+    const redis = createRedis({ target: { mode: 'single', url: testRedisUrl() }, password: undefined, tls: false }, role, {
+      name: 'test-command-writable',
+    });
+    opened.push(redis);
+    await waitForRedis(redis, 5000);
+    return redis;
+  };
+  after(() => opened.forEach((redis) => redis.disconnect()));
+
+  const values: [string, string][] = [
+    ['ascii', 'hello'],
+    ['empty', ''],
+    ['chinese', '退货政策是什么？'],
+    ['emoji', 'ok 👍🏽 done'],
+    ['long', `${'长'.repeat(30_000)}${'x'.repeat(10_000)}`],
+  ];
+
+  it('is installed by the connection factory for the reviewed ioredis', async () => {
+    await open();
+    expect(leanCommandWritableInstalled()).to.equal(true);
+  });
+
+  it('puts each command on the wire as one Buffer holding exactly its RESP bytes', async () => {
+    const redis = await open();
+    const prefix = uniquePrefix('writable');
+    const chunks = tapWrites(streamOf(redis));
+    for (const [name, value] of values) await redis.set(`${prefix}${name}`, value);
+    await redis.incrby(`${prefix}n`, 42);
+    expect(chunks).to.have.length(values.length + 1);
+    chunks.forEach((chunk) => expect(Buffer.isBuffer(chunk), `a ${typeof chunk} was written`).to.equal(true));
+    values.forEach(([name, value], i) => expect((chunks[i] as Buffer).equals(resp('set', `${prefix}${name}`, value))).to.equal(true));
+    expect((chunks.at(-1) as Buffer).equals(resp('incrby', `${prefix}n`, '42'))).to.equal(true);
+    for (const [name, value] of values) expect(await redis.get(`${prefix}${name}`)).to.equal(value);
+    await redis.del(...values.map(([name]) => `${prefix}${name}`), `${prefix}n`);
+  });
+
+  it('encodes a lone surrogate as the replacement character, as a string write does', async () => {
+    const redis = await open();
+    const key = `${uniquePrefix('writable')}lone`;
+    const chunks = tapWrites(streamOf(redis));
+    await redis.set(key, 'a\ud800b');
+    expect((chunks[0] as Buffer).equals(resp('set', key, 'a\ufffdb'))).to.equal(true);
+    expect(await redis.get(key)).to.equal('a\ufffdb');
+    await redis.del(key);
+  });
+
+  it('keeps scripts, pipelines, transactions, Buffer arguments and reply errors as they were', async () => {
+    const redis = await open('request');
+    const prefix = uniquePrefix('writable');
+    expect(await runScript(redis, ECHO, { target: `${prefix}t` }, { first: '一', second: 2 })).to.deep.equal(['一', '2']);
+    const binary = Buffer.from([0, 255, 13, 10, 36]);
+    const piped = await redis.pipeline().set(`${prefix}a`, '阿').set(`${prefix}b`, binary).get(`${prefix}a`).getBuffer(`${prefix}b`).exec();
+    expect(piped?.map(([error, answer]) => [error, answer])).to.deep.equal([
+      [null, 'OK'],
+      [null, 'OK'],
+      [null, '阿'],
+      [null, binary],
+    ]);
+    const transaction = await redis.multi().incr(`${prefix}c`).incrby(`${prefix}c`, 5).exec();
+    expect(transaction?.map(([, answer]) => answer)).to.deep.equal([1, 6]);
+    const wrongType = await redis.incr(`${prefix}a`).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(wrongType).to.be.instanceOf(ReplyError);
+    (redis as IoRedis).defineCommand('writableJoin', { numberOfKeys: 1, lua: "return KEYS[1] .. '|' .. ARGV[1]" });
+    const joined = await (redis as unknown as { writableJoin(key: string, arg: string): Promise<string> }).writableJoin(`${prefix}k`, 'ü');
+    expect(joined).to.equal(`${prefix}k|ü`);
+    await redis.del(`${prefix}a`, `${prefix}b`, `${prefix}c`);
+  });
+});
