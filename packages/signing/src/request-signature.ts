@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { SignatureScheme } from '@dialog-relay/contracts';
-import canonicalize from 'canonicalize';
+import { canonicalJson } from './canonical-json.js';
 import { constantTimeEqualsAny } from './constant-time.js';
 
 /** The schemes are a wire shape: packages/contracts lists them (SIGNATURE_SCHEMES). */
@@ -18,8 +18,7 @@ const DUMMY_SECRET = 'dummy-secret-for-unknown-clients-0000000000000000';
  * such as JSON.parse('1e400'), circular references).
  */
 export function hmacSigningString(body: Readonly<Record<string, unknown>>): string {
-  const unsigned = Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'signature'));
-  const canonical = canonicalize(unsigned);
+  const canonical = canonicalJson(body, 'signature');
   if (canonical === undefined) {
     throw new Error('request body cannot be canonicalized (RFC 8785)');
   }
