@@ -10,6 +10,78 @@ describe('redis keys', () => {
     expect(keys.bullPrefix(3)).to.equal(`p1:{${keys.shardTags[3]!}}:bull`);
   });
 
+  it('spells every key as the data in Redis has it: a change of layout would strand what is stored', () => {
+    const k = createRedisKeys('dr:', 16);
+    const c = 'shop:cust 1:bot/2';
+    const d = 'dlv_0192f0c4-7b1e-7cc2-9d2e-6f1f5a7c1e3b_s7';
+    const client = 'shop:eu';
+    const msg = 'm:1/é';
+    const spelled = (): Record<string, string> => ({
+      shardCount: k.shardCount,
+      replicationFence: k.replicationFence,
+      clients: k.clients,
+      rateWindow: k.rateWindow(client, 1764300000),
+      replay: k.replay(client, 'ab12'),
+      idempotency: k.idempotency(client, 'auto_dialog', msg),
+      contextOrder: k.contextOrder(c),
+      contextMessages: k.contextMessages(c),
+      messageConversation: k.messageConversation(client, msg),
+      autoReplyStopped: k.autoReplyStopped(c),
+      pendingReplies: k.pendingReplies(c),
+      scheduledMessage: k.scheduledMessage(c, msg),
+      pendingSince: k.pendingSince(c),
+      pendingOldest: k.pendingOldest(c),
+      pausedUntil: k.pausedUntil(c),
+      replyGeneration: k.replyGeneration(c),
+      replyBatch: k.replyBatch(c),
+      waitingConversations: k.waitingConversations(3),
+      attemptsInFlight: k.attemptsInFlight(c),
+      delivery: k.delivery(d),
+      deliveryScanPattern: k.deliveryScanPattern(3),
+      deliveryAttempts: k.deliveryAttempts(d),
+      conversationDeliveries: k.conversationDeliveries(c),
+      deadLetters: k.deadLetters(3),
+      abortChannel: k.abortChannel,
+      abortedChannel: k.abortedChannel,
+      bullPrefix: k.bullPrefix(3),
+    });
+    // The layout as 8fa9238 wrote it (and every release before it since the hash tags).
+    const stored = {
+      shardCount: 'dr:meta:queue-shards',
+      replicationFence: 'dr:meta:replication-fence',
+      clients: 'dr:clients',
+      rateWindow: 'dr:{c:shop%3Aeu}:rate:1764300000',
+      replay: 'dr:{c:shop%3Aeu}:replay:ab12',
+      idempotency: 'dr:{c:shop%3Aeu}:idem:auto_dialog:m%3A1%2F%C3%A9',
+      contextOrder: 'dr:{r1.60}:ctx:shop:cust 1:bot/2:order',
+      contextMessages: 'dr:{r1.60}:ctx:shop:cust 1:bot/2:msgs',
+      messageConversation: 'dr:{c:shop%3Aeu}:msgconv:m%3A1%2F%C3%A9',
+      autoReplyStopped: 'dr:{r1.60}:stop:shop:cust 1:bot/2',
+      pendingReplies: 'dr:{r1.60}:pending:shop:cust 1:bot/2',
+      scheduledMessage: 'dr:{r1.60}:pending:shop:cust 1:bot/2:msg:m%3A1%2F%C3%A9',
+      pendingSince: 'dr:{r1.60}:pending:shop:cust 1:bot/2:at',
+      pendingOldest: 'dr:{r1.60}:pending:shop:cust 1:bot/2:oldest',
+      pausedUntil: 'dr:{r1.60}:pause:shop:cust 1:bot/2',
+      replyGeneration: 'dr:{r1.60}:gen:shop:cust 1:bot/2',
+      replyBatch: 'dr:{r1.60}:batch:shop:cust 1:bot/2',
+      waitingConversations: 'dr:{r3.40}:waiting-conversations',
+      attemptsInFlight: 'dr:{r1.60}:attempts:shop:cust 1:bot/2',
+      delivery: 'dr:{r7.2}:delivery:dlv_0192f0c4-7b1e-7cc2-9d2e-6f1f5a7c1e3b_s7',
+      deliveryScanPattern: 'dr:{r3.40}:delivery:*',
+      deliveryAttempts: 'dr:{r7.2}:delivery:dlv_0192f0c4-7b1e-7cc2-9d2e-6f1f5a7c1e3b_s7:attempts',
+      conversationDeliveries: 'dr:{r1.60}:deliveries:shop:cust 1:bot/2',
+      deadLetters: 'dr:{r3.40}:dead-letters',
+      abortChannel: 'dr:signal:abort',
+      abortedChannel: 'dr:signal:aborted',
+      bullPrefix: 'dr:{r3.40}:bull',
+    };
+    expect(spelled()).to.deep.equal(stored);
+    // again after keys of another client and conversation were made (the remembered client and shard)
+    k.rateWindow('other', 1);
+    k.contextOrder('another conversation');
+    expect(spelled()).to.deep.equal(stored);
+  });
+
   it('encodes caller-supplied parts so a colon cannot make two keys collide', () => {
     const keys = createRedisKeys('p:');
     expect(keys.idempotency('a:b', 'auto_dialog', 'm')).to.not.equal(keys.idempotency('a', 'b:auto_dialog', 'm'));
