@@ -30,6 +30,32 @@ export interface LoggerOptions {
 }
 
 /**
+ * winston's `isLevelEnabled`, asked once per level until the logger's level changes: its answer
+ * allocates on every call (its `transports` getter builds two arrays, twice), and the API asks for
+ * each request. The transports are this file's and have no level of their own, so the logger's
+ * level is all the answer depends on.
+ */
+class LevelGate {
+  private level: string | undefined;
+  private readonly answers = new Map<string, boolean>();
+
+  constructor(private readonly root: winston.Logger) {}
+
+  enabled(level: string): boolean {
+    if (this.root.level !== this.level) {
+      this.answers.clear();
+      this.level = this.root.level;
+    }
+    let answer = this.answers.get(level);
+    if (answer === undefined) {
+      answer = this.root.isLevelEnabled(level);
+      this.answers.set(level, answer);
+    }
+    return answer;
+  }
+}
+
+/**
  * winston sends every call through its stream pipeline and drops lines below the level only at the
  * end; this wrapper asks first, so a disabled level costs one comparison on the request path. A
  * child is one small object pointing at its parent (its methods are the class's): the fields are
@@ -39,6 +65,7 @@ export interface LoggerOptions {
 class GuardedLogger implements Logger {
   constructor(
     private readonly root: winston.Logger,
+    private readonly gate: LevelGate,
     private readonly fields: Readonly<Record<string, unknown>>,
     private readonly parent?: GuardedLogger,
   ) {}
@@ -60,15 +87,15 @@ class GuardedLogger implements Logger {
   }
 
   child(fields: Record<string, unknown>): Logger {
-    return new GuardedLogger(this.root, fields, this);
+    return new GuardedLogger(this.root, this.gate, fields, this);
   }
 
   enabled(level: 'error' | 'warn' | 'info' | 'debug'): boolean {
-    return this.root.isLevelEnabled(level);
+    return this.gate.enabled(level);
   }
 
   private write(level: 'error' | 'warn' | 'info' | 'debug', message: string, meta: Record<string, unknown> | undefined): void {
-    if (!this.root.isLevelEnabled(level)) return;
+    if (!this.gate.enabled(level)) return;
     this.root.log(level, message, { ...this.merged(), ...meta });
   }
 
@@ -81,14 +108,12 @@ class GuardedLogger implements Logger {
 /** One JSON object per line: timestamp, level, message, service and the caller's fields, secrets redacted. */
 export function createLogger(options: LoggerOptions): Logger {
   const transport = options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console();
-  return new GuardedLogger(
-    winston.createLogger({
-      level: options.level,
-      silent: options.silent ?? false,
-      defaultMeta: { service: options.service },
-      format: winston.format.combine(winston.format.timestamp(), redactFormat(), winston.format.json()),
-      transports: [transport],
-    }),
-    {},
-  );
+  const root = winston.createLogger({
+    level: options.level,
+    silent: options.silent ?? false,
+    defaultMeta: { service: options.service },
+    format: winston.format.combine(winston.format.timestamp(), redactFormat(), winston.format.json()),
+    transports: [transport],
+  });
+  return new GuardedLogger(root, new LevelGate(root), {});
 }

@@ -65,4 +65,16 @@ describe('logger', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(out.lines().map((l) => l['message'])).to.deep.equal(['shown']);
   });
+
+  it('says which levels are written, asked again and in a child alike', () => {
+    const levels = ['error', 'warn', 'info', 'debug'] as const;
+    for (const [level, expected] of [
+      ['warn', [true, true, false, false]],
+      ['debug', [true, true, true, true]],
+    ] as const) {
+      const logger = createLogger({ level, service: 'api', stream: new PassThrough() });
+      for (const asked of [logger, logger, logger.child({ request_id: 'r-1' })])
+        expect(levels.map((l) => asked.enabled(l))).to.deep.equal(expected);
+    }
+  });
 });
