@@ -80,7 +80,9 @@ function leanToWritable(this: CommandInternals, socket: unknown): string | Buffe
     buffer[at++] = CR;
     buffer[at++] = LF;
   }
-  return buffer;
+  // Every byte was written (Buffer.byteLength and the UTF-8 encoder agree, lone surrogates included):
+  // should they ever not, no byte of the pool's old memory may reach the server.
+  return at === size ? buffer : original.call(this, socket);
 }
 
 /** True once the lean toWritable is in place (false where ioredis is not the reviewed version). */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Socket } from 'node:net';
 import { testRedisUrl, uniquePrefix } from '@dialog-relay/testkit';
-import { ReplyError, type Redis as IoRedis } from 'ioredis';
+import { Command, ReplyError, type Redis as IoRedis } from 'ioredis';
 import { createRedis, defineLuaScript, leanCommandWritableInstalled, runScript, waitForRedis, type Redis } from '../src/index.js';
 
 /** RESP's array of bulk strings, as the Redis protocol spells a command: what every command must put on the wire. */
@@ -87,6 +87,23 @@ describe('commands written as bytes (one Buffer a command, no string for the soc
     expect((chunks[0] as Buffer).equals(resp('set', key, 'a\ufffdb'))).to.equal(true);
     expect(await redis.get(key)).to.equal('a\ufffdb');
     await redis.del(key);
+  });
+
+  it("hands a command back to ioredis's own spelling rather than send a byte it did not write", async () => {
+    await open(); // installed by the factory
+    const command = new Command('set', ['k', 'v']) as unknown as { toWritable(socket: unknown): string | Buffer };
+    const shipped = Object.getOwnPropertyDescriptor(Buffer, 'byteLength')!;
+    const count = shipped.value as (text: string) => number;
+    // a count the encoder would not match: one more byte than 'v' has
+    Object.defineProperty(Buffer, 'byteLength', { ...shipped, value: (text: string) => (text === 'v' ? 2 : count(text)) });
+    let written: string | Buffer;
+    try {
+      written = command.toWritable({});
+    } finally {
+      Object.defineProperty(Buffer, 'byteLength', shipped);
+    }
+    expect(typeof written).to.equal('string');
+    expect(Buffer.isBuffer(command.toWritable({}))).to.equal(true);
   });
 
   it('keeps scripts, pipelines, transactions, Buffer arguments and reply errors as they were', async () => {
