@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Command } from 'ioredis';
+import { isReviewedSource } from './reviewed-source.js';
 
 /**
  * ioredis 6.0.0 builds each command's promise in `Command#initPromise`, which assigns an arrow
@@ -50,7 +50,7 @@ export const leanCommandPromiseInstalled = (): boolean => installed;
 /** Puts the lean initPromise in place, once per process; a no-op for any other ioredis source. */
 export function installLeanCommandPromise(): void {
   if (installed) return;
-  if (createHash('sha256').update(original.toString()).digest('hex') !== REVIEWED_SOURCE_SHA256) return;
+  if (!isReviewedSource(original, REVIEWED_SOURCE_SHA256)) return;
   // The helpers the original closes over, from ioredis's own files (its module directory is its __dirname).
   const require = createRequire(import.meta.url);
   const commandFile = require.resolve('ioredis/built/Command.js');

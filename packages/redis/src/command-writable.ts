@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Command } from 'ioredis';
+import { isReviewedSource } from './reviewed-source.js';
 
 /**
  * ioredis 6.0.0's `Command#toWritable` spells a command (RESP: `*<n>\r\n` then `$<bytes>\r\n<arg>\r\n`
@@ -91,7 +91,7 @@ export const leanCommandWritableInstalled = (): boolean => installed;
 /** Puts the lean toWritable in place, once per process; a no-op for any other ioredis source. */
 export function installLeanCommandWritable(): void {
   if (installed) return;
-  if (createHash('sha256').update(original.toString()).digest('hex') !== REVIEWED_SOURCE_SHA256) return;
+  if (!isReviewedSource(original, REVIEWED_SOURCE_SHA256)) return;
   prototype.toWritable = leanToWritable;
   installed = true;
 }

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Command } from 'ioredis';
+import { isReviewedSource } from './reviewed-source.js';
 
 /**
  * ioredis 6.0.0 runs a script defined on a connection (`defineCommand`: BullMQ defines all its
@@ -47,7 +47,7 @@ export const leanScriptCommandInstalled = (): boolean => installed;
 /** Puts the lean Script in place, once per process; a no-op for any other ioredis source. */
 export function installLeanScriptCommand(): void {
   if (installed) return;
-  if (createHash('sha256').update(ShippedScript.toString()).digest('hex') !== REVIEWED_SOURCE_SHA256) return;
+  if (!isReviewedSource(ShippedScript, REVIEWED_SOURCE_SHA256)) return;
   class LeanScript extends ShippedScript {
     constructor(lua: string, numberOfKeys: number | null = null, keyPrefix = '', readOnly = false) {
       super(lua, numberOfKeys, keyPrefix, readOnly);
