@@ -16,6 +16,8 @@ const { startRedisServer } = await import(join(root, 'packages/testkit/dist/src/
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 4);
 const DELIVERIES = Number(process.env.PROFILE_DELIVERIES ?? 4000);
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
+// PROFILE_ONLY=cmd_dialog,auto_dialog: profile those scenarios of the API only, and no worker
+const ONLY = process.env.PROFILE_ONLY?.split(',');
 const log = (line) => process.stdout.write(`${line}\n`);
 
 /** Self time per function (and per file group) of the newest profile in `dir`. */
@@ -84,6 +86,7 @@ try {
     ['cmd_dialog', { content: 'auto_reply_status' }],
     ['auto_dialog', { sendUrl: `${receiver.base}/hook` }],
   ]) {
+    if (ONLY && !ONLY.includes(eventType)) continue;
     const result = await load(
       api.url,
       pool(3000 * SECONDS, (i) => sign(eventType, { ...options, customer: `${eventType}-${i % 3000}` })),
@@ -92,6 +95,18 @@ try {
     if (eventType === 'auto_dialog') autos = result['2xx'];
     log(`${eventType}: ${result.requests.average.toFixed(0)} req/s`);
   }
+  if (ONLY) {
+    await stop(api.child);
+    summarise(apiDir, 'request path (API)');
+  } else await profileBoth({ api, autos, sign, env, apiDir, workerDir });
+} finally {
+  killAll();
+  await receiver.close();
+  await redis.dispose();
+}
+
+/** The rest of the auto_dialog messages, then one worker delivering them all, profiled. */
+async function profileBoth({ api, autos, sign, env, apiDir, workerDir }) {
   const extra = DELIVERIES - autos;
   const more =
     extra > 0
@@ -112,8 +127,4 @@ try {
   await stop(worker);
   log(`delivered ${receiver.state.received - start}`);
   summarise(workerDir, 'delivery path (worker)');
-} finally {
-  killAll();
-  await receiver.close();
-  await redis.dispose();
 }

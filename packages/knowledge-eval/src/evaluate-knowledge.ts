@@ -118,13 +118,22 @@ const TIMED_WINDOWS = 5;
  * and its answer built, first for `minMs` of warm-up (the Chinese dictionary loads, the compiler
  * optimises the hot functions), then in TIMED_WINDOWS windows of at least `minMs / TIMED_WINDOWS`
  * each; the median window is the figure, so that a pause of a shared machine in one window does not
- * decide it.
+ * decide it. `history`: how many earlier customer messages each text comes with, the cases just
+ * before it (oldest first), as the service passes a conversation's (the knowledge engine's default
+ * is 2): a message the engine is not sure of alone is ranked again with each of them.
  */
-export function measureMicrosPerReply(responder: KnowledgeResponder, cases: readonly EvalCase[], minMs = 1000): number {
+export function measureMicrosPerReply(
+  responder: KnowledgeResponder,
+  cases: readonly EvalCase[],
+  minMs = 1000,
+  options: { history?: number } = {},
+): number {
   const texts = cases.map((testCase) => testCase.text);
   if (texts.length === 0) return 0;
+  const history = Math.max(0, Math.floor(options.history ?? 0));
+  const earlier = texts.map((_, i) => texts.slice(Math.max(0, i - history), i));
   const once = (): void => {
-    for (const text of texts) responder.partsOf(responder.decide(text, []));
+    for (let i = 0; i < texts.length; i++) responder.partsOf(responder.decide(texts[i] ?? '', earlier[i] ?? []));
   };
   const window = (ms: number): number => {
     let replies = 0;

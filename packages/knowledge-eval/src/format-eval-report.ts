@@ -2,7 +2,10 @@ import type { Calibration } from './calibrate-thresholds.js';
 import { percent, rate, type EvalReport } from './evaluate-knowledge.js';
 
 /** The evaluation as a plain-text table for a terminal. */
-export function formatEvalReport(report: EvalReport, options: { microsPerReply?: number; confusions?: number } = {}): string {
+export function formatEvalReport(
+  report: EvalReport,
+  options: { microsPerReply?: number; microsPerReplyInConversation?: number; confusions?: number } = {},
+): string {
   const lines: string[] = [];
   lines.push(`${report.cases} messages`);
   lines.push('language  answerable  top-1 accuracy  wrong  fallback  out-of-scope  fallback on out-of-scope');
@@ -16,6 +19,8 @@ export function formatEvalReport(report: EvalReport, options: { microsPerReply?:
   lines.push(`wrong answers (of all messages):      ${percent(report.wrongRate)}`);
   lines.push(`fallback on out-of-scope messages:    ${percent(report.outOfScopeFallbackRate)}`);
   if (options.microsPerReply !== undefined) lines.push(`engine time per reply:                ${options.microsPerReply.toFixed(1)} µs`);
+  if (options.microsPerReplyInConversation !== undefined)
+    lines.push(`  with the earlier messages:          ${options.microsPerReplyInConversation.toFixed(1)} µs`);
   if (report.unknownIds.length > 0) lines.push(`cases skipped, their entry ids are not in the FAQ: ${report.unknownIds.join(', ')}`);
   const shown = report.confusions.slice(0, options.confusions ?? 15);
   if (shown.length > 0) {

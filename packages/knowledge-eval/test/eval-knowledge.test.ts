@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { createKnowledgeResponder, EXAMPLE_KNOWLEDGE_FILE, loadKnowledgeBase, parseKnowledgeBase } from '@dialog-relay/reply-engine';
+import {
+  createKnowledgeResponder,
+  EXAMPLE_KNOWLEDGE_FILE,
+  loadKnowledgeBase,
+  parseKnowledgeBase,
+  type KnowledgeResponder,
+} from '@dialog-relay/reply-engine';
 import { calibrateThresholds } from '../src/calibrate-thresholds.js';
 import { parseEvalCases, type EvalCase } from '../src/eval-cases.js';
 import { EVAL_CASES_DIR } from '../src/eval-sets.js';
@@ -131,6 +137,27 @@ describe('knowledge evaluation', () => {
 
     it('measures the engine time per reply as a positive number of microseconds', () => {
       expect(measureMicrosPerReply(responder, cases, 5)).to.be.above(0);
+    });
+
+    it("measures a reply in a conversation with the cases before it as the customer's earlier messages, as the service does", () => {
+      const histories: string[][] = [];
+      const spy: KnowledgeResponder = {
+        ...responder,
+        decide: (text, history) => {
+          histories.push([text, ...history]);
+          return responder.decide(text, history);
+        },
+      };
+      const texts = cases.map((c) => c.text);
+      expect(measureMicrosPerReply(spy, cases, 5, { history: 2 })).to.be.above(0);
+      // each text with the two before it (the first ones with what precedes them), oldest first
+      expect(histories.slice(0, texts.length)).to.deep.equal(texts.map((text, i) => [text, ...texts.slice(Math.max(0, i - 2), i)]));
+      histories.length = 0;
+      measureMicrosPerReply(spy, cases, 5);
+      expect(histories.every((call) => call.length === 1)).to.equal(true);
+      expect(formatEvalReport(evaluateKnowledge(responder, cases), { microsPerReply: 3, microsPerReplyInConversation: 4.25 }))
+        .to.include('engine time per reply:                3.0 µs')
+        .and.include('  with the earlier messages:          4.3 µs');
     });
 
     it('counts an answer right when it is any of the listed ids', () => {

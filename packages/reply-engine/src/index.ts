@@ -10,7 +10,7 @@ export { parseKnowledgeBase, DEFAULT_THRESHOLDS, type ConfidenceThresholds, type
 export { loadKnowledgeBase } from './knowledge/load-knowledge-base.js';
 export { confidenceFeatures, isConfident, type ConfidenceFeatures } from './knowledge/confidence.js';
 export { createKnowledgeResponder, RANKED_TEXT_MAX_CHARS, type KnowledgeResponder } from './knowledge/knowledge-responder.js';
-export { createKnowledgeEngine, recentCustomerTexts } from './knowledge/knowledge-engine.js';
+export { createKnowledgeEngine, DEFAULT_KNOWLEDGE_HISTORY_MESSAGES, recentCustomerTexts } from './knowledge/knowledge-engine.js';
 export { retrieveEntries } from './knowledge/retrieve-entries.js';
 export { createEngineFromConfig, type ConfiguredEngine, type EngineFromConfigOptions } from './engine-from-config.js';
 export { startReplyEngine, type StartedReplyEngine, type ReloadSignal } from './start-reply-engine.js';

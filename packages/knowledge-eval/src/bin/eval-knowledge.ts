@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createKnowledgeResponder, EXAMPLE_KNOWLEDGE_FILE, loadKnowledgeBase } from '@dialog-relay/reply-engine';
+import {
+  createKnowledgeResponder,
+  DEFAULT_KNOWLEDGE_HISTORY_MESSAGES,
+  EXAMPLE_KNOWLEDGE_FILE,
+  loadKnowledgeBase,
+} from '@dialog-relay/reply-engine';
 import { calibrateThresholds } from '../calibrate-thresholds.js';
 import { parseEvalCases } from '../eval-cases.js';
 import { evaluateKnowledge, measureMicrosPerReply } from '../evaluate-knowledge.js';
@@ -65,18 +70,32 @@ async function main(): Promise<number> {
   const responder = createKnowledgeResponder(kb);
   const report = evaluateKnowledge(responder, cases);
   const microsPerReply = measureMicrosPerReply(responder, cases);
+  // the service passes the knowledge engine a conversation's two earlier customer messages (its default)
+  const microsPerReplyInConversation = measureMicrosPerReply(responder, cases, 1000, { history: DEFAULT_KNOWLEDGE_HISTORY_MESSAGES });
   const calibration = values.calibrate ? calibrateThresholds(responder, cases, Number(values['wrong-cost'])) : undefined;
   const recall = recallK === undefined ? undefined : measureRecall(responder, cases, recallK);
   if (values.json) {
     print(
-      JSON.stringify({ ...report, microsPerReply, thresholds: kb.thresholds, entries: kb.entries.length, calibration, recall }, null, 2),
+      JSON.stringify(
+        {
+          ...report,
+          microsPerReply,
+          microsPerReplyInConversation,
+          thresholds: kb.thresholds,
+          entries: kb.entries.length,
+          calibration,
+          recall,
+        },
+        null,
+        2,
+      ),
     );
   } else {
     const { minScore, minMargin, minCoverage } = kb.thresholds;
     print(
       `${kb.entries.length} entries; confidence thresholds min_score ${minScore}, min_margin ${minMargin}, min_coverage ${minCoverage}`,
     );
-    print(formatEvalReport(report, { microsPerReply, confusions: Number(values.confusions) }));
+    print(formatEvalReport(report, { microsPerReply, microsPerReplyInConversation, confusions: Number(values.confusions) }));
     if (recall) print(`\n${formatRecallReport(recall)}`);
     if (calibration) print(`\n${formatCalibration(calibration)}`);
   }
