@@ -18,6 +18,8 @@ const DELIVERIES = Number(process.env.PROFILE_DELIVERIES ?? 4000);
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
 // PROFILE_ONLY=cmd_dialog,auto_dialog: profile those scenarios of the API only, and no worker
 const ONLY = process.env.PROFILE_ONLY?.split(',');
+// BENCH_NODE_ARGS (processes.mjs) go before the profiler's flags, as the bench passes them
+const NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const log = (line) => process.stdout.write(`${line}\n`);
 
 /** Self time per function (and per file group) of the newest profile in `dir`. */
@@ -78,7 +80,7 @@ try {
   mkdirSync(apiDir, { recursive: true });
   mkdirSync(workerDir, { recursive: true });
 
-  const api = await startApi(root, env, ['--cpu-prof', '--cpu-prof-dir', apiDir]);
+  const api = await startApi(root, env, [...NODE_ARGS, '--cpu-prof', '--cpu-prof-dir', apiDir]);
   let autos = 0;
   for (const [eventType, options] of [
     ['assist_dialog', {}],
@@ -122,7 +124,7 @@ async function profileBoth({ api, autos, sign, env, apiDir, workerDir }) {
   summarise(apiDir, 'request path (API)');
 
   const start = receiver.state.received;
-  const worker = startWorker(root, env, ['--cpu-prof', '--cpu-prof-dir', workerDir]);
+  const worker = startWorker(root, env, [...NODE_ARGS, '--cpu-prof', '--cpu-prof-dir', workerDir]);
   await receiver.until(start + autos + more, 180_000);
   await stop(worker);
   log(`delivered ${receiver.state.received - start}`);
