@@ -62,7 +62,7 @@ const figures = {
   e2e_by_second: null,
   cpu_us_paced: null,
   redis_commands: null,
-  cpu_us: { request: null, by_scenario: null, reply: null },
+  cpu_us: { request: null, by_scenario: null, redis_by_scenario: null, reply: null },
   alloc_kib: null,
   redis_cpu_us: null,
   redis_instructions: null,
@@ -92,6 +92,7 @@ try {
     errors += sync.errors;
     figures.cpu_us.request = sync.cpuUs.request;
     figures.cpu_us.by_scenario = sync.cpuUs.by_scenario;
+    figures.cpu_us.redis_by_scenario = sync.cpuUs.redis_by_scenario;
     figures.alloc_kib = sync.allocKib;
   }
 

@@ -93,6 +93,9 @@ export function writeResults(root, { rows, stopAttemptsAfter, errors, figures })
       reply: round(figures.cpu_us.reply),
       by_scenario:
         figures.cpu_us.by_scenario && Object.fromEntries(Object.entries(figures.cpu_us.by_scenario).map(([id, us]) => [id, round(us)])),
+      redis_by_scenario:
+        figures.cpu_us.redis_by_scenario &&
+        Object.fromEntries(Object.entries(figures.cpu_us.redis_by_scenario).map(([id, us]) => [id, round(us)])),
     },
     alloc_kib: figures.alloc_kib && Object.fromEntries(Object.entries(figures.alloc_kib).map(([id, kib]) => [id, round(kib)])),
     redis_cpu_us: figures.redis_cpu_us && { auto: round(figures.redis_cpu_us.auto), raw: round(figures.redis_cpu_us.raw) },

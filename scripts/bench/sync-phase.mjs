@@ -2,7 +2,8 @@
 // endpoint measured in the same run (before and after, averaged: the machine is shared).
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { processCpuUs } from './cpu.mjs';
+import { Redis } from 'ioredis';
+import { perUnit, processCpuUs, redisCpuUs } from './cpu.mjs';
 import { kibPerRequest } from './gc-trace.mjs';
 import { failures, load, pool } from './load.mjs';
 import { forkReady, freePort, serviceEnv, startApi, stop } from './processes.mjs';
@@ -10,13 +11,17 @@ import { bareBody } from './traffic.mjs';
 
 /**
  * Runs the load and adds the server's CPU µs per answered request (less sensitive to a loaded
- * machine than requests/s) and the KiB it allocated per request (its --trace-gc lines, gc-trace.mjs).
+ * machine than requests/s), the KiB it allocated per request (its --trace-gc lines, gc-trace.mjs)
+ * and Redis's own CPU µs per request (INFO cpu through `probe`): the other process a request keeps
+ * busy on the same two cores.
  */
-const measured = async (pid, gc, run) => {
+const measured = async (pid, gc, probe, run) => {
   const before = processCpuUs(pid) ?? Number.NaN;
+  const redisBefore = await redisCpuUs(probe);
   const mark = gc.mark();
   const result = await run();
   result.cpuUsPerRequest = ((processCpuUs(pid) ?? Number.NaN) - before) / Math.max(1, result.requests.total);
+  result.redisCpuUsPerRequest = perUnit(redisBefore, await redisCpuUs(probe), result.requests.total);
   result.allocKibPerRequest = kibPerRequest(gc.allocationSince(mark), result.requests.average);
   return result;
 };
@@ -35,11 +40,22 @@ const unexpected = (statuses) => {
 export const ALLOC_BUDGET_KIB = Object.freeze({ cmd: 52, website: 84, assist: 84, auto_accept: 59 });
 
 export async function syncPhase({ root, redis, receiver, sign, seconds, log, clients }) {
+  const probe = new Redis(redis.url, { protocol: 2 });
+  try {
+    return await measureSync({ root, redis, receiver, sign, seconds, log, clients, probe });
+  } finally {
+    probe.disconnect();
+  }
+}
+
+async function measureSync({ root, redis, receiver, sign, seconds, log, clients, probe }) {
   const runBare = async (redisUrl) => {
     const port = await freePort();
     const bare = await forkReady(join(root, 'scripts/bench/bare-server.mjs'), { REDIS_URL: redisUrl, PORT: String(port) }, { gc: true });
     await load(`http://127.0.0.1:${port}`, pool(0, bareBody), { duration: 1 }); // warm-up, not counted
-    const result = await measured(bare.pid, bare.gc, () => load(`http://127.0.0.1:${port}`, pool(0, bareBody), { duration: seconds }));
+    const result = await measured(bare.pid, bare.gc, probe, () =>
+      load(`http://127.0.0.1:${port}`, pool(0, bareBody), { duration: seconds }),
+    );
     await stop(bare);
     return result;
   };
@@ -68,7 +84,7 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
       { duration: 1 },
     ); // warm-up, not counted
     const statuses = new Map();
-    const result = await measured(api.child.pid, api.gc, () =>
+    const result = await measured(api.child.pid, api.gc, probe, () =>
       load(api.url, next, { duration: seconds, onAnswer: (_id, status) => statuses.set(status, (statuses.get(status) ?? 0) + 1) }),
     );
     errors += failures(result);
@@ -88,6 +104,12 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
   log(
     `   server CPU per request: bare Express ${bareCpu.toFixed(0)} µs; ${Object.entries(results)
       .map(([id, r]) => `${id} ${r.cpuUsPerRequest.toFixed(0)} µs (${(bareCpu / r.cpuUsPerRequest).toFixed(2)} × bare)`)
+      .join(', ')}`,
+  );
+  const us = (value) => (value === null ? '-' : value.toFixed(0));
+  log(
+    `   Redis CPU per request: bare Express + 2 round trips ${us(floor.redisCpuUsPerRequest)} µs; ${Object.entries(results)
+      .map(([id, r]) => `${id} ${us(r.redisCpuUsPerRequest)} µs`)
       .join(', ')}`,
   );
   const bareAlloc = (bareBefore.allocKibPerRequest + bareAfter.allocKibPerRequest) / 2;
@@ -127,6 +149,10 @@ export async function syncPhase({ root, redis, receiver, sign, seconds, log, cli
   const cpuUs = {
     request: Object.values(results).reduce((sum, r) => sum + r.cpuUsPerRequest * r.requests.total, 0) / Math.max(1, answered),
     by_scenario: Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.cpuUsPerRequest])),
+    redis_by_scenario: {
+      bare_2_round_trips: floor.redisCpuUsPerRequest,
+      ...Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.redisCpuUsPerRequest])),
+    },
   };
   return {
     errors,
