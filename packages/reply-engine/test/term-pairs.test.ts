@@ -127,4 +127,39 @@ entries:
     // without the pair the two entries differ only by their best phrasing's share (30 %): a near tie
     expect(((first?.score ?? 0) - (second?.score ?? 0)) / (first?.score ?? 1)).to.be.above(0.25);
   });
+
+  it('finds every pair of a large index in either order, with its entries and weight, and no pair it was not given', () => {
+    // 400 terms, 3,000 phrasings of three terms over 50 entries: far more pairs than one probe of the table holds apart
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const term = (i: number): string => `t${i}`;
+    const builder = createTermPairsBuilder();
+    const expected = new Map<string, Set<number>>();
+    for (let phrasing = 0; phrasing < 3000; phrasing++) {
+      const entry = next(50);
+      const words = [...new Set([next(400), next(400), next(400)])].map(term);
+      builder.add(entry, words, none);
+      for (let i = 0; i < words.length; i++)
+        for (let j = i + 1; j < words.length; j++) {
+          const key = [words[i], words[j]].sort().join(' ');
+          expected.set(key, (expected.get(key) ?? new Set()).add(entry));
+        }
+    }
+    const pairs = builder.build((entries) => 1 / entries);
+    for (let trial = 0; trial < 2000; trial++) {
+      const a = term(next(400));
+      const b = term(next(400));
+      if (a === b) continue;
+      const scores = new Float64Array(50);
+      // the message names them in either order
+      pairs.score(trial % 2 === 0 ? [own(pairs, a), own(pairs, b)] : [own(pairs, b), own(pairs, a)], none, scores);
+      const entries = expected.get([a, b].sort().join(' '));
+      const want = new Float64Array(50);
+      for (const entry of entries ?? []) want[entry] = 1 / (entries?.size ?? 1);
+      expect([...scores], `${a} ${b}`).to.deep.equal([...want]);
+    }
+  });
 });

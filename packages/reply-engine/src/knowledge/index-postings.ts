@@ -18,18 +18,29 @@ export function distinctiveness(df: number, n: number): number {
 }
 
 /**
- * Where one index term occurs, by entry and, within each entry, by document (a phrasing, or the
- * entry's answers), in typed arrays read without allocation while ranking.
+ * Where one index term occurs: its distinctiveness and its run of positions in the index's pooled
+ * postings (PostingsPool): `pool.entries[from … to)` are the entries having it.
  */
 export interface TermPostings {
   /** Distinctiveness of the term over the FAQ's entries. */
   weight: number;
-  /** The entries having the term, ascending. */
+  from: number;
+  to: number;
+}
+
+/**
+ * Every term's postings in six typed arrays shared by the whole index, one consecutive run per term,
+ * read without allocation while ranking. A message's terms touch their runs and these few arrays,
+ * not five arrays of their own each: in service the engine's time is mostly its data coming back into
+ * the processor's caches (docs/knowledge-engine.md, "Cost"), and fewer, closer objects cost less of it.
+ */
+export interface PostingsPool {
+  /** By position: an entry having the term (ascending within a term's run), and the term's largest factor there (any of its documents). */
   entries: Int32Array;
-  /** The term's largest factor in each of those entries (any of its documents). */
   entryFactors: Float64Array;
-  /** The documents of entries[k] having the term are docs[docStart[k] … docStart[k + 1]). */
-  docStart: Int32Array;
+  /** By position: that entry's documents having the term are docs[docFrom … docTo). */
+  docFrom: Int32Array;
+  docTo: Int32Array;
   docs: Int32Array;
   docFactors: Float64Array;
 }
@@ -37,6 +48,7 @@ export interface TermPostings {
 /** A FAQ turned into postings: everything the ranking needs that depends on the FAQ alone. */
 export interface IndexPostings {
   terms: Map<string, TermPostings>;
+  pool: PostingsPool;
   /** Entry of each document; an entry's documents are consecutive. */
   docEntry: Int32Array;
   /** The sum of a document's own terms' (factor ≥ MIN_OWN_FACTOR) factor × weight. */
@@ -95,38 +107,46 @@ export function buildIndexPostings(entries: readonly KnowledgeEntry[], lexicon: 
     addDoc(index, answerTerms, true);
   });
   const terms = new Map<string, TermPostings>();
+  const entryList: number[] = [];
+  const entryFactors: number[] = [];
+  const docFrom: number[] = [];
+  const docTo: number[] = [];
+  const docs: number[] = [];
+  const docFactors: number[] = [];
   for (const [term, built] of building) {
     let onlyInAnswers = 0;
     for (const entry of built.inAnswers) if (!built.inQuestions.has(entry)) onlyInAnswers += 1;
     const weight = distinctiveness(Math.max(1, built.inQuestions.size + ANSWER_SPREAD * onlyInAnswers), entries.length);
     // documents were added in entry order, so each entry's documents are one run of the list
-    const entryList: number[] = [];
-    const entryFactors: number[] = [];
-    const docStart: number[] = [];
+    const from = entryList.length;
     built.docs.forEach((doc, i) => {
       const entry = docEntry[doc] ?? 0;
       const factor = built.factors[i] ?? 0;
-      if (entryList[entryList.length - 1] !== entry) {
+      if (entryList.length === from || entryList[entryList.length - 1] !== entry) {
+        if (entryList.length > from) docTo.push(docs.length);
         entryList.push(entry);
         entryFactors.push(factor);
-        docStart.push(i);
+        docFrom.push(docs.length);
       } else if (factor > (entryFactors[entryFactors.length - 1] ?? 0)) entryFactors[entryFactors.length - 1] = factor;
+      docs.push(doc);
+      docFactors.push(factor);
     });
-    docStart.push(built.docs.length);
-    terms.set(term, {
-      weight,
-      entries: Int32Array.from(entryList),
-      entryFactors: Float64Array.from(entryFactors),
-      docStart: Int32Array.from(docStart),
-      docs: Int32Array.from(built.docs),
-      docFactors: Float64Array.from(built.factors),
-    });
+    docTo.push(docs.length);
+    terms.set(term, { weight, from, to: entryList.length });
   }
+  const pool: PostingsPool = {
+    entries: Int32Array.from(entryList),
+    entryFactors: Float64Array.from(entryFactors),
+    docFrom: Int32Array.from(docFrom),
+    docTo: Int32Array.from(docTo),
+    docs: Int32Array.from(docs),
+    docFactors: Float64Array.from(docFactors),
+  };
   const docWeights = new Float64Array(docEntry.length);
   docTerms.forEach((termsOfDoc, doc) => {
     let sum = 0;
     for (const [term, factor] of termsOfDoc) if (factor >= MIN_OWN_FACTOR) sum += factor * (terms.get(term)?.weight ?? 0);
     docWeights[doc] = sum;
   });
-  return { terms, docEntry: Int32Array.from(docEntry), docWeights, phrasingTerms };
+  return { terms, pool, docEntry: Int32Array.from(docEntry), docWeights, phrasingTerms };
 }

@@ -1,7 +1,7 @@
 import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
 import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
-import { buildIndexPostings, distinctiveness, type TermPostings } from './index-postings.js';
+import { buildIndexPostings, distinctiveness } from './index-postings.js';
 import { memoize } from '../text/memo.js';
 import { createTermExpansion, TERM_CACHE_SIZE } from './term-expansion.js';
 import { conceptSiblings, createTermPairsBuilder, type PairTerms } from './term-pairs.js';
@@ -60,17 +60,19 @@ interface QueryTerm {
 interface Related {
   /** For the word pairs: the index terms that occur in pairs, with their relation. */
   pairTerms: PairTerms;
-  postings: TermPostings[];
-  /** distinctiveness × relation of each of `postings`. */
+  /** The pooled postings' runs of the index terms it stands for (index-postings.ts): from[r] … to[r]. */
+  from: Int32Array;
+  to: Int32Array;
+  /** distinctiveness × relation of each of those index terms. */
   gains: Float64Array;
   /** The largest of `gains` (0 without postings). */
   weight: number;
 }
 
-/** The position of `entry` in an ascending list of entries, or -1. */
-function find(entries: Int32Array, entry: number): number {
-  let low = 0;
-  let high = entries.length - 1;
+/** The position of `entry` in the ascending run entries[from … to), or -1. */
+function find(entries: Int32Array, from: number, to: number, entry: number): number {
+  let low = from;
+  let high = to - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
     const value = entries[middle] ?? 0;
@@ -96,6 +98,7 @@ function find(entries: Int32Array, entry: number): number {
 export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon: Lexicon = defaultLexicon()): KnowledgeIndex {
   const index = buildIndexPostings(entries, lexicon);
   const { terms, docEntry, docWeights } = index;
+  const { entries: poolEntries, entryFactors: poolEntryFactors, docFrom, docTo, docs, docFactors } = index.pool;
   const entryCount = entries.length;
   const pairsBuilder = createTermPairsBuilder(lexicon);
   for (const { entry, terms: phrasing } of index.phrasingTerms) {
@@ -126,19 +129,27 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
   }
   const relatedOf = memoize((term: string): Related => {
     const expanded = expansion.expand(term);
-    const postings: TermPostings[] = [];
+    const from: number[] = [];
+    const to: number[] = [];
     const gains: number[] = [];
     let weight = 0;
     for (const [indexTerm, relation] of expanded) {
       const found = terms.get(indexTerm);
       if (found) {
-        postings.push(found);
+        from.push(found.from);
+        to.push(found.to);
         const gain = found.weight * relation;
         gains.push(gain);
         if (gain > weight) weight = gain;
       }
     }
-    return { pairTerms: pairs.resolve(expanded), postings, gains: Float64Array.from(gains), weight };
+    return {
+      pairTerms: pairs.resolve(expanded),
+      from: Int32Array.from(from),
+      to: Int32Array.from(to),
+      gains: Float64Array.from(gains),
+      weight,
+    };
   }, TERM_CACHE_SIZE);
   // scratch buffers, one set per index: rank is synchronous
   const entryTotals = new Float64Array(entryCount);
@@ -160,16 +171,14 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
     for (const term of query) {
       let matched = false;
       const { factor: queryFactor, own: ownTerm } = term;
-      const { postings: list, gains } = term.related;
-      for (let r = 0; r < list.length; r++) {
-        const postings = list[r] as TermPostings;
-        const k = find(postings.entries, e);
+      const { from, to, gains } = term.related;
+      for (let r = 0; r < from.length; r++) {
+        const k = find(poolEntries, from[r] ?? 0, to[r] ?? 0, e);
         if (k < 0) continue;
         matched = true;
         const distinct = gains[r] ?? 0;
-        const { docs, docFactors, docStart } = postings;
-        const end = docStart[k + 1] ?? 0;
-        for (let j = docStart[k] ?? 0; j < end; j++) {
+        const end = docTo[k] ?? 0;
+        for (let j = docFrom[k] ?? 0; j < end; j++) {
           const d = (docs[j] ?? 0) - first;
           const factor = docFactors[j] ?? 0;
           const gain = distinct * (queryFactor < factor ? queryFactor : factor);
@@ -212,19 +221,18 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
       for (const [term, factor] of messageTerms) {
         const related = relatedOf(term);
         const own = factor >= MIN_OWN_FACTOR;
-        if (related.postings.length === 0) {
+        if (related.from.length === 0) {
           if (own) weight += factor * UNKNOWN_TERM_WEIGHT;
           continue;
         }
         if (own) ownTerms.push([factor, related.pairTerms]);
-        const { postings: list, gains } = related;
-        for (let r = 0; r < list.length; r++) {
-          const postings = list[r] as TermPostings;
+        const { from, to, gains } = related;
+        for (let r = 0; r < from.length; r++) {
           const distinct = gains[r] ?? 0;
-          const { entries: having, entryFactors } = postings;
-          for (let k = 0; k < having.length; k++) {
-            const e = having[k] ?? 0;
-            const entryFactor = entryFactors[k] ?? 0;
+          const end = to[r] ?? 0;
+          for (let k = from[r] ?? 0; k < end; k++) {
+            const e = poolEntries[k] ?? 0;
+            const entryFactor = poolEntryFactors[k] ?? 0;
             const gain = distinct * (factor < entryFactor ? factor : entryFactor);
             const previous = bestOfEntry[e] ?? 0;
             if (previous === 0) touched.push(e);

@@ -82,10 +82,8 @@ export function conceptSiblings(terms: Iterable<string>, lexicon: Lexicon = defa
 
 const EMPTY: PairTerms = { ids: new Int32Array(0), relations: new Float64Array(0), names: [] };
 
-interface WeightedPair {
-  weight: number;
-  entries: number[];
-}
+/** An odd multiplier for the pairs' hash (the golden ratio's, as Fibonacci hashing uses). */
+const HASH_MULTIPLIER = 0x9e3779b1;
 
 export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): TermPairsBuilder {
   const entriesOf = new Map<number, Set<number>>();
@@ -113,18 +111,48 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
       }
     },
     build(distinctiveness) {
-      // pairs by their smaller term id, then by the larger: small-integer keys
-      const rows: (Map<number, WeightedPair> | undefined)[] = [];
+      // The pairs in typed arrays, found through one open-addressing table of pair numbers (a
+      // message's pairs are a few dozen look-ups, each one probe or two in one array, rather than a
+      // Map per term and an object per pair: docs/knowledge-engine.md, "Cost").
+      const count = entriesOf.size;
+      const firstIds = new Int32Array(count);
+      const secondIds = new Int32Array(count);
+      const weights = new Float64Array(count);
+      const entriesFrom = new Int32Array(count + 1);
+      const entryList: number[] = [];
       let entryCount = 0;
+      let n = 0;
       for (const [key, set] of entriesOf) {
-        const first = Math.floor(key / ID_SPAN);
-        const row = (rows[first] ??= new Map<number, WeightedPair>());
-        const pair: WeightedPair = { weight: distinctiveness(set.size), entries: [...set] };
-        row.set(key % ID_SPAN, pair);
-        for (const entry of pair.entries) entryCount = Math.max(entryCount, entry + 1);
+        firstIds[n] = Math.floor(key / ID_SPAN);
+        secondIds[n] = key % ID_SPAN;
+        weights[n] = distinctiveness(set.size);
+        entriesFrom[n] = entryList.length;
+        for (const entry of set) {
+          entryList.push(entry);
+          entryCount = Math.max(entryCount, entry + 1);
+        }
+        n++;
       }
+      entriesFrom[count] = entryList.length;
+      const pairEntries = Int32Array.from(entryList);
       entriesOf.clear();
-      const paired = (a: number, b: number): WeightedPair | undefined => (a < b ? rows[a]?.get(b) : rows[b]?.get(a));
+      const slots = new Int32Array(2 ** Math.ceil(Math.log2(Math.max(2, count * 2)))).fill(-1);
+      const mask = slots.length - 1;
+      const slotOf = (first: number, second: number): number => (Math.imul(first, HASH_MULTIPLIER) ^ second) & mask;
+      for (let pair = 0; pair < count; pair++) {
+        let slot = slotOf(firstIds[pair] ?? 0, secondIds[pair] ?? 0);
+        while ((slots[slot] ?? -1) >= 0) slot = (slot + 1) & mask;
+        slots[slot] = pair;
+      }
+      /** The pair of two term ids (either order), or -1. */
+      const paired = (a: number, b: number): number => {
+        const first = a < b ? a : b;
+        const second = a < b ? b : a;
+        for (let slot = slotOf(first, second); ; slot = (slot + 1) & mask) {
+          const pair = slots[slot] ?? -1;
+          if (pair < 0 || (firstIds[pair] === first && secondIds[pair] === second)) return pair;
+        }
+      };
       // the best gain per entry of one pair of message terms, and the entries it was set for
       const best = new Float64Array(entryCount);
       const touched: number[] = [];
@@ -157,9 +185,12 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
                   if (idA === idB) continue;
                   const pair = paired(idA, idB);
                   // the index holds no pair of a word and its own concept (add skips them); siblings depend on the message
-                  if (!pair || (siblings.size > 0 && siblings.has(siblingKey(relatedI.names[x] ?? '', relatedJ.names[y] ?? '')))) continue;
-                  const gain = pair.weight * relationA * (relatedJ.relations[y] ?? 0) * factor;
-                  for (const entry of pair.entries) {
+                  if (pair < 0 || (siblings.size > 0 && siblings.has(siblingKey(relatedI.names[x] ?? '', relatedJ.names[y] ?? ''))))
+                    continue;
+                  const gain = (weights[pair] ?? 0) * relationA * (relatedJ.relations[y] ?? 0) * factor;
+                  const end = entriesFrom[pair + 1] ?? 0;
+                  for (let k = entriesFrom[pair] ?? 0; k < end; k++) {
+                    const entry = pairEntries[k] ?? 0;
                     const previous = best[entry] ?? 0;
                     if (previous === 0) touched.push(entry);
                     if (gain > previous) best[entry] = gain;
