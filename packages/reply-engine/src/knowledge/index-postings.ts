@@ -29,7 +29,7 @@ export interface TermPostings {
 }
 
 /**
- * Every term's postings in six typed arrays shared by the whole index, one consecutive run per term,
+ * Every term's postings in five typed arrays shared by the whole index, one consecutive run per term,
  * read without allocation while ranking. A message's terms touch their runs and these few arrays,
  * not five arrays of their own each: in service the engine's time is mostly its data coming back into
  * the processor's caches (docs/knowledge-engine.md, "Cost"), and fewer, closer objects cost less of it.
@@ -38,9 +38,8 @@ export interface PostingsPool {
   /** By position: an entry having the term (ascending within a term's run), and the term's largest factor there (any of its documents). */
   entries: Int32Array;
   entryFactors: Float64Array;
-  /** By position: that entry's documents having the term are docs[docFrom … docTo). */
-  docFrom: Int32Array;
-  docTo: Int32Array;
+  /** The documents of position k's entry having the term are docs[docStart[k] … docStart[k + 1]) (one more than the positions). */
+  docStart: Int32Array;
   docs: Int32Array;
   docFactors: Float64Array;
 }
@@ -109,8 +108,7 @@ export function buildIndexPostings(entries: readonly KnowledgeEntry[], lexicon: 
   const terms = new Map<string, TermPostings>();
   const entryList: number[] = [];
   const entryFactors: number[] = [];
-  const docFrom: number[] = [];
-  const docTo: number[] = [];
+  const docStart: number[] = [];
   const docs: number[] = [];
   const docFactors: number[] = [];
   for (const [term, built] of building) {
@@ -123,22 +121,20 @@ export function buildIndexPostings(entries: readonly KnowledgeEntry[], lexicon: 
       const entry = docEntry[doc] ?? 0;
       const factor = built.factors[i] ?? 0;
       if (entryList.length === from || entryList[entryList.length - 1] !== entry) {
-        if (entryList.length > from) docTo.push(docs.length);
         entryList.push(entry);
         entryFactors.push(factor);
-        docFrom.push(docs.length);
+        docStart.push(docs.length);
       } else if (factor > (entryFactors[entryFactors.length - 1] ?? 0)) entryFactors[entryFactors.length - 1] = factor;
       docs.push(doc);
       docFactors.push(factor);
     });
-    docTo.push(docs.length);
     terms.set(term, { weight, from, to: entryList.length });
   }
   const pool: PostingsPool = {
     entries: Int32Array.from(entryList),
     entryFactors: Float64Array.from(entryFactors),
-    docFrom: Int32Array.from(docFrom),
-    docTo: Int32Array.from(docTo),
+    // the runs of documents follow one another: each position's ends where the next one's starts
+    docStart: Int32Array.from([...docStart, docs.length]),
     docs: Int32Array.from(docs),
     docFactors: Float64Array.from(docFactors),
   };

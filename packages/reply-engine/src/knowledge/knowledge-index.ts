@@ -98,7 +98,7 @@ function find(entries: Int32Array, from: number, to: number, entry: number): num
 export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon: Lexicon = defaultLexicon()): KnowledgeIndex {
   const index = buildIndexPostings(entries, lexicon);
   const { terms, docEntry, docWeights } = index;
-  const { entries: poolEntries, entryFactors: poolEntryFactors, docFrom, docTo, docs, docFactors } = index.pool;
+  const { entries: poolEntries, entryFactors: poolEntryFactors, docStart, docs, docFactors } = index.pool;
   const entryCount = entries.length;
   const pairsBuilder = createTermPairsBuilder(lexicon);
   for (const { entry, terms: phrasing } of index.phrasingTerms) {
@@ -177,8 +177,8 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
         if (k < 0) continue;
         matched = true;
         const distinct = gains[r] ?? 0;
-        const end = docTo[k] ?? 0;
-        for (let j = docFrom[k] ?? 0; j < end; j++) {
+        const end = docStart[k + 1] ?? 0;
+        for (let j = docStart[k] ?? 0; j < end; j++) {
           const d = (docs[j] ?? 0) - first;
           const factor = docFactors[j] ?? 0;
           const gain = distinct * (queryFactor < factor ? queryFactor : factor);
