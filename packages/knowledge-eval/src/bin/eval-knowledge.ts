@@ -71,7 +71,7 @@ async function main(): Promise<number> {
   const report = evaluateKnowledge(responder, cases);
   const microsPerReply = measureMicrosPerReply(responder, cases);
   // the service passes the knowledge engine a conversation's two earlier customer messages (its default)
-  const microsPerReplyInConversation = measureMicrosPerReply(responder, cases, 1000, { history: DEFAULT_KNOWLEDGE_HISTORY_MESSAGES });
+  const microsPerReplyInConversation = measureMicrosPerReply(responder, cases, undefined, { history: DEFAULT_KNOWLEDGE_HISTORY_MESSAGES });
   const calibration = values.calibrate ? calibrateThresholds(responder, cases, Number(values['wrong-cost'])) : undefined;
   const recall = recallK === undefined ? undefined : measureRecall(responder, cases, recallK);
   if (values.json) {
