@@ -16,6 +16,12 @@ describe('conversationIdOf', () => {
     }
   });
 
+  it('gives the ids earlier releases gave (stored conversations are found by them): SHA-256 of the JSON parts, 16 bytes as base64url', () => {
+    expect(conversationIdOf('shop', { group_id: 'g1' })).to.equal('c_srYVmjoDYDjODkyJSiXJng');
+    expect(conversationIdOf('shop', { from_user_id: 'u2', to_user_id: 'u1' })).to.equal('c_ATWnkUUWYKNu_ol2CCygMg');
+    expect(conversationIdOf('客户:/?#', { from_user_id: 'ü 👋', to_user_id: 'a:b' })).to.equal('c_4QjvVHKVxT3t3F2tP1o1zw');
+  });
+
   it('is stable across calls', () => {
     expect(conversationIdOf('shop', { group_id: 'g1' })).to.equal(conversationIdOf('shop', { group_id: 'g1' }));
     expect(conversationIdOf('shop', { from_user_id: 'a', to_user_id: 'b' })).to.equal(

@@ -23,7 +23,7 @@ export interface DeliveryRequest {
   deliveryId: string;
   /** webhook-timestamp, unix seconds. */
   timestampS: number;
-  /** webhookSigningKey(client secret), or the same made once as a KeyObject (webhookKeyObject). */
+  /** webhookSigningKey(client secret), or the same prepared once for the HMAC (webhookHmacKey). */
   signingKey: WebhookKey;
   timeoutMs: number;
   /** Aborts the attempt (a stop or a human's message): the connection is closed at once. */

@@ -1,19 +1,18 @@
 import type { ClientSettings } from '@dialog-relay/config';
 import type { ContextMessage, ReplyPart } from '@dialog-relay/contracts';
 import { failedOutcome, retryDelayMs, type AttemptOutcome } from '@dialog-relay/delivery';
-import { webhookKeyObject } from '@dialog-relay/signing';
-import type { KeyObject } from 'node:crypto';
+import { webhookHmacKey, type HmacSha256Key } from '@dialog-relay/signing';
 import type { Settled, Settlement } from './attempt.store.js';
 import type { DeadReason, DeliveryAttempt, DeliveryRecord } from './reply.types.js';
 import { NO_REPLY_METRICS, statusClassOf } from './reply-metrics.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /** Each client's webhook key, made once per settings object (a client's change of secret comes as new settings). */
-const signingKeys = new WeakMap<ClientSettings, KeyObject>();
-function signingKeyOf(client: ClientSettings): KeyObject {
+const signingKeys = new WeakMap<ClientSettings, HmacSha256Key>();
+function signingKeyOf(client: ClientSettings): HmacSha256Key {
   let key = signingKeys.get(client);
   if (key === undefined) {
-    key = webhookKeyObject(client.webhookSecret ?? client.secrets[0] ?? '');
+    key = webhookHmacKey(client.webhookSecret ?? client.secrets[0] ?? '');
     signingKeys.set(client, key);
   }
   return key;

@@ -4,7 +4,7 @@ import type { Redis } from '@dialog-relay/redis';
 import { webhookSigningKey } from '@dialog-relay/signing';
 import { expect } from 'chai';
 import { listDeadLetters, processTurn } from './internals.js';
-import { CLIENT_ID, CONVERSATION, createHarness, keyBytes, outcome, SETTINGS, T0, type Harness, testDeliveryId } from './harness.js';
+import { CLIENT_ID, CONVERSATION, createHarness, keyProbe, outcome, SETTINGS, T0, type Harness, testDeliveryId } from './harness.js';
 import { harnessPerTest } from './support/suite-hooks.js';
 
 describe('attemptDelivery (one delivery attempt and what follows it)', () => {
@@ -231,7 +231,7 @@ describe('attemptDelivery (one delivery attempt and what follows it)', () => {
 
     await turn();
 
-    expect(keyBytes(h.deliverer.requests[0]!.signingKey).equals(webhookSigningKey('first-secret'))).to.equal(true);
+    expect(keyProbe(h.deliverer.requests[0]!.signingKey)).to.equal(keyProbe(webhookSigningKey('first-secret')));
   });
 
   it("signs with a client's new webhook secret once its settings change (the key is made once per settings)", async () => {
@@ -243,10 +243,10 @@ describe('attemptDelivery (one delivery attempt and what follows it)', () => {
     await h.receive('b');
     await processTurn(h.deps, { conversationId: CONVERSATION, generation: 1 });
 
-    const keys = h.deliverer.requests.map((request) => keyBytes(request.signingKey));
+    const keys = h.deliverer.requests.map((request) => keyProbe(request.signingKey));
     expect(keys).to.have.length(2);
-    expect(keys[0]!.equals(webhookSigningKey('old-webhook-secret-of-32-bytes-xx'))).to.equal(true);
-    expect(keys[1]!.equals(webhookSigningKey('new-webhook-secret-of-32-bytes-xx'))).to.equal(true);
+    expect(keys[0]).to.equal(keyProbe(webhookSigningKey('old-webhook-secret-of-32-bytes-xx')));
+    expect(keys[1]).to.equal(keyProbe(webhookSigningKey('new-webhook-secret-of-32-bytes-xx')));
   });
 
   it('marks the attempt in flight while the Deliverer runs, and clears the mark afterwards', async () => {

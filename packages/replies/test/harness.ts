@@ -5,8 +5,8 @@ import { failedOutcome, NOT_SENT, type AttemptOutcome, type Deliverer, type Deli
 import { createLogger } from '@dialog-relay/logger';
 import { createRedisKeys, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { EngineReply, ReplyEngine, ReplyRequest } from '@dialog-relay/reply-engine';
+import { signWebhook } from '@dialog-relay/signing';
 import { uniquePrefix } from '@dialog-relay/testkit';
-import { KeyObject } from 'node:crypto';
 import {
   createAttemptStore,
   createAutoReplies,
@@ -28,7 +28,8 @@ export const testDeliveryId = (conversationId: string, generation: number): stri
 
 /** A fixed start time for the controllable clock (the worker's clock; Redis keeps its own). */
 /** The bytes of a delivery request's signing key, whichever form it came in. */
-export const keyBytes = (key: DeliveryRequest['signingKey']): Buffer => (key instanceof KeyObject ? key.export() : key);
+/** What a delivery's signing key signs a fixed probe as: two keys that sign it alike are the same key. */
+export const keyProbe = (key: DeliveryRequest['signingKey']): string => signWebhook({ key, id: 'probe', timestamp: 0, body: '' });
 
 export const T0 = 1_700_000_000_000;
 

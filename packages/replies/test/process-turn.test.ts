@@ -8,7 +8,7 @@ import {
   CONVERSATION,
   createHarness,
   dueOf,
-  keyBytes,
+  keyProbe,
   CUSTOMER,
   outcome,
   SEND_URL,
@@ -46,7 +46,7 @@ describe('processTurn (one conversation turn)', () => {
     expect(request.url).to.equal(SEND_URL);
     expect(request.timestampS).to.equal(Math.floor(T0 / 1000));
     expect(request.timeoutMs).to.equal(h.deps.settings.timeoutMs);
-    expect(keyBytes(request.signingKey).equals(webhookSigningKey(WEBHOOK_SECRET))).to.equal(true);
+    expect(keyProbe(request.signingKey)).to.equal(keyProbe(webhookSigningKey(WEBHOOK_SECRET)));
     const body = JSON.parse(request.body) as {
       delivery_id: string;
       conversation_id: string;

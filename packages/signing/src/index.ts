@@ -11,10 +11,11 @@ export {
 } from './request-signature.js';
 export {
   webhookSigningKey,
-  webhookKeyObject,
+  webhookHmacKey,
   signWebhook,
   webhookHeaders,
   verifyWebhookSignature,
   type WebhookKey,
 } from './webhook-signature.js';
+export { hmacSha256, hmacSha256Key, type HmacSha256Key } from './hmac-sha256.js';
 export { webhookSecretProblem, MIN_WEBHOOK_KEY_BYTES } from './webhook-secret.js';
