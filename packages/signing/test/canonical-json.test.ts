@@ -1,18 +1,7 @@
 import { expect } from 'chai';
 import canonicalize from 'canonicalize';
 import { canonicalJson } from '../src/canonical-json.js';
-
-/** A seeded generator (mulberry32): the same bodies on every run. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.js';
 
 const PIECES = [
   'a',
@@ -53,7 +42,7 @@ const NUMBERS = [
 ];
 
 function generator(seed: number) {
-  const random = randomSource(seed);
+  const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const text = (): string => Array.from({ length: Math.floor(random() * 6) }, () => pick(PIECES)).join('');
   const value = (depth: number): unknown => {
