@@ -1,7 +1,7 @@
 import type { ClientSettings } from '@dialog-relay/config';
 import { AppError, type ChatMessageRequest } from '@dialog-relay/contracts';
 import { verifyRequestSignature } from '@dialog-relay/signing';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { redactDetail } from './redact-detail.js';
 
 /** Characters of the signed string shown in a 401 detail (docs/service-rules.md §16: error answers stay small). */
@@ -49,10 +49,11 @@ export function authenticate(input: {
     });
   }
   if (input.replayDigest === false) return '';
+  const signature = request.signature.toLowerCase();
   // For md5 the signature does not cover the body, so the body is part of what identifies a replay.
-  const digest = createHash('sha256').update(request.signature.toLowerCase());
   // The canonical form computed for the signature check is reused. JCS refuses values JSON.parse can
   // produce (1e400 -> Infinity, lone surrogates): plain JSON then (the body's depth is bounded by validation).
-  if (client?.signatureScheme === 'md5') digest.update('\n').update(check.signingString ?? JSON.stringify(body));
-  return digest.digest('hex');
+  // One-shot hashes, as for the conversation id (docs/design/performance-log.md, seventeenth session).
+  if (client?.signatureScheme !== 'md5') return hash('sha256', signature, 'hex');
+  return hash('sha256', `${signature}\n${check.signingString ?? JSON.stringify(body)}`, 'hex');
 }

@@ -1,7 +1,8 @@
 import { parseClientRecord } from '@dialog-relay/config';
 import { AppError, type ChatMessageRequest } from '@dialog-relay/contracts';
-import { signMd5 } from '@dialog-relay/signing';
+import { hmacSigningString, signMd5, signRequestBody } from '@dialog-relay/signing';
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { authenticate } from '../src/authenticate.js';
 
 const NOW_S = 1_700_000_000;
@@ -45,6 +46,15 @@ describe('authenticate', () => {
           /^Under hmac-sha256 the server signs: nothing, RFC 8785 cannot canonicalize this body \(a lone surrogate or a number out of range\) — under md5 it signs: \{secret\}1700000000shop$/,
         );
     }
+  });
+
+  it('keeps the replay digest of earlier releases (replay marks outlive a deployment): SHA-256 of the signature, for md5 with the body after it', () => {
+    const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+    const body = { client: 'shop', timestamp: NOW_S, message_info: { event_type: 'website_dialog', content: 'Ünïcode 送货' } };
+    const signature = signRequestBody(body, 'shop-secret-0001', 'hmac-sha256');
+    expect(run({ ...body, signature: signature.toUpperCase() })).to.equal(sha256(signature));
+    const md5Body = { ...body, client: 'widget', signature: signMd5('widget-secret-01', NOW_S, 'widget') };
+    expect(run(md5Body, widget)).to.equal(sha256(`${md5Body.signature}\n${hmacSigningString(md5Body)}`));
   });
 
   it('gives two md5 requests with different bodies different replay digests', () => {
