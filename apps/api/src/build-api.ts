@@ -5,7 +5,7 @@ import type { Config } from '@dialog-relay/config';
 import { AppError, createRequestValidator, DEFAULT_LIMITS } from '@dialog-relay/contracts';
 import { createContextStore, createMessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
-import { checkSendUrl } from '@dialog-relay/net-guard';
+import { checkSendUrl, rememberingResolver, systemResolver } from '@dialog-relay/net-guard';
 import { dueJobCount, oldestDueJobAgeMs } from '@dialog-relay/queue';
 import {
   checkShardCount,
@@ -152,6 +152,8 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
     knowledgeFileOf: async (client) => (await clients.get(client))?.knowledgeFile,
   });
   const limits = { ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars };
+  // a send_url host's addresses, remembered for the accept-time check (the worker resolves again when it connects)
+  const resolveSendUrlHost = rememberingResolver(systemResolver);
   const chat = createChatService({
     validate: createRequestValidator(limits),
     findClient: (id) => clients.get(id),
@@ -162,7 +164,8 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
       idempotencyTtlMs: config.admission.idempotencyTtlMs,
       pendingTtlMs: 30_000,
     }),
-    checkSendUrl: (raw, client) => checkSendUrl(raw, { allowPrivate: config.allowPrivateSendUrls || client.allowPrivateSendUrls }),
+    checkSendUrl: (raw, client) =>
+      checkSendUrl(raw, { allowPrivate: config.allowPrivateSendUrls || client.allowPrivateSendUrls }, { resolve: resolveSendUrlHost }),
     authThrottle: createAuthThrottle(config.ingress.authFailures),
     timestampToleranceS: config.timestampToleranceS,
     contexts: createContextStore({ redis, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),
