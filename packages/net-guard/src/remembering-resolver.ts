@@ -1,10 +1,10 @@
 import type { LookupAddress, Resolver } from './resolver.js';
 
 /** How long the accept-time check remembers a send_url host's addresses (docs/service-rules.md §4). */
-export const SEND_URL_HOST_MEMORY_MS = 30_000;
+const SEND_URL_HOST_MEMORY_MS = 30_000;
 
 /** Host names remembered at most; past it all are forgotten at once (random names cannot grow memory). */
-export const SEND_URL_HOSTS_REMEMBERED = 1_000;
+const SEND_URL_HOSTS_REMEMBERED = 1_000;
 
 export interface RememberingOptions {
   memoryMs?: number;

@@ -17,5 +17,5 @@ export {
   verifyWebhookSignature,
   type WebhookKey,
 } from './webhook-signature.js';
-export { hmacSha256, hmacSha256Key, type HmacSha256Key } from './hmac-sha256.js';
+export type { HmacSha256Key } from './hmac-sha256.js';
 export { webhookSecretProblem, MIN_WEBHOOK_KEY_BYTES } from './webhook-secret.js';
