@@ -13,11 +13,24 @@ export interface Logger {
   enabled(level: 'error' | 'warn' | 'info' | 'debug'): boolean;
 }
 
-const redactFormat = winston.format((info) => {
+/** Where winston's transports take the finished line from (triple-beam's MESSAGE, a registered symbol). */
+const MESSAGE = Symbol.for('message');
+
+/**
+ * The line in one step: the time, the level, the message, then the other fields as given, secrets
+ * redacted, as JSON. It holds what winston's timestamp, a redaction format and logform's json wrote
+ * (tested field for field) at about half the CPU: logform's json configures a new stringifier for
+ * every line and sorts the keys. `JSON.stringify` is safe here, and takes V8's fast path with no
+ * replacer, because `redact` has copied every field into plain data of bounded depth (no cycle can
+ * reach it) with BigInts as text.
+ */
+const lineFormat = winston.format((info) => {
+  const line: Record<string, unknown> = { timestamp: new Date().toISOString(), level: info.level, message: info.message };
   for (const key of Object.keys(info)) {
-    if (REDACTED_KEYS.has(key.toLowerCase())) info[key] = '[redacted]';
-    else if (key !== 'level' && key !== 'message') info[key] = redact(info[key]);
+    if (key === 'level' || key === 'message') continue;
+    line[key] = REDACTED_KEYS.has(key.toLowerCase()) ? '[redacted]' : redact(info[key]);
   }
+  info[MESSAGE] = JSON.stringify(line);
   return info;
 });
 
@@ -96,7 +109,8 @@ class GuardedLogger implements Logger {
 
   private write(level: 'error' | 'warn' | 'info' | 'debug', message: string, meta: Record<string, unknown> | undefined): void {
     if (!this.gate.enabled(level)) return;
-    this.root.log(level, message, { ...this.merged(), ...meta });
+    // winston copies the fields into its own record: the root logger's caller's object is passed as it is.
+    this.root.log(level, message, this.parent === undefined ? (meta ?? {}) : { ...this.merged(), ...meta });
   }
 
   /** The fields of this logger and its ancestors, a child's winning. */
@@ -112,7 +126,7 @@ export function createLogger(options: LoggerOptions): Logger {
     level: options.level,
     silent: options.silent ?? false,
     defaultMeta: { service: options.service },
-    format: winston.format.combine(winston.format.timestamp(), redactFormat(), winston.format.json()),
+    format: lineFormat(),
     transports: [transport],
   });
   return new GuardedLogger(root, new LevelGate(root), {});

@@ -20,8 +20,13 @@ export const REDACTED_KEYS: ReadonlySet<string> = new Set([
 
 const MAX_DEPTH = 6;
 
-/** A copy of `value` with redacted members replaced by "[redacted]". Plain data only; errors become {name, message}. */
+/**
+ * A copy of `value` with redacted members replaced by "[redacted]", ready for `JSON.stringify`: plain
+ * data of bounded depth (no cycle survives), errors as {name, message}, a BigInt as its digits (as
+ * logform's json wrote it).
+ */
 export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return { name: value.name, message: value.message };
   if (depth >= MAX_DEPTH) return '[truncated]';
