@@ -15,7 +15,78 @@
  * `omit`: a member of the outermost object left out (the request's `signature`).
  */
 export function canonicalJson(value: unknown, omit?: string): string | undefined {
-  return write(value, undefined, omit);
+  const ready = jsonReady(value, 0, omit);
+  return ready === SLOW ? write(value, undefined, omit) : JSON.stringify(ready);
+}
+
+/** jsonReady's answer for a value it leaves to `write`. */
+const SLOW = Symbol('slow');
+/** Deeper than this, `write` takes over (it finds cycles; a signed body is far shallower). */
+const READY_DEPTH = 32;
+
+/**
+ * The common case in one native call: a value of JSON's own kinds (what JSON.parse gives) whose
+ * `JSON.stringify` is its canonical form once every object's members are in order. Returns the
+ * value itself when its members already are (no copy), a copy with them sorted (and `omit` left out
+ * of the outermost object) when not, and SLOW for anything else, which `write` handles and refuses
+ * as before: a number that is not finite, a string or name with a lone surrogate, a name V8 would
+ * not keep in insertion order (an array index: those come first, by value) or `__proto__`, toJSON,
+ * undefined, a function, a symbol, a BigInt, a hole, or a depth past READY_DEPTH.
+ */
+function jsonReady(value: unknown, depth: number, omit?: string): unknown {
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed() ? value : SLOW;
+    case 'number':
+      return Number.isFinite(value) ? value : SLOW;
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+    case 'undefined':
+      return SLOW;
+  }
+  if (value === null) return null;
+  if (depth >= READY_DEPTH) return SLOW;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const ready = jsonReady(item, depth + 1);
+      if (ready === SLOW) return SLOW;
+      if (ready !== item) (copy ??= value.slice(0, i)).push(ready);
+      else copy?.push(item);
+    }
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  if (typeof record['toJSON'] === 'function') return SLOW;
+  const names = Object.keys(record);
+  let sorted = true;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const first = name.charCodeAt(0);
+    if ((first >= 48 && first <= 57) || name === '__proto__' || !name.isWellFormed()) return SLOW;
+    if (i > 0 && !(names[i - 1]! < name)) sorted = false;
+  }
+  if (!sorted) names.sort();
+  let copy: Record<string, unknown> | undefined = sorted && (omit === undefined || !(omit in record)) ? undefined : {};
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name === omit) continue;
+    const member = record[name];
+    const ready = jsonReady(member, depth + 1);
+    if (ready === SLOW) return SLOW;
+    if (copy === undefined && ready !== member) {
+      copy = {};
+      for (let j = 0; j < i; j++) copy[names[j]!] = record[names[j]!];
+    }
+    if (copy !== undefined) copy[name] = ready;
+  }
+  return copy ?? record;
 }
 
 function write(value: unknown, seen: Set<object> | undefined, omit?: string): string | undefined {

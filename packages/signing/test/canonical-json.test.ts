@@ -86,6 +86,28 @@ describe('canonical JSON (RFC 8785) for request signatures', () => {
     }
   });
 
+  it('writes what canonicalize writes for the members and depths its one-call path leaves to the other', () => {
+    const deep = (levels: number): unknown => (levels === 0 ? 'end' : { b: [deep(levels - 1)], a: levels });
+    for (const text of [
+      '{"b":1,"__proto__":{"x":1},"a":2}',
+      '{"__proto__":{"x":1}}',
+      '{"b":{"10":1,"9":2," ":3,"a":4},"a":[{"2":0,"1":1}]}',
+      '{"message_info":{"to_user_id":"bot","content":"hi","msg_id":"m-1"},"client":"demo","timestamp":1,"signature":"ab"}',
+      '{"a":1e400}',
+      JSON.stringify(deep(40)),
+      JSON.stringify(deep(31)),
+    ]) {
+      const parsed: unknown = JSON.parse(text);
+      if (text.includes('1e400')) expect(threw(() => canonicalJson(parsed))).to.equal(true);
+      else expect(canonicalJson(parsed), text).to.equal(canonicalize(parsed));
+    }
+    const circular: Record<string, unknown> = { a: [1] };
+    (circular['a'] as unknown[]).push(circular);
+    expect(() => canonicalJson(circular)).to.throw('Circular reference detected');
+    const signed = JSON.parse('{"signature":"ab","b":{"y":1,"x":2},"a":1}') as unknown;
+    expect(canonicalJson(signed, 'signature')).to.equal('{"a":1,"b":{"x":2,"y":1}}');
+  });
+
   it('writes the RFC 8785 example and sorts names by UTF-16 code units', () => {
     const example = JSON.parse(
       '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}',
