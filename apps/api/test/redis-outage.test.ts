@@ -44,4 +44,26 @@ describe('Redis outage', function () {
     expect(status).to.equal(200);
     expect((await fetch(`${t.url}/readyz`)).status).to.equal(200);
   });
+
+  it('answers 503 when Redis stalls (connected, answering nothing) once a command has waited its bound, and recovers', async () => {
+    expect((await post(t.url, sign(bodyFor('website_dialog')))).status).to.equal(200);
+    server.pause();
+    try {
+      const sent = performance.now();
+      const answers = await Promise.all([
+        post(t.url, sign(bodyFor('website_dialog'))),
+        post(t.url, sign(bodyFor('cmd_dialog', { content: 'auto_reply_status' }))),
+      ]);
+      const waited = performance.now() - sent;
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.json)).to.equal(503);
+        expect(answer.json).to.include({ code: 503, error: 'service_unavailable' });
+      }
+      // 2 s: the bound on one command of the API's shared Redis connection (redis-connection.ts)
+      expect(waited, 'ms waited').to.be.at.least(2000);
+    } finally {
+      server.resume();
+    }
+    expect((await post(t.url, sign(bodyFor('website_dialog')))).status).to.equal(200);
+  });
 });

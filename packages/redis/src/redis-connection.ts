@@ -4,6 +4,7 @@ import { installLeanCommandPromise } from './command-promise.js';
 import { installLeanCommandWritable } from './command-writable.js';
 import { installLeanScriptCommand } from './script-command.js';
 import { coalesceWrites } from './coalesced-writes.js';
+import { enforceCommandDeadlines } from './command-deadlines.js';
 
 /** A connection to whichever Redis the configuration names: one server, Sentinel, or a cluster. */
 export type Redis = SingleRedis | Cluster;
@@ -58,7 +59,6 @@ function roleOptions(role: ConnectionRole, options: RedisConnectionOptions): Red
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
         enableAutoPipelining: options.autoPipelining === true,
-        commandTimeout: options.commandTimeoutMs ?? 2000,
         connectTimeout: 2000,
         retryStrategy,
       };
@@ -114,6 +114,8 @@ export function createRedis(
   installLeanCommandWritable();
   installLeanScriptCommand();
   const redis = connect(config, role, options);
+  // ioredis's commandTimeout, at one timer per connection instead of one per command (command-deadlines.ts).
+  if (role === 'request') enforceCommandDeadlines(redis, options.commandTimeoutMs ?? 2000);
   if (options.coalesceWrites ?? role === 'request') coalesceWrites(redis);
   return redis.options.enableAutoPipelining === true ? assertNoDefinedScripts(redis) : redis;
 }
