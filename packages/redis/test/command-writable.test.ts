@@ -106,6 +106,22 @@ describe('commands written as bytes (one Buffer a command, no string for the soc
     expect(Buffer.isBuffer(command.toWritable({}))).to.equal(true);
   });
 
+  it('spells a command with Buffer arguments (BullMQ’s msgpack) into one Buffer of exactly its RESP bytes', () => {
+    const binary = Buffer.from([0, 255, 13, 10, 36, 42]);
+    const large = Buffer.alloc(70_000, 0xab);
+    const args: (string | Buffer)[] = ['key:一', binary, '', Buffer.alloc(0), 'x\ud800y', large, '👍🏽', '12'];
+    const command = new Command('evalsha', [...args]);
+    const written = command.toWritable({}) as unknown;
+    expect(Buffer.isBuffer(written)).to.equal(true);
+    const bulk = (part: Buffer): Buffer => Buffer.concat([Buffer.from(`$${part.length}\r\n`), part, Buffer.from('\r\n')]);
+    const expected = Buffer.concat([
+      Buffer.from(`*${args.length + 1}\r\n`),
+      bulk(Buffer.from('evalsha')),
+      ...args.map((arg) => bulk(typeof arg === 'string' ? Buffer.from(arg, 'utf8') : arg)),
+    ]);
+    expect((written as Buffer).equals(expected)).to.equal(true);
+  });
+
   it('keeps scripts, pipelines, transactions, Buffer arguments and reply errors as they were', async () => {
     const redis = await open('request');
     const prefix = uniquePrefix('writable');
