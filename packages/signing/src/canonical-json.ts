@@ -50,7 +50,7 @@ function jsonReady(value: unknown, depth: number, omit?: string): unknown {
       return SLOW;
   }
   if (value === null) return null;
-  if (depth >= READY_DEPTH) return SLOW;
+  if (depth >= READY_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return SLOW;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
@@ -63,7 +63,6 @@ function jsonReady(value: unknown, depth: number, omit?: string): unknown {
     return copy ?? value;
   }
   const record = value as Record<string, unknown>;
-  if (typeof record['toJSON'] === 'function') return SLOW;
   const names = Object.keys(record);
   let sorted = true;
   for (let i = 0; i < names.length; i++) {

@@ -142,6 +142,8 @@ describe('canonical JSON (RFC 8785) for request signatures', () => {
     const value = { a: undefined, b: () => 1, c: Symbol('c'), d: [undefined, () => 1, 2], e: sparse, f: new Date(0), g: 'shared' };
     expect(canonicalJson(value)).to.equal(canonicalJson(JSON.parse(JSON.stringify(value))));
     expect(canonicalJson(value)).to.equal('{"d":[null,null,2],"e":[1,null,3],"f":"1970-01-01T00:00:00.000Z","g":"shared"}');
+    const listWithToJson = Object.assign([1], { toJSON: () => ({ b: 1, a: [2, new Date(0)] }) });
+    expect(canonicalJson({ z: [listWithToJson] })).to.equal('{"z":[{"a":[2,"1970-01-01T00:00:00.000Z"],"b":1}]}');
     const shared = { x: 1 };
     expect(canonicalJson({ a: shared, b: shared })).to.equal('{"a":{"x":1},"b":{"x":1}}'); // a repeat is not a cycle
   });
