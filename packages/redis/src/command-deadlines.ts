@@ -43,7 +43,9 @@ export function enforceCommandDeadlines(redis: SingleRedis | Cluster, timeoutMs:
     for (const node of redis.nodes('all')) ownTimersWhereUnknown(node);
   } else ownTimersWhereUnknown(redis);
   const firstSeen = new WeakMap<HeldCommand, number>();
-  const connections = (): readonly SingleRedis[] => (redis instanceof Cluster ? redis.nodes('all') : [redis]);
+  // a cluster's nodes change with its topology; one server is its own list
+  const single: readonly SingleRedis[] = redis instanceof Cluster ? [] : [redis];
+  const connections = (): readonly SingleRedis[] => (redis instanceof Cluster ? redis.nodes('all') : single);
   const sweepQueue = (queue: CommandQueue | null | undefined, now: number): void => {
     if (!queue) return;
     for (let i = 0; i < queue.length; i++) {

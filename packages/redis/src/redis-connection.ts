@@ -21,7 +21,11 @@ export type ConnectionRole = 'request' | 'worker' | 'subscriber';
 export interface RedisConnectionOptions {
   /** Shown in CLIENT LIST, helps operators see who is connected. */
   name: string;
-  /** Upper bound of one command (request role), so a hung server turns into a 503 instead of a hung request. */
+  /**
+   * Upper bound of one command (request role, default 2,000), so a hung server turns into a 503
+   * instead of a hung request: a command fails within this bound plus two eighths of it
+   * (command-deadlines.ts).
+   */
   commandTimeoutMs?: number;
   /**
    * Commands issued in one tick share one write and one round trip (ioredis auto-pipelining): off
