@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createAuthThrottle } from '../src/http/auth-throttle.js';
 import { bodyFor, post, sign, startTestApi, type TestApi } from './support/test-api.js';
 
 /** docs/service-rules.md §16: failed authentication is rate-limited per client id and per source address. */
@@ -83,5 +84,24 @@ describe('failed-authentication throttle', () => {
         expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'ghost' }), 'wrong-secret-xxxx'))).status).to.equal(401);
       expect((await post(t.url, sign(bodyFor('website_dialog', {}, { client: 'ghost' }), 'wrong-secret-xxxx'))).status).to.equal(429);
     });
+  });
+});
+
+describe('failed-authentication throttle: the caller address', () => {
+  it('is not worked out for a request while no failure is counted, and is once one is', async () => {
+    const throttle = createAuthThrottle({ perClient: 1000, perAddress: 2, windowS: 60 });
+    let reads = 0;
+    const address = (): string => {
+      reads += 1;
+      return '203.0.113.7';
+    };
+    for (let i = 0; i < 5; i++) expect(await throttle.addressWait(address)).to.equal(undefined);
+    expect(reads, 'reads before any failure').to.equal(0);
+    expect(await throttle.failed({ client: 'shop', sourceAddress: address })).to.equal(undefined);
+    expect(reads, 'the failure counted against the address').to.equal(1);
+    expect(await throttle.addressWait(address)).to.equal(undefined);
+    expect(await throttle.failed({ client: 'shop', sourceAddress: address })).to.equal(undefined);
+    expect(await throttle.addressWait(address)).to.be.within(1, 60);
+    expect(reads).to.equal(4);
   });
 });

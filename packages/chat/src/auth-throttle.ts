@@ -1,7 +1,13 @@
+/**
+ * The caller's address, read only when asked: working it out (Express's `req.ip` walks X-Forwarded-For
+ * and the trusted proxies) is skipped on every request while no failure is counted (docs/design/performance.md).
+ */
+export type SourceAddress = () => string | undefined;
+
 /** Who failed to authenticate: the client id the body names and the caller's address. */
 export interface AuthAttempt {
   client: string;
-  sourceAddress: string | undefined;
+  sourceAddress: SourceAddress;
 }
 
 /**
@@ -12,7 +18,7 @@ export interface AuthAttempt {
  */
 export interface AuthThrottle {
   /** Seconds to wait when this address has failed too often (the caller answers 429 before verifying). */
-  addressWait(sourceAddress: string | undefined): Promise<number | undefined>;
+  addressWait(sourceAddress: SourceAddress): Promise<number | undefined>;
   /**
    * Counts one failure for the client id and the address; resolves with the seconds to wait when
    * either was already at its limit (the caller answers 429 instead of 401).

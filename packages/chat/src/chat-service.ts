@@ -3,7 +3,7 @@ import { AppError, leadingErrorCode, type Command, type EventType } from '@dialo
 import type { Admission, AdmissionResult, StoredAnswer } from '@dialog-relay/admission';
 import type { Logger } from '@dialog-relay/logger';
 import type { RequestValidator } from '@dialog-relay/contracts';
-import type { AuthAttempt, AuthThrottle } from './auth-throttle.js';
+import type { AuthAttempt, AuthThrottle, SourceAddress } from './auth-throttle.js';
 import { authenticate } from './authenticate.js';
 import { enforceMd5Reach } from './md5-reach.js';
 import type { ClientLookup, RunScriptParts, ScriptCall } from './ports.js';
@@ -46,9 +46,12 @@ export interface ChatService {
   /** `shapeChecked`: the raw bytes were held to the body-shape limits before parsing (the validator does not walk the body again). */
   handle(
     body: Readonly<Record<string, unknown>>,
-    context: { requestId: string; logger: Logger; sourceAddress?: string; shapeChecked?: boolean },
+    context: { requestId: string; logger: Logger; sourceAddress?: SourceAddress; shapeChecked?: boolean },
   ): Promise<ChatOutcome>;
 }
+
+/** A caller whose address is not known (a test, a caller outside HTTP). */
+const NO_ADDRESS: SourceAddress = () => undefined;
 
 const SCENARIOS: Record<EventType, Scenario> = {
   assist_dialog: assistDialog,
@@ -83,7 +86,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       }
       const { value: request, command } = validation;
       const info = request.message_info;
-      const attempt = { client: request.client, sourceAddress: context.sourceAddress };
+      const attempt = { client: request.client, sourceAddress: context.sourceAddress ?? NO_ADDRESS };
       const waitS = await deps.authThrottle?.addressWait(attempt.sourceAddress);
       if (waitS !== undefined) {
         throw new AppError('rate_limited', 'Too many failed authentications from this address; wait before retrying.', {

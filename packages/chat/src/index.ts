@@ -1,2 +1,2 @@
 export { createChatService, type ChatService } from './chat-service.js';
-export type { AuthAttempt, AuthThrottle } from './auth-throttle.js';
+export type { AuthAttempt, AuthThrottle, SourceAddress } from './auth-throttle.js';

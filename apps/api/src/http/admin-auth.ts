@@ -78,7 +78,7 @@ export function createAdminGate(tokens: AdminTokens, throttle?: AuthThrottle): A
   /** The access `check` finds, counting a wrong credential; throws rate_limited over the limits. */
   const admit = async (req: Request, presented: boolean, check: () => AdminAccess): Promise<AdminAccess> => {
     if (!throttle || !presented) return check();
-    const sourceAddress = req.ip ?? req.socket.remoteAddress;
+    const sourceAddress = (): string | undefined => req.ip ?? req.socket.remoteAddress;
     const addressWait = await throttle.addressWait(sourceAddress);
     if (addressWait !== undefined) throw rateLimited(addressWait);
     const access = check();

@@ -27,16 +27,19 @@ export function createAuthThrottle(limits: IngressConfig['authFailures']): AuthT
   // limiter lookup per request (docs/design/performance.md).
   let failuresUntilMs = 0;
   return {
-    async addressWait(sourceAddress) {
-      if (sourceAddress === undefined || Date.now() >= failuresUntilMs) return undefined;
+    async addressWait(sourceAddressOf) {
+      if (Date.now() >= failuresUntilMs) return undefined;
+      const sourceAddress = sourceAddressOf();
+      if (sourceAddress === undefined) return undefined;
       // Refused once `perAddress` failures were counted: the next try is the one over the limit.
       return waitS(await perAddress.get(addressGroup(sourceAddress)), limits.perAddress - 1);
     },
     async failed(attempt: AuthAttempt) {
       failuresUntilMs = Date.now() + limits.windowS * 1000 + 1000;
+      const sourceAddress = attempt.sourceAddress();
       const [client, address] = await Promise.all([
         count(perClient, attempt.client),
-        attempt.sourceAddress === undefined ? undefined : count(perAddress, addressGroup(attempt.sourceAddress)),
+        sourceAddress === undefined ? undefined : count(perAddress, addressGroup(sourceAddress)),
       ]);
       return longest([waitS(client, limits.perClient), waitS(address, limits.perAddress)]);
     },

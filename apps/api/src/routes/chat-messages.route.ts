@@ -80,7 +80,7 @@ export function chatMessagesRouter(deps: { chat: ChatService; logger: Logger; me
     const outcome = await deps.chat.handle(body, {
       requestId,
       logger,
-      sourceAddress: req.ip ?? req.socket.remoteAddress,
+      sourceAddress: () => req.ip ?? req.socket.remoteAddress,
       shapeChecked: true,
     });
     if (outcome.idempotentReplay) res.set('Idempotent-Replayed', 'true');
