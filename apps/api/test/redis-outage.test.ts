@@ -66,4 +66,25 @@ describe('Redis outage', function () {
     }
     expect((await post(t.url, sign(bodyFor('website_dialog')))).status).to.equal(200);
   });
+
+  it('keeps the connection of a request still being worked on past the idle time-out, and answers it', async () => {
+    // docs/service-rules.md §16: the idle time-out closes connections without progress, not requests a handler still works on
+    const impatient = await startTestApi({ REDIS_URL: server.url, HTTP_IDLE_TIMEOUT_MS: '300' });
+    try {
+      expect((await post(impatient.url, sign(bodyFor('website_dialog')))).status).to.equal(200);
+      server.pause();
+      try {
+        const sent = performance.now();
+        const answer = await post(impatient.url, sign(bodyFor('website_dialog')));
+        expect(performance.now() - sent, 'ms waited: past the idle time-out').to.be.at.least(2000);
+        expect(answer.status, JSON.stringify(answer.json)).to.equal(503);
+        expect(answer.json).to.include({ code: 503, error: 'service_unavailable' });
+      } finally {
+        server.resume();
+      }
+      expect((await post(impatient.url, sign(bodyFor('website_dialog')))).status).to.equal(200);
+    } finally {
+      await impatient.close();
+    }
+  });
 });

@@ -32,7 +32,7 @@ const MAX_REQUESTS_PER_SOCKET = 1000;
  * answers are small, and a client that stops reading is dropped once the idle time-out passes.
  */
 export function createApiServer(app: Express, options: ApiServerOptions): Server {
-  const answered = new WeakMap<Socket, number>();
+  const connections = new WeakMap<Socket, Connection>();
   const server = createServer(
     {
       headersTimeout: options.headersTimeoutMs,
@@ -45,9 +45,14 @@ export function createApiServer(app: Express, options: ApiServerOptions): Server
       requireHostHeader: false,
     },
     (req: IncomingMessage, res: ServerResponse) => {
-      const served = (answered.get(req.socket) ?? 0) + 1;
-      answered.set(req.socket, served);
-      if (served >= MAX_REQUESTS_PER_SOCKET) res.shouldKeepAlive = false;
+      let connection = connections.get(req.socket);
+      if (connection === undefined) {
+        connection = { served: 0, working: 0 };
+        connections.set(req.socket, connection);
+      }
+      connection.served += 1;
+      if (connection.served >= MAX_REQUESTS_PER_SOCKET) res.shouldKeepAlive = false;
+      countWorking(connection, res);
       if (req.httpVersion === '1.1' && req.headers.host === undefined) {
         answerWithoutApp(res, new AppError('bad_request', 'An HTTP/1.1 request needs a Host header.'));
         return;
@@ -55,7 +60,7 @@ export function createApiServer(app: Express, options: ApiServerOptions): Server
       app(req, res);
     },
   );
-  watchIdleSockets(server, options.idleTimeoutMs);
+  closeIdleSockets(server, connections, options.idleTimeoutMs);
   server.on('clientError', answerClientError);
   // An Expect other than 100-continue would get Node's empty 417; it is served like any request (RFC 9110 §10.1.1 allows it).
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
@@ -64,6 +69,31 @@ export function createApiServer(app: Express, options: ApiServerOptions): Server
     endWithEnvelope(socket, new AppError('bad_request', 'CONNECT is not served: this is not a proxy.'));
   });
   return server;
+}
+
+/** What the server keeps of a connection, in one object (one look-up a request). */
+interface Connection {
+  /** Requests it carried (MAX_REQUESTS_PER_SOCKET). */
+  served: number;
+  /** Requests a handler is still working on (closeIdleSockets). */
+  working: number;
+}
+
+/**
+ * Counts the request as worked on until its answer is written to the socket (prefinish: a client that
+ * does not read never lets 'finish' come) or the request is closed, whichever is first. One listener
+ * function for both, kept with `on`: `once` wraps each listener in a bound function and a state object.
+ */
+function countWorking(connection: Connection, res: ServerResponse): void {
+  connection.working += 1;
+  let done = false;
+  const finished = (): void => {
+    if (done) return;
+    done = true;
+    connection.working = Math.max(0, connection.working - 1);
+  };
+  res.on('prefinish', finished);
+  res.on('close', finished);
 }
 
 /** An error envelope written before the app runs (the request never reaches Express), closing the connection. */
@@ -84,24 +114,10 @@ function answerWithoutApp(res: ServerResponse, error: AppError): void {
  * one of its requests (a sync reply may wait for the engine): then the watch starts again.
  * Output waiting in the socket means the client does not read: it is closed.
  */
-function watchIdleSockets(server: Server, idleTimeoutMs: number): void {
-  const busy = new WeakMap<Socket, number>();
-  server.on('request', (req: { socket: Socket }, res: ServerResponse) => {
-    const socket = req.socket;
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
-    let done = false;
-    const finished = (): void => {
-      if (done) return;
-      done = true;
-      busy.set(socket, Math.max(0, (busy.get(socket) ?? 1) - 1));
-    };
-    // Written to the socket (prefinish) is what counts: a client that does not read never lets 'finish' come.
-    res.once('prefinish', finished);
-    res.once('close', finished);
-  });
+function closeIdleSockets(server: Server, connections: WeakMap<Socket, Connection>, idleTimeoutMs: number): void {
   server.timeout = idleTimeoutMs;
   server.on('timeout', (socket: Socket) => {
-    const working = (busy.get(socket) ?? 0) > 0 && socket.writableLength === 0;
+    const working = (connections.get(socket)?.working ?? 0) > 0 && socket.writableLength === 0;
     if (working) socket.setTimeout(idleTimeoutMs);
     else socket.destroy();
   });
