@@ -12,7 +12,7 @@ import { toAppError } from './http/error-mapping.js';
 import type { ApiMetrics } from './http/metrics.js';
 import type { QueueDashboard } from './http/queue-dashboard.js';
 import { assignRequestId, requestIdFrom } from './http/request-id.js';
-import { chatMessagesRouter } from './routes/chat-messages.route.js';
+import { mountChatMessages } from './routes/chat-messages.route.js';
 import { healthRouter } from './routes/health.route.js';
 
 export interface AppDeps {
@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps): Express {
     });
   }
 
-  app.use(chatMessagesRouter({ chat: deps.chat, logger: deps.logger, metrics: deps.metrics, bodyLimitBytes: deps.bodyLimitBytes }));
+  mountChatMessages(app, { chat: deps.chat, logger: deps.logger, metrics: deps.metrics, bodyLimitBytes: deps.bodyLimitBytes });
   // A sub-router answers OPTIONS itself (200 text/plain naming its methods); no operation here takes
   // OPTIONS, so it is 404 in the envelope like any other method a path does not take (docs/service-rules.md §3).
   app.use(['/healthz', '/readyz', '/openapi.json', '/docs'], (req: Request, _res: Response, next: NextFunction) => {

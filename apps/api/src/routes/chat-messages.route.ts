@@ -1,7 +1,7 @@
 import type { ChatService } from '@dialog-relay/chat';
 import { AppError, checkRawBodyShape, jsonParseFailureDetail, leadingErrorCode } from '@dialog-relay/contracts';
 import type { Logger } from '@dialog-relay/logger';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { sendSuccess } from '../http/envelope.js';
 import type { ApiMetrics } from '../http/metrics.js';
 import { requestIdFrom } from '../http/request-id.js';
@@ -68,12 +68,19 @@ function parseBody(req: Request): Record<string, unknown> {
 
 const EMPTY = Buffer.alloc(0);
 
-/** POST /custom-im/chat-messages: Content-Type, size limit and the one pass over the body here; everything else in the chat service. */
-export function chatMessagesRouter(deps: { chat: ChatService; logger: Logger; metrics: ApiMetrics; bodyLimitBytes: number }): Router {
-  const router = express.Router();
+/**
+ * POST /custom-im/chat-messages: Content-Type, size limit and the one pass over the body here;
+ * everything else in the chat service. Mounted on the application's own router, not through a
+ * sub-router, which every request would enter and leave (a second dispatch: its prefix trimmed, its
+ * parameters processed, its `next` and restore closures made; docs/design/performance.md).
+ */
+export function mountChatMessages(
+  app: Express,
+  deps: { chat: ChatService; logger: Logger; metrics: ApiMetrics; bodyLimitBytes: number },
+): void {
   const readBody = express.raw({ limit: deps.bodyLimitBytes, type: () => true });
 
-  router.post(CHAT_MESSAGES_PATH, requireJson, readBody, async (req: Request, res: Response) => {
+  app.post(CHAT_MESSAGES_PATH, requireJson, readBody, async (req: Request, res: Response) => {
     const requestId = requestIdFrom(res);
     const body = parseBody(req);
     const logger = deps.logger.child({ request_id: requestId });
@@ -91,9 +98,8 @@ export function chatMessagesRouter(deps: { chat: ChatService; logger: Logger; me
     sendSuccess(res, outcome.status, outcome.requestId, outcome.data);
   });
 
-  router.all(CHAT_MESSAGES_PATH, (_req: Request, res: Response) => {
+  app.all(CHAT_MESSAGES_PATH, (_req: Request, res: Response) => {
     res.set('Allow', 'POST');
     throw new AppError('method_not_allowed', `Use POST ${CHAT_MESSAGES_PATH}.`);
   });
-  return router;
 }
