@@ -4,7 +4,7 @@ import type { AbortRequester } from './attempt-aborts.js';
 import type { DeliveryStore } from './delivery.store.js';
 import { NO_AUTO_REPLY_METRICS, type AutoReplyMetrics, type CancelCause } from './reply-metrics.js';
 import { deliveryViewOf, recordOfFields } from './delivery.store.js';
-import { conversationKeys } from './turn-keys.js';
+import { conversationKeysFor } from './turn-keys.js';
 import { CANCEL_PART, RESUME_PART, SCHEDULE_PART, STATUS_PART } from './ingress.lua.js';
 import type { DeliveryAttempt, DeliveryView, DueMessage, ReplyStatus, StoredDueMessage, TurnBatch } from './reply.types.js';
 import {
@@ -75,7 +75,6 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     if (!deps.steps) throw new Error('createAutoReplies: the steps of a request script need `steps` (keys and timings)');
     return deps.steps;
   };
-  const turnKeys = (c: string) => conversationKeys(stepDeps().keys, c);
   const afterSchedule = async (message: DueMessage, raw: unknown): Promise<ScheduleOutcome> => {
     const result = scheduleResultOf(raw);
     if (result.kind !== 'queued') return result.kind;
@@ -121,7 +120,11 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     },
     /** stop() as a step of the request's write script. */
     stopStep(conversationId: string): Step<number> {
-      const call = stepCall(CANCEL_PART, turnKeys(conversationId), { stop: '1', pauseMs: 0, conversationId });
+      const call = stepCall(CANCEL_PART, conversationKeysFor(stepDeps().keys, conversationId, CANCEL_PART.keys), {
+        stop: '1',
+        pauseMs: 0,
+        conversationId,
+      });
       return { call, settle: (raw) => afterCancel(conversationId, cancelResultOf(raw), 'stop', settings.abortWaitMs) };
     },
     resume: (conversationId: string): Promise<void> => turns.resume(conversationId),
@@ -145,7 +148,11 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
       const shard = keys.shardOf(conversationId);
       const suffix = `_s${shard}`;
       const deliveryPrefix = keys.delivery(suffix).slice(0, -suffix.length);
-      const call = stepCall(STATUS_PART, turnKeys(conversationId), { limit: STATUS_DELIVERIES, deliveryPrefix, shardSuffix: suffix });
+      const call = stepCall(STATUS_PART, conversationKeysFor(keys, conversationId, STATUS_PART.keys), {
+        limit: STATUS_DELIVERIES,
+        deliveryPrefix,
+        shardSuffix: suffix,
+      });
       return {
         call,
         async settle(raw) {

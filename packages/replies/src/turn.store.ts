@@ -4,7 +4,7 @@ import { parseContextMessages } from '@dialog-relay/conversations';
 import { replyQueueKeys } from '@dialog-relay/queue';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
-import { conversationKeys } from './turn-keys.js';
+import { conversationKeys, conversationKeysFor } from './turn-keys.js';
 import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, FINISH, SCHEDULE, takeScript, WAITING_TURN } from './turns.lua.js';
 
 export type TakeResult =
@@ -174,7 +174,7 @@ function dueJson(message: DueMessage): string {
 export function scheduleInput(keys: RedisKeys, timings: TurnTimings, message: DueMessage) {
   return {
     keys: {
-      ...conversationKeys(keys, message.conversationId),
+      ...conversationKeysFor(keys, message.conversationId, SCHEDULE.keys),
       scheduled: keys.scheduledMessage(message.conversationId, message.message.msg_id),
     },
     args: {
