@@ -218,7 +218,9 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
       const ownTerms: (readonly [number, PairTerms])[] = [];
       let weight = 0;
       const messageTerms = termsOf(text, lexicon);
-      for (const [term, factor] of messageTerms) {
+      // by key, not by entry: a Map's entries iterator makes a [term, factor] array per term
+      for (const term of messageTerms.keys()) {
+        const factor = messageTerms.get(term) ?? 0;
         const related = relatedOf(term);
         const own = factor >= MIN_OWN_FACTOR;
         if (related.from.length === 0) {
