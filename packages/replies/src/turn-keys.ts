@@ -19,16 +19,6 @@ const CONVERSATION_KEYS = {
 type ConversationKeyName = keyof typeof CONVERSATION_KEYS;
 
 /**
- * Every key of one conversation that the turn scripts and the request parts name, by the names their
- * headers give them (a script call takes only the keys its script declares).
- */
-export const conversationKeys = (keys: RedisKeys, c: string): Record<ConversationKeyName, string> => {
-  const all = {} as Record<ConversationKeyName, string>;
-  for (const name of Object.keys(CONVERSATION_KEYS) as ConversationKeyName[]) all[name] = CONVERSATION_KEYS[name](keys, c);
-  return all;
-};
-
-/**
  * Only the keys of one conversation that `names` lists (a part's declared keys; a name that is not a
  * conversation's key is left for the caller to add). The request path builds no key its script does
  * not take: a status read takes 5 of the 12 (docs/design/performance.md).
@@ -45,3 +35,24 @@ export function conversationKeysFor<N extends string>(
   }
   return some;
 }
+
+/**
+ * Every key of one conversation that the turn scripts and the request parts name, by the names their
+ * headers give them (a script call takes only the keys its script declares). One object literal of a
+ * fixed shape, each key named by CONVERSATION_KEYS: the worker's turn scripts take it several times a
+ * reply, and a loop adding the names one by one cost about twice as long (0.6-0.7 against 1.0-1.3 µs).
+ */
+export const conversationKeys = (keys: RedisKeys, c: string): Record<ConversationKeyName, string> => ({
+  pending: CONVERSATION_KEYS.pending(keys, c),
+  since: CONVERSATION_KEYS.since(keys, c),
+  oldest: CONVERSATION_KEYS.oldest(keys, c),
+  generation: CONVERSATION_KEYS.generation(keys, c),
+  batch: CONVERSATION_KEYS.batch(keys, c),
+  stop: CONVERSATION_KEYS.stop(keys, c),
+  paused: CONVERSATION_KEYS.paused(keys, c),
+  attempts: CONVERSATION_KEYS.attempts(keys, c),
+  waiting: CONVERSATION_KEYS.waiting(keys, c),
+  order: CONVERSATION_KEYS.order(keys, c),
+  messages: CONVERSATION_KEYS.messages(keys, c),
+  deliveries: CONVERSATION_KEYS.deliveries(keys, c),
+});

@@ -25,6 +25,11 @@ describe('conversation keys of the turn scripts', () => {
     });
   }
 
+  it('builds the whole set and any part of it alike', () => {
+    const all: Record<string, string> = conversationKeys(keys, c);
+    expect(conversationKeysFor(keys, c, Object.keys(all))).to.deep.equal(all);
+  });
+
   it('builds 5 of the 12 for a status read', () => {
     expect(Object.keys(conversationKeysFor(keys, c, STATUS_PART.keys))).to.have.length(5);
   });
