@@ -1,7 +1,7 @@
-import { boundChildren, createOldestWaitingGauge, createReplyCounter } from '@dialog-relay/process';
+import { boundChildren, collectProcessMetrics, createOldestWaitingGauge, createReplyCounter } from '@dialog-relay/process';
 import type { ReplyMetrics } from '@dialog-relay/replies';
 import type { CountReply } from '@dialog-relay/reply-engine';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Seconds from a message's acceptance to its reply's delivery: debounce, engine, retries (deadline 15 min). */
 const END_TO_END_BUCKETS = [0.25, 0.5, 1, 2, 3, 5, 10, 30, 60, 120, 300, 600, 900];
@@ -23,7 +23,7 @@ export interface WorkerMetrics {
  */
 export function createWorkerMetrics(oldestWaitingMs: () => Promise<number>): WorkerMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'dialog_relay_worker_' });
+  collectProcessMetrics(registry, 'dialog_relay_worker_');
   const registers = [registry];
   const attempts = new Counter({
     name: 'dialog_relay_delivery_attempts_total',

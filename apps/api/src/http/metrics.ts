@@ -1,7 +1,7 @@
-import { boundChildren, createOldestWaitingGauge, createReplyCounter } from '@dialog-relay/process';
+import { boundChildren, collectProcessMetrics, createOldestWaitingGauge, createReplyCounter } from '@dialog-relay/process';
 import type { AutoReplyMetrics } from '@dialog-relay/replies';
 import type { CountReply } from '@dialog-relay/reply-engine';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -34,7 +34,7 @@ export interface QueueSnapshot {
 /** Prometheus metrics of one API process, on a registry of its own (not the global one). */
 export function createApiMetrics(snapshot?: () => Promise<QueueSnapshot>): ApiMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'dialog_relay_api_' });
+  collectProcessMetrics(registry, 'dialog_relay_api_');
   if (snapshot) {
     let latest: Promise<QueueSnapshot> | undefined;
     const read = (): Promise<QueueSnapshot> => (latest ??= snapshot().finally(() => (latest = undefined)));
