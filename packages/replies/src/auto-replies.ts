@@ -3,6 +3,7 @@ import { stepCall, type RedisKeys, type Step } from '@dialog-relay/redis';
 import type { AbortRequester } from './attempt-aborts.js';
 import type { DeliveryStore } from './delivery.store.js';
 import { NO_AUTO_REPLY_METRICS, type AutoReplyMetrics, type CancelCause } from './reply-metrics.js';
+import { deliveryShardSuffix } from './delivery-id.js';
 import { deliveryViewOf, recordOfFields } from './delivery.store.js';
 import { conversationKeysFor } from './turn-keys.js';
 import { CANCEL_PART, RESUME_PART, SCHEDULE_PART, STATUS_PART } from './ingress.lua.js';
@@ -75,6 +76,8 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     if (!deps.steps) throw new Error('createAutoReplies: the steps of a request script need `steps` (keys and timings)');
     return deps.steps;
   };
+  // the status part's arguments of each shard, made the first time a status of that shard is read
+  const statusArgsOfShard: StatusArgs[] = [];
   const afterSchedule = async (message: DueMessage, raw: unknown): Promise<ScheduleOutcome> => {
     const result = scheduleResultOf(raw);
     if (result.kind !== 'queued') return result.kind;
@@ -146,13 +149,11 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     statusStep(conversationId: string): Step<ReplyStatus> {
       const { keys } = stepDeps();
       const shard = keys.shardOf(conversationId);
-      const suffix = `_s${shard}`;
-      const deliveryPrefix = keys.delivery(suffix).slice(0, -suffix.length);
-      const call = stepCall(STATUS_PART, conversationKeysFor(keys, conversationId, STATUS_PART.keys), {
-        limit: STATUS_DELIVERIES,
-        deliveryPrefix,
-        shardSuffix: suffix,
-      });
+      const call = stepCall(
+        STATUS_PART,
+        conversationKeysFor(keys, conversationId, STATUS_PART.keys),
+        (statusArgsOfShard[shard] ??= statusArgsOf(keys, shard)),
+      );
       return {
         call,
         async settle(raw) {
@@ -194,6 +195,15 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
 
 /** The latest deliveries auto_reply_status shows. */
 const STATUS_DELIVERIES = 10;
+
+/** The status part's arguments (STATUS_PART): the same for every conversation of one shard. */
+type StatusArgs = Readonly<{ limit: number; deliveryPrefix: string; shardSuffix: string }>;
+
+/** A shard's StatusArgs: its delivery records' key prefix, and the suffix of the delivery ids made in it. */
+function statusArgsOf(keys: RedisKeys, shard: number): StatusArgs {
+  const shardSuffix = deliveryShardSuffix(shard);
+  return Object.freeze({ limit: STATUS_DELIVERIES, deliveryPrefix: keys.delivery(shardSuffix).slice(0, -shardSuffix.length), shardSuffix });
+}
 
 /** What queuing a due message came to: 'full' when the conversation holds PENDING_MESSAGES_MAX waiting messages (nothing queued). */
 export type ScheduleOutcome = 'queued' | 'stopped' | 'paused' | 'full';

@@ -23,6 +23,9 @@ function randomBytes16(): Uint8Array {
   return pool.subarray(16 * (used - 1), 16 * used);
 }
 
+/** How a delivery id ends: the shard of its conversation (`_s7`), as RedisKeys reads it back. */
+export const deliveryShardSuffix = (shard: number): string => `_s${shard}`;
+
 /**
  * A new delivery id (docs/service-rules.md §15): `dlv_` + a UUIDv7 without dashes + `_s<shard>`. Time-ordered and
  * random, so it is never reused after a Redis reset, a restore or a new deployment; the shard suffix
@@ -41,5 +44,5 @@ export function newDeliveryId(shard: number): string {
     // the counter ran over: borrow the next millisecond, so ids still sort in the order they were made
     if (seq === 0) lastMs += 1;
   }
-  return `dlv_${uuidv7({ random, msecs: lastMs, seq }).replaceAll('-', '')}_s${shard}`;
+  return `dlv_${uuidv7({ random, msecs: lastMs, seq }).replaceAll('-', '')}${deliveryShardSuffix(shard)}`;
 }
