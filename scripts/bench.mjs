@@ -62,7 +62,7 @@ const figures = {
   e2e_by_second: null,
   cpu_us_paced: null,
   redis_commands: null,
-  cpu_us: { request: null, by_scenario: null, redis_by_scenario: null, reply: null },
+  cpu_us: { request: null, by_scenario: null, redis_by_scenario: null, main_thread: null, reply: null },
   alloc_kib: null,
   redis_cpu_us: null,
   redis_instructions: null,
@@ -93,6 +93,7 @@ try {
     figures.cpu_us.request = sync.cpuUs.request;
     figures.cpu_us.by_scenario = sync.cpuUs.by_scenario;
     figures.cpu_us.redis_by_scenario = sync.cpuUs.redis_by_scenario;
+    figures.cpu_us.main_thread = sync.cpuUs.main_thread;
     figures.alloc_kib = sync.allocKib;
   }
 

@@ -18,6 +18,22 @@ export function processCpuUs(pid) {
   }
 }
 
+/**
+ * A process's main thread so far (µs): its time on a core, and its time ready to run but waiting for
+ * one (another process had it), from /proc/<pid>/task/<pid>/schedstat; null where that is not there.
+ * The API's and bare Express's requests/s follow their main thread's share of the wall clock: a
+ * thread kept waiting by the processes it wakes (Redis, the load generator) answers fewer requests
+ * for the same CPU per request.
+ */
+export function mainThreadUs(pid) {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    return Number.isFinite(run) && Number.isFinite(wait) ? { run: run / 1e3, wait: wait / 1e3 } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Redis's own CPU time (µs) so far, user + system of the server process, from INFO cpu. */
 export async function redisCpuUs(redis) {
   const info = await redis.info('cpu');

@@ -96,6 +96,14 @@ export function writeResults(root, { rows, stopAttemptsAfter, errors, figures })
       redis_by_scenario:
         figures.cpu_us.redis_by_scenario &&
         Object.fromEntries(Object.entries(figures.cpu_us.redis_by_scenario).map(([id, us]) => [id, round(us)])),
+      main_thread:
+        figures.cpu_us.main_thread &&
+        Object.fromEntries(
+          Object.entries(figures.cpu_us.main_thread).map(([id, thread]) => [
+            id,
+            thread && Object.fromEntries(Object.entries(thread).map(([name, value]) => [name, round(value)])),
+          ]),
+        ),
     },
     alloc_kib: figures.alloc_kib && Object.fromEntries(Object.entries(figures.alloc_kib).map(([id, kib]) => [id, round(kib)])),
     redis_cpu_us: figures.redis_cpu_us && { auto: round(figures.redis_cpu_us.auto), raw: round(figures.redis_cpu_us.raw) },

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { perUnit, processCpuUs, redisCpuUs } from './cpu.mjs';
+import { mainThreadUs, perUnit, processCpuUs, redisCpuUs } from './cpu.mjs';
 import { kibPerRequest } from './gc-trace.mjs';
 import { failures, load, pool } from './load.mjs';
 import { forkReady, freePort, serviceEnv, startApi, stop } from './processes.mjs';
@@ -11,20 +11,41 @@ import { bareBody } from './traffic.mjs';
 
 /**
  * Runs the load and adds the server's CPU µs per answered request (less sensitive to a loaded
- * machine than requests/s), the KiB it allocated per request (its --trace-gc lines, gc-trace.mjs)
- * and Redis's own CPU µs per request (INFO cpu through `probe`): the other process a request keeps
- * busy on the same two cores.
+ * machine than requests/s), the KiB it allocated per request (its --trace-gc lines, gc-trace.mjs),
+ * Redis's own CPU µs per request (INFO cpu through `probe`): the other process a request keeps
+ * busy on the same two cores, and the server's main thread: µs on a core and µs waiting for one per
+ * request, and the shares of the wall clock they make (cpu.mjs, mainThreadUs).
  */
 const measured = async (pid, gc, probe, run) => {
   const before = processCpuUs(pid) ?? Number.NaN;
   const redisBefore = await redisCpuUs(probe);
+  const threadBefore = mainThreadUs(pid);
+  const startedNs = process.hrtime.bigint();
   const mark = gc.mark();
   const result = await run();
-  result.cpuUsPerRequest = ((processCpuUs(pid) ?? Number.NaN) - before) / Math.max(1, result.requests.total);
+  const threadAfter = mainThreadUs(pid);
+  const wallUs = Number(process.hrtime.bigint() - startedNs) / 1e3;
+  const answered = Math.max(1, result.requests.total);
+  result.cpuUsPerRequest = ((processCpuUs(pid) ?? Number.NaN) - before) / answered;
   result.redisCpuUsPerRequest = perUnit(redisBefore, await redisCpuUs(probe), result.requests.total);
   result.allocKibPerRequest = kibPerRequest(gc.allocationSince(mark), result.requests.average);
+  result.mainThread =
+    threadBefore && threadAfter
+      ? {
+          run_us: (threadAfter.run - threadBefore.run) / answered,
+          wait_us: (threadAfter.wait - threadBefore.wait) / answered,
+          run_share: (threadAfter.run - threadBefore.run) / wallUs,
+          wait_share: (threadAfter.wait - threadBefore.wait) / wallUs,
+        }
+      : null;
   return result;
 };
+
+/** " 116 + 16 µs (82 % + 11 %)": a main thread's µs on a core + waiting for one per request, and their shares of the run. */
+const threadFigures = (thread) =>
+  thread === null
+    ? ' -'
+    : ` ${thread.run_us.toFixed(0)} + ${thread.wait_us.toFixed(0)} µs (${(thread.run_share * 100).toFixed(0)} % + ${(thread.wait_share * 100).toFixed(0)} %)`;
 
 /** The statuses other than 2xx a run was answered with, as " (503 ×12, …)"; '' when none. */
 const unexpected = (statuses) => {
@@ -106,6 +127,13 @@ async function measureSync({ root, redis, receiver, sign, seconds, log, clients,
       .map(([id, r]) => `${id} ${r.cpuUsPerRequest.toFixed(0)} µs (${(bareCpu / r.cpuUsPerRequest).toFixed(2)} × bare)`)
       .join(', ')}`,
   );
+  log(
+    `   main thread per request, on a core + waiting for one (shares of the run): bare Express${threadFigures(bareBefore.mainThread)}; ${Object.entries(
+      results,
+    )
+      .map(([id, r]) => `${id}${threadFigures(r.mainThread)}`)
+      .join(', ')}`,
+  );
   const us = (value) => (value === null ? '-' : value.toFixed(0));
   log(
     `   Redis CPU per request: bare Express + 2 round trips ${us(floor.redisCpuUsPerRequest)} µs; ${Object.entries(results)
@@ -152,6 +180,11 @@ async function measureSync({ root, redis, receiver, sign, seconds, log, clients,
     redis_by_scenario: {
       bare_2_round_trips: floor.redisCpuUsPerRequest,
       ...Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.redisCpuUsPerRequest])),
+    },
+    // bare Express's first run: the one before the scenarios, as the CPU pairs of the log compare
+    main_thread: {
+      bare: bareBefore.mainThread,
+      ...Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.mainThread])),
     },
   };
   return {
