@@ -1,12 +1,15 @@
 import type { ContextMessage, ReplyPart } from '@dialog-relay/contracts';
 
-/** The text parts of a message, joined by newlines ('' when it has none). */
+/** The text parts of a message, trimmed, the empty ones left out, joined by newlines ('' when it has none). */
 export function messageText(message: ContextMessage): string {
-  return message.content
-    .filter((part) => part.type === 'text')
-    .map((part) => part.content.trim())
-    .filter((text) => text !== '')
-    .join('\n');
+  // one loop, no list per step: a message is mostly one text part, returned as it is when it needs no trim
+  let text = '';
+  for (const part of message.content) {
+    if (part.type !== 'text') continue;
+    const trimmed = part.content.trim();
+    if (trimmed !== '') text = text === '' ? trimmed : `${text}\n${trimmed}`;
+  }
+  return text;
 }
 
 /** A message as plain text: text parts verbatim, files summarised as "[image]", "[document]", "[voice]". */

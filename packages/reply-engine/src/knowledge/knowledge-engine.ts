@@ -14,14 +14,17 @@ export interface KnowledgeEngineOptions {
 
 export const DEFAULT_KNOWLEDGE_HISTORY_MESSAGES = 2;
 
-/** The texts of the last `count` customer messages of the context, oldest first. */
+/** The texts of the last `count` customer messages of the context that have text, oldest first. */
 export function recentCustomerTexts(context: readonly ContextMessage[], count: number): string[] {
-  if (count <= 0) return [];
-  return context
-    .filter((message) => message.role === 'customer')
-    .map(messageText)
-    .filter((text) => text !== '')
-    .slice(-count);
+  const texts: string[] = [];
+  // from the newest back, until `count` are found: the earlier messages are not read
+  for (let i = context.length - 1; i >= 0 && texts.length < count; i--) {
+    const message = context[i] as ContextMessage;
+    if (message.role !== 'customer') continue;
+    const text = messageText(message);
+    if (text !== '') texts.push(text);
+  }
+  return texts.reverse();
 }
 
 /** How many context messages a knowledge engine reads: the customer messages, with room for the replies between them. */

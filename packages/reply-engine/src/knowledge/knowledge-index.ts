@@ -49,13 +49,6 @@ export function verbatimKey(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/** What one message term matches in the index: the index terms it stands for (term-expansion.ts). */
-interface QueryTerm {
-  factor: number;
-  own: boolean;
-  related: Related;
-}
-
 /** What a term of a message stands for in the index; depends only on the index, so kept per term. */
 interface Related {
   /** For the word pairs: the index terms that occur in pairs, with their relation. */
@@ -156,22 +149,32 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
   const pairTotals = new Float64Array(entryCount);
   const bestOfEntry = new Float64Array(entryCount);
   const upper = new Float64Array(entryCount);
+  // the entries one message term reached, in the order reached (a list grown by push was made anew
+  // for every term: emptied by `length = 0`, it gave back its storage and grew again, several
+  // copies a term, about 4.5 KB a reply, performance-log.md twenty-first session)
+  const touched = new Int32Array(entryCount);
+  // the message's terms that match in the index (the first `queried` of each list; kept across calls, never shrunk):
+  // each term's factor, whether it is one of the message's own words, and what it stands for (term-expansion.ts)
+  const queryFactors: number[] = [];
+  const queryOwn: boolean[] = [];
+  const queryRelated: Related[] = [];
   const raw = new Float64Array(mostDocs);
   const own = new Float64Array(mostDocs);
   const bestOfDoc = new Float64Array(mostDocs);
   const bestOwnOfDoc = new Float64Array(mostDocs);
 
   /** The exact score of entry `e` and whether one of its phrasings is the message whole. */
-  const exactScore = (e: number, query: readonly QueryTerm[], weight: number): KnowledgeMatch => {
+  const exactScore = (e: number, queried: number, weight: number): KnowledgeMatch => {
     const first = firstDoc[e] ?? 0;
     const count = (firstDoc[e + 1] ?? 0) - first;
     raw.fill(0, 0, count);
     own.fill(0, 0, count);
     // bestOfDoc and bestOwnOfDoc are all 0 between terms: each term's loop below resets what it set
-    for (const term of query) {
+    for (let q = 0; q < queried; q++) {
       let matched = false;
-      const { factor: queryFactor, own: ownTerm } = term;
-      const { from, to, gains } = term.related;
+      const queryFactor = queryFactors[q] ?? 0;
+      const ownTerm = queryOwn[q] ?? false;
+      const { from, to, gains } = queryRelated[q] as Related;
       for (let r = 0; r < from.length; r++) {
         const k = find(poolEntries, from[r] ?? 0, to[r] ?? 0, e);
         if (k < 0) continue;
@@ -213,8 +216,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
     rank(text, depth = DEFAULT_RANK_DEPTH) {
       entryTotals.fill(0);
       pairTotals.fill(0);
-      const touched: number[] = [];
-      const query: QueryTerm[] = [];
+      let queried = 0;
       const ownTerms: (readonly [number, PairTerms])[] = [];
       let weight = 0;
       const messageTerms = termsOf(text, lexicon);
@@ -229,6 +231,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
         }
         if (own) ownTerms.push([factor, related.pairTerms]);
         const { from, to, gains } = related;
+        let reached = 0;
         for (let r = 0; r < from.length; r++) {
           const distinct = gains[r] ?? 0;
           const end = to[r] ?? 0;
@@ -237,17 +240,23 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
             const entryFactor = poolEntryFactors[k] ?? 0;
             const gain = distinct * (factor < entryFactor ? factor : entryFactor);
             const previous = bestOfEntry[e] ?? 0;
-            if (previous === 0) touched.push(e);
-            if (gain > previous) bestOfEntry[e] = gain;
+            if (gain > previous) {
+              // an entry is listed once a term: when it first gains (a gain of 0 adds nothing)
+              if (previous === 0) touched[reached++] = e;
+              bestOfEntry[e] = gain;
+            }
           }
         }
         if (own) weight += factor * related.weight;
-        for (const e of touched) {
+        for (let t = 0; t < reached; t++) {
+          const e = touched[t] ?? 0;
           entryTotals[e] = (entryTotals[e] ?? 0) + (bestOfEntry[e] ?? 0);
           bestOfEntry[e] = 0;
         }
-        touched.length = 0;
-        query.push({ factor, own, related });
+        queryFactors[queried] = factor;
+        queryOwn[queried] = own;
+        queryRelated[queried] = related;
+        queried += 1;
       }
       if (ownTerms.length > 1) pairs.score(ownTerms, conceptSiblings(messageTerms.keys(), lexicon), pairTotals);
       // bounds: the best document scores between 0 and the entry's term sum
@@ -272,7 +281,7 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
         }
         if (bound < floor) break;
         upper[e] = -1;
-        const match = exactScore(e, query, weight);
+        const match = exactScore(e, queried, weight);
         if (match.score <= 0) continue;
         // kept in order (score, then entry) by insertion: a handful of entries
         let at = scored.length;

@@ -177,6 +177,12 @@ export function termsOf(text: string, lexicon: Lexicon = defaultLexicon()): Weig
   return terms;
 }
 
+// addConcepts' two parallel lists (a concept and its factor), kept across calls and never shrunk:
+// termsOf is synchronous and does not run again inside itself, and a list made per call was grown by
+// push anew each time (performance-log.md, twenty-first session). They hold lexicon concepts only.
+const foundConcepts: string[] = [];
+const foundFactors: number[] = [];
+
 /**
  * Adds the concept terms of the terms found (synonyms.ts), and of the CJK phrases the text contains.
  * A two-character lexicon word that the segmenter split (要收钱吗 → 要 / 收 / 钱吗) is in the text
@@ -184,29 +190,22 @@ export function termsOf(text: string, lexicon: Lexicon = defaultLexicon()): Weig
  * substring does (docs/knowledge-engine.md, "Lexicons"). The bigram itself keeps its own factor.
  */
 function addConcepts(terms: WeightedTerms, normalized: string, lexicon: Lexicon): void {
-  // two parallel lists, not a [concept, factor] array each, and the terms read by key (a Map's
-  // entries iterator makes an array per entry): about 1.1 KB less a message (performance-log.md, nineteenth session)
-  const concepts: string[] = [];
-  const factors: number[] = [];
+  // parallel lists, not a [concept, factor] array each, and the terms read by key (a Map's entries
+  // iterator makes an array per entry): about 1.1 KB less a message (performance-log.md, nineteenth session)
+  let count = 0;
+  const note = (concept: string, factor: number): void => {
+    foundConcepts[count] = concept;
+    foundFactors[count] = factor;
+    count += 1;
+  };
   for (const term of terms.keys()) {
     const factor = terms.get(term) ?? 0;
     const whole = factor === TERM_FACTORS.bigram ? TERM_FACTORS.word : factor;
-    for (const concept of lexicon.conceptsOf(term)) {
-      concepts.push(concept);
-      factors.push(whole * CONCEPT_FACTOR);
-    }
-    for (const concept of lexicon.conceptsNear(term)) {
-      concepts.push(concept);
-      factors.push(factor * CONCEPT_FACTOR * TYPO_CONCEPT_FACTOR);
-    }
+    for (const concept of lexicon.conceptsOf(term)) note(concept, whole * CONCEPT_FACTOR);
+    for (const concept of lexicon.conceptsNear(term)) note(concept, factor * CONCEPT_FACTOR * TYPO_CONCEPT_FACTOR);
   }
-  if (CJK.test(normalized)) {
-    for (const concept of lexicon.cjkPhraseConcepts(normalized)) {
-      concepts.push(concept);
-      factors.push(CONCEPT_FACTOR);
-    }
-  }
-  for (let i = 0; i < concepts.length; i++) add(terms, concepts[i] ?? '', factors[i] ?? 0);
+  if (CJK.test(normalized)) for (const concept of lexicon.cjkPhraseConcepts(normalized)) note(concept, CONCEPT_FACTOR);
+  for (let i = 0; i < count; i++) add(terms, foundConcepts[i] ?? '', foundFactors[i] ?? 0);
 }
 
 /** The search terms of a text, without their factors (see termsOf). */
