@@ -1,6 +1,7 @@
 import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
 import { MIN_OWN_FACTOR, termsOf } from '../text/tokenize.js';
 import type { KnowledgeEntry } from './knowledge-base.js';
+import { createBestPerEntry } from './best-per-entry.js';
 import { buildIndexPostings, distinctiveness } from './index-postings.js';
 import { memoize } from '../text/memo.js';
 import { createTermExpansion, TERM_CACHE_SIZE } from './term-expansion.js';
@@ -147,12 +148,9 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
   // scratch buffers, one set per index: rank is synchronous
   const entryTotals = new Float64Array(entryCount);
   const pairTotals = new Float64Array(entryCount);
-  const bestOfEntry = new Float64Array(entryCount);
+  // each entry's best gain from one message term (best-per-entry.ts)
+  const bestOfTerm = createBestPerEntry(entryCount);
   const upper = new Float64Array(entryCount);
-  // the entries one message term reached, in the order reached (a list grown by push was made anew
-  // for every term: emptied by `length = 0`, it gave back its storage and grew again, several
-  // copies a term: 2.3 KB of a reply's 17.4, performance-log.md twenty-first session)
-  const touched = new Int32Array(entryCount);
   // the message's terms that match in the index (the first `queried` of each list; kept across calls, never shrunk):
   // each term's factor, whether it is one of the message's own words, and what it stands for (term-expansion.ts)
   const queryFactors: number[] = [];
@@ -231,28 +229,16 @@ export function createKnowledgeIndex(entries: readonly KnowledgeEntry[], lexicon
         }
         if (own) ownTerms.push([factor, related.pairTerms]);
         const { from, to, gains } = related;
-        let reached = 0;
         for (let r = 0; r < from.length; r++) {
           const distinct = gains[r] ?? 0;
           const end = to[r] ?? 0;
           for (let k = from[r] ?? 0; k < end; k++) {
-            const e = poolEntries[k] ?? 0;
             const entryFactor = poolEntryFactors[k] ?? 0;
-            const gain = distinct * (factor < entryFactor ? factor : entryFactor);
-            const previous = bestOfEntry[e] ?? 0;
-            if (gain > previous) {
-              // an entry is listed once a term: when it first gains (a gain of 0 adds nothing)
-              if (previous === 0) touched[reached++] = e;
-              bestOfEntry[e] = gain;
-            }
+            bestOfTerm.offer(poolEntries[k] ?? 0, distinct * (factor < entryFactor ? factor : entryFactor));
           }
         }
         if (own) weight += factor * related.weight;
-        for (let t = 0; t < reached; t++) {
-          const e = touched[t] ?? 0;
-          entryTotals[e] = (entryTotals[e] ?? 0) + (bestOfEntry[e] ?? 0);
-          bestOfEntry[e] = 0;
-        }
+        bestOfTerm.addTo(entryTotals);
         queryFactors[queried] = factor;
         queryOwn[queried] = own;
         queryRelated[queried] = related;

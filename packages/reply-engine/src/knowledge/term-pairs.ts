@@ -1,4 +1,5 @@
 import { defaultLexicon, type Lexicon } from '../text/synonyms.js';
+import { createBestPerEntry } from './best-per-entry.js';
 
 /** A message term's index terms that occur in some pair, by pair-index id (TermPairs.resolve). */
 export interface PairTerms {
@@ -153,10 +154,8 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
           if (pair < 0 || (firstIds[pair] === first && secondIds[pair] === second)) return pair;
         }
       };
-      // the best gain per entry of one pair of message terms, and the entries it was set for (a list
-      // emptied by `length = 0` and grown by push again cost an allocation per pair: performance-log.md, twenty-first session)
-      const best = new Float64Array(entryCount);
-      const touched = new Int32Array(entryCount);
+      // each entry's best gain from one pair of message terms (best-per-entry.ts)
+      const bestOfPair = createBestPerEntry(entryCount);
       return {
         resolve(terms) {
           const ids: number[] = [];
@@ -177,7 +176,6 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
             for (let j = i + 1; j < terms.length; j++) {
               const [factorJ, relatedJ] = terms[j] ?? [0, EMPTY];
               const factor = Math.min(factorI, factorJ);
-              let reached = 0;
               // each pair of message terms counts once per entry, through its best-matching index pair
               for (let x = 0; x < relatedI.ids.length; x++) {
                 const idA = relatedI.ids[x] ?? 0;
@@ -191,22 +189,10 @@ export function createTermPairsBuilder(lexicon: Lexicon = defaultLexicon()): Ter
                     continue;
                   const gain = (weights[pair] ?? 0) * relationA * (relatedJ.relations[y] ?? 0) * factor;
                   const end = entriesFrom[pair + 1] ?? 0;
-                  for (let k = entriesFrom[pair] ?? 0; k < end; k++) {
-                    const entry = pairEntries[k] ?? 0;
-                    const previous = best[entry] ?? 0;
-                    if (gain > previous) {
-                      // an entry is listed once a pair: when it first gains (a gain of 0 adds nothing)
-                      if (previous === 0) touched[reached++] = entry;
-                      best[entry] = gain;
-                    }
-                  }
+                  for (let k = entriesFrom[pair] ?? 0; k < end; k++) bestOfPair.offer(pairEntries[k] ?? 0, gain);
                 }
               }
-              for (let t = 0; t < reached; t++) {
-                const entry = touched[t] ?? 0;
-                into[entry] = (into[entry] ?? 0) + (best[entry] ?? 0);
-                best[entry] = 0;
-              }
+              bestOfPair.addTo(into);
             }
           }
         },
