@@ -98,6 +98,13 @@ do
 end`;
 
 /**
+ * How many messages after the answered one the first look at a context's latest ids allows for (the
+ * later messages of a backlog, replies that landed after it): ten covers a backlog of ten; past that
+ * the whole list is read, as it always was before.
+ */
+export const HISTORY_TAIL_AFTER = 10;
+
+/**
  * Lua that reads what a reply's history needs of a context (for the worker's TAKE and SETTLE), into
  * the Lua table `into`, oldest first: the message `msgId` (a Lua expression, nil when unknown), the
  * `window` messages before it (a Lua expression; '' or a negative number: all of them), and, after
@@ -112,19 +119,36 @@ end`;
  * messages with a text part within the window, and nothing after it. They are read from the message
  * backwards, five at a time, until enough are found: a turn then reads a few messages of the
  * context, not the window's ten.
+ *
+ * With a window, the message is looked for among the context's latest `window` + 1 +
+ * HISTORY_TAIL_AFTER ids first, and every id is listed only when it or its window is not among them:
+ * each string a script reads costs Redis its hashing into Lua, byte by byte, and a turn's message is
+ * almost always one of the latest (docs/design/performance-log.md, twenty-second session).
  */
 export const readHistoryLua = (k: ContextKeys, msgId: string, window: string, into: string, customers = "''"): string => `
 do
-  local ids = redis.call('LRANGE', ${k.order}, '0', '-1')
   local id = ${msgId}
+  local window = tonumber(${window})
+  local ids
   local at
-  if id then
+  -- the latest ids first: enough when the message and its window are among them, or they are all
+  if id and window and window >= 0 then
+    local tail = window + ${HISTORY_TAIL_AFTER + 1}
+    ids = redis.call('LRANGE', ${k.order}, string.format('%d', -tail), '-1')
     for i = #ids, 1, -1 do
       if ids[i] == id then at = i break end
     end
+    if not ((at and at > window) or #ids < tail) then ids = nil at = nil end
+  end
+  if not ids then
+    ids = redis.call('LRANGE', ${k.order}, '0', '-1')
+    if id then
+      for i = #ids, 1, -1 do
+        if ids[i] == id then at = i break end
+      end
+    end
   end
   local from = 1
-  local window = tonumber(${window})
   if at and window and window >= 0 then from = math.max(1, at - window) end
   local customers = tonumber(${customers})
   if at and customers then

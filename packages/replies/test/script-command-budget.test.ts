@@ -1,5 +1,5 @@
 import { createRequestRedis, waitForRedis, type Redis } from '@dialog-relay/redis';
-import { commandCalls, startRedisServer, type RedisServerHandle } from '@dialog-relay/testkit';
+import { commandCalls, monitorRedis, startRedisServer, waitUntil, type MonitorLine, type RedisServerHandle } from '@dialog-relay/testkit';
 import { expect } from 'chai';
 import { processTurn } from './internals.js';
 import { contextMessageFrom } from '@dialog-relay/conversations';
@@ -107,6 +107,47 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     expect(calls.get('del') ?? 0, 'del').to.be.at.most(2 * 5);
     // expired in-flight markers are swept when a job takes a turn (TAKE), not when SETTLE goes on
     expect(calls.get('hgetall') ?? 0, 'hgetall').to.equal(5);
+  });
+  it("reads a long context's order from its latest ids: a turn's TAKE at the cap of 50 lists the window and eleven more, not every id", async () => {
+    // Every string a script reads costs Redis its hashing into Lua, about 8 instructions a byte
+    // (docs/design/performance-log.md, twenty-second session): the 50 ids of a full context cost more
+    // than the messages the turn goes on to read. The answered message is almost always among the latest.
+    const h = createHarness(redis);
+    const conversationId = `${CONVERSATION}long`;
+    for (let i = 0; i < 60; i++)
+      await h.contexts.record(conversationId, [
+        contextMessageFrom(
+          {
+            msg_id: `old-${i}`,
+            from_user_id: CUSTOMER,
+            to_user_id: BOUND,
+            content: `earlier ${i}`,
+            message_type: 1,
+            event_type: 'auto_dialog',
+            from_user_type: 2,
+            create_timestamp: 1_700_000_000,
+          },
+          `old-${i}`,
+        ),
+      ]);
+    await h.receive('latest', { conversationId });
+    const ranges: MonitorLine[] = [];
+    let seenAll = false;
+    const monitor = await monitorRedis(server.url, (line) => {
+      if (line.args[0]?.toUpperCase() === 'LRANGE' && line.args[1]?.endsWith(':order')) ranges.push(line);
+      if (line.args[0]?.toUpperCase() === 'ECHO' && line.args[1] === 'long-context-taken') seenAll = true;
+    });
+    try {
+      const taken = await h.turns.take(conversationId, 0, 'dlv-long', { window: 10, customerTexts: 2 });
+      expect(taken.kind).to.equal('batch');
+      // MONITOR shows commands in the order they ran: once it shows this one, it has shown the TAKE's
+      await redis.echo('long-context-taken');
+      await waitUntil(() => seenAll, 5000);
+    } finally {
+      monitor.close();
+    }
+    const listed = ranges.map(({ args }) => (args[2] === '0' && args[3] === '-1' ? 50 : -Number(args[2])));
+    expect(listed, JSON.stringify(ranges.map((r) => r.args.slice(2)))).to.deep.equal([21]);
   });
   it("passes a reply's two scripts at most 63 keys and arguments: the settings are in the scripts' text, not in each call", async () => {
     // Each argument costs Redis its conversion to a Lua string (about 1.4k instructions,
