@@ -5,18 +5,22 @@ type Placeholders<N extends string> = Readonly<Record<N, string>>;
 const admitLua = (k: Placeholders<'rateWindow' | 'guard'>, a: Placeholders<'limit' | 'mode' | 'ttlMs'>): string => `
 local n = redis.call('INCR', ${k.rateWindow})
 if n == 1 then redis.call('PEXPIRE', ${k.rateWindow}, '2000') end
-if n > tonumber(${a.limit}) then return {'rate_limited'} end
-if ${a.mode} == 'idem' or ${a.mode} == 'idem-answered' then
+if n > tonumber(${a.limit}) then return 'rate_limited' end
+if ${a.mode} == 'idem-answered' then
   local existing = redis.call('GET', ${k.guard})
   if existing then return {'existing', existing} end
-  -- 'idem-answered': COMPLETE stores the answer later in this same script, and no other request can
-  -- run in between, so no claim is written for it to overwrite (COMPLETE reads shared.answered)
-  if ${a.mode} == 'idem-answered' then shared.answered = true return {'admitted'} end
-  redis.call('SET', ${k.guard}, 'pending', 'PX', ${a.ttlMs})
-  return {'admitted'}
+  -- COMPLETE stores the answer later in this same script, and no other request can run in
+  -- between, so no claim is written for it to overwrite (COMPLETE reads shared.answered)
+  shared.answered = true
+  return 'admitted'
 end
-if redis.call('SET', ${k.guard}, '1', 'NX', 'PX', ${a.ttlMs}) then return {'admitted'} end
-return {'replayed'}
+if ${a.mode} == 'idem' then
+  -- a new msg_id is claimed by the SET itself; a taken one is read only then
+  if redis.call('SET', ${k.guard}, 'pending', 'NX', 'PX', ${a.ttlMs}) then return 'admitted' end
+  return {'existing', redis.call('GET', ${k.guard})}
+end
+if redis.call('SET', ${k.guard}, '1', 'NX', 'PX', ${a.ttlMs}) then return 'admitted' end
+return 'replayed'
 `;
 
 export const ADMIT = defineLuaScript({
@@ -35,7 +39,8 @@ export const ADMIT = defineLuaScript({
           ARGV[1] limit       requests per second
           ARGV[2] mode        'idem' | 'idem-answered' | 'replay'
           ARGV[3] ttlMs       claim / replay TTL
-  Output: {'admitted'} | {'rate_limited'} | {'replayed'} | {'existing', value} ]]
+  Output: 'admitted' | 'rate_limited' | 'replayed' (words: a table in a reply costs Redis more
+          than the command that made it) | {'existing', value} ]]
 local shared = {}
 ${admitLua({ rateWindow: 'KEYS[1]', guard: 'KEYS[2]' }, { limit: 'ARGV[1]', mode: 'ARGV[2]', ttlMs: 'ARGV[3]' })}`,
 });
@@ -46,7 +51,7 @@ export const ADMIT_PART = defineLuaPart({
   does: 'rate window, then the msg_id claim or the replay marker (ADMIT)',
   keys: ['rateWindow', 'guard'],
   args: ['limit', 'mode', 'ttlMs'],
-  output: "{'admitted'} | {'rate_limited'} | {'replayed'} | {'existing', value}",
+  output: "'admitted' | 'rate_limited' | 'replayed' | {'existing', value}",
   slot: 'client',
   // a request that is not admitted reads and writes nothing more: the parts after it do not run
   haltOn: ['rate_limited', 'replayed', 'existing'],

@@ -75,7 +75,8 @@ export interface AdmissionOptions {
   pendingTtlMs: number;
 }
 
-type AdmitReply = [string, string?];
+/** A word, or {'existing', value}. */
+type AdmitReply = string | [string, string?];
 
 export function createAdmission(options: AdmissionOptions): Admission {
   const { redis, keys, replayTtlMs, idempotencyTtlMs, pendingTtlMs } = options;
@@ -91,7 +92,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
   };
   const admitted = (raw: unknown): AdmissionResult => {
     const reply = raw as AdmitReply;
-    switch (reply[0]) {
+    switch (typeof reply === 'string' ? reply : reply[0]) {
       case 'admitted':
         return { kind: 'admitted' };
       case 'rate_limited':
@@ -99,7 +100,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
       case 'replayed':
         return { kind: 'replayed' };
       default: {
-        const value = reply[1] ?? 'pending';
+        const value = (typeof reply === 'string' ? undefined : reply[1]) ?? 'pending';
         return value === 'pending' ? { kind: 'in_progress' } : { kind: 'idempotent', answer: JSON.parse(value) as StoredAnswer };
       }
     }

@@ -43,7 +43,7 @@ describe('a msg_id claimed and answered in one script', () => {
   it('writes the answer once and reads the msg_id once: no claim between them', async () => {
     await accept('warm');
     await redis.config('RESETSTAT');
-    for (let i = 0; i < 10; i++) expect(await accept(`m-${i}`)).to.deep.equal([['admitted'], 1]);
+    for (let i = 0; i < 10; i++) expect(await accept(`m-${i}`)).to.deep.equal(['admitted', 1]);
     expect(await calls()).to.deep.equal({ get: 10, set: 10 });
     const stored = keys.idempotency('c', 'auto_dialog', 'm-3');
     expect(JSON.parse((await redis.get(stored)) ?? 'null')).to.deep.equal(answer);
@@ -55,7 +55,7 @@ describe('a msg_id claimed and answered in one script', () => {
     expect(await runSteps(redis, [admission().admitStep(input('again'), true)])).to.deep.equal([['existing', JSON.stringify(answer)]]);
 
     // the answer in a script of its own (the synchronous scenarios): the claim is written and checked
-    expect(await runSteps(redis, [admission().admitStep(input('later'))])).to.deep.equal([['admitted']]);
+    expect(await runSteps(redis, [admission().admitStep(input('later'))])).to.deep.equal(['admitted']);
     expect(await redis.get(keys.idempotency('c', 'auto_dialog', 'later'))).to.equal('pending');
     expect(await runSteps(redis, [admission().completeStep('c', input('later').idempotency, answer)])).to.deep.equal([1]);
   });

@@ -10,21 +10,22 @@ type ContextKeys = Readonly<Record<'order' | 'messages', string>>;
 /**
  * Lua that appends messages to a context (the one place it is written, for RECORD and the worker's
  * SETTLE): `pairs` is a Lua expression of the msg_id, json pairs as one flat list; each msg_id not yet
- * in the hash (HSETNX) goes to the end of the list and adds 1 to the Lua variable `counter` (declared
- * by the caller); the oldest beyond the cap leave both keys; both TTLs are refreshed.
+ * in the hash (HSETNX) goes to the end of the list, in order and in one RPUSH (each command a script
+ * runs costs Redis more than most commands do), and adds 1 to the Lua variable `counter` (declared by
+ * the caller); the oldest beyond the cap leave both keys; both TTLs are refreshed.
  */
 export const appendContextLua = (k: ContextKeys, a: Readonly<Record<'cap' | 'ttlMs', string>>, pairs: string, counter: string): string => `
 do
   local cap = tonumber(${a.cap})
   local entries = ${pairs}
-  -- RPUSH answers the list's length: LLEN only when nothing was added
-  local length
+  -- the new ids go to the list in one RPUSH, which answers its length: LLEN only when none was new
+  local new = {}
   for i = 1, #entries, 2 do
-    if redis.call('HSETNX', ${k.messages}, entries[i], entries[i + 1]) == 1 then
-      length = redis.call('RPUSH', ${k.order}, entries[i])
-      ${counter} = ${counter} + 1
-    end
+    if redis.call('HSETNX', ${k.messages}, entries[i], entries[i + 1]) == 1 then new[#new + 1] = entries[i] end
   end
+  ${counter} = ${counter} + #new
+  local length
+  for j = 1, #new, 500 do length = redis.call('RPUSH', ${k.order}, unpack(new, j, math.min(j + 499, #new))) end
   local excess = (length or redis.call('LLEN', ${k.order})) - cap
   if excess > 0 then
     local old = redis.call('LRANGE', ${k.order}, '0', string.format('%d', excess - 1))

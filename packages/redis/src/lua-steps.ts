@@ -11,7 +11,7 @@ import type { Redis } from './redis-connection.js';
  *
  * Parts run in order and see a table `shared` the earlier parts may have filled (a part that must
  * tell a later one something writes it there, never to a key). A part listed in `haltOn` ends the
- * script when its result's first element is one of them: the later parts do not run.
+ * script when its result, or its result's first element, is one of them: the later parts do not run.
  */
 export interface LuaPart<K extends string = string, A extends string = string> {
   readonly name: string;
@@ -89,7 +89,7 @@ export function composeParts(name: string, parts: readonly AnyPart[], continued 
     }
     const halt =
       part.haltOn && part.haltOn.length > 0
-        ? `\nif type(r) == 'table' and (${part.haltOn.map((h) => `r[1] == '${h}'`).join(' or ')}) then return finish(true) end`
+        ? `\nh = r\nif type(r) == 'table' then h = r[1] end\nif ${part.haltOn.map((h) => `h == '${h}'`).join(' or ')} then return finish(true) end`
         : '';
     bodies.push(`r = (function()\n${part.lua(k, a).trim()}\nend)()\nout[${index + 1}] = r or false${halt}`);
   });
@@ -109,7 +109,7 @@ export function composeParts(name: string, parts: readonly AnyPart[], continued 
     continued ? `  out[${parts.length + 1}] = cjson.encode(shared)\n  out[${parts.length + 2}] = halted and 1 or 0` : '',
     `  return out`,
     `end`,
-    `local r`,
+    `local r, h`,
     ...bodies,
     `return finish(false)`,
   ].join('\n');
