@@ -141,6 +141,41 @@ describe('Redis command budget of each synchronous path', () => {
     expect(commands.length, last).to.be.within(1, 2);
   });
 
+  it("each path's scripts take only what changes per request: the stores' settings are in the scripts' text", async () => {
+    // Each key or argument costs Redis about 1,500 instructions, its conversion to a Lua string
+    // (docs/design/performance-log.md, twenty-second session); expiries, caps, the engine's reach and
+    // admission's mode are the same on every call of a store, so they are written into its parts.
+    /** Keys and arguments of the path's own scripts (those naming the client's rate window or a msg_id's answer; not BullMQ's add). */
+    const passed = (): number =>
+      seen
+        .filter(
+          ([command, , , ...rest]) =>
+            command?.toUpperCase() === 'EVALSHA' && rest.some((a) => a.includes(':rate:') || a.includes(':idem:')),
+        )
+        .reduce((sum, args) => sum + args.length - 3, 0);
+    const paths: [string, () => Promise<void>, number][] = [
+      // (assist_dialog: one key more, the msg_id index's entry its first script reads)
+      ['assist_dialog', () => expectOk(bodyFor('assist_dialog', { msg_id: msgId('args'), ...people() }), 200), 15],
+      ['website_dialog', () => expectOk(bodyFor('website_dialog', { msg_id: msgId('args'), ...people() }), 200), 14],
+      [
+        'cmd_dialog auto_reply_status',
+        () => expectOk(bodyFor('cmd_dialog', { content: 'auto_reply_status', ...people(), msg_id: msgId('args') }), 200),
+        13,
+      ],
+      [
+        'auto_dialog',
+        () => expectOk(bodyFor('auto_dialog', { msg_id: msgId('args'), ...people() }, { send_url: 'http://127.0.0.1:9/hook' }), 202),
+        25,
+      ],
+    ];
+    const counted: Record<string, number> = {};
+    for (const [name, send] of paths) {
+      await commandsOf(send);
+      counted[name] = passed();
+    }
+    expect(counted).to.deep.equal(Object.fromEntries(paths.map(([name, , most]) => [name, Math.min(most, counted[name] ?? 0)])));
+  });
+
   it("auto_dialog's accept answers its msg_id in the script that admits it: no 'pending' claim first (assist_dialog, answered in a second script, claims it with one SET)", async () => {
     const ops = (): string[] =>
       idempotencyWrites.map(

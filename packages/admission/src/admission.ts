@@ -1,4 +1,13 @@
-import { runScript, runsStepsAsOneScript, stepCall, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
+import {
+  runScript,
+  runsStepsAsOneScript,
+  stepCall,
+  withSettings,
+  type LuaPart,
+  type Redis,
+  type RedisKeys,
+  type StepCall,
+} from '@dialog-relay/redis';
 import { ADMIT, ADMIT_PART, COMPLETE, COMPLETE_PART, RELEASE } from './admission.lua.js';
 
 /** The first answer to a msg_id, kept for the idempotency window (docs/service-rules.md §9). */
@@ -87,8 +96,21 @@ export function createAdmission(options: AdmissionOptions): Admission {
       ? { keys: { rateWindow, guard: idemKey(input.idempotency) }, args: { limit: input.ratePerS, mode: idemMode, ttlMs: pendingTtlMs } }
       : {
           keys: { rateWindow, guard: keys.replay(input.client, input.replayDigest) },
-          args: { limit: input.ratePerS, mode: 'replay', ttlMs: replayTtlMs },
+          args: { limit: input.ratePerS, mode: 'replay' as const, ttlMs: replayTtlMs },
         };
+  };
+  // The parts, made once: a mode and its claim's expiry, and the answer's expiry and outcome words
+  // (one part each set of words: a few, fixed by the scenarios), are written into their text.
+  const admitParts = {
+    idem: withSettings(ADMIT_PART, { mode: 'idem', ttlMs: pendingTtlMs }),
+    'idem-answered': withSettings(ADMIT_PART, { mode: 'idem-answered', ttlMs: pendingTtlMs }),
+    replay: withSettings(ADMIT_PART, { mode: 'replay', ttlMs: replayTtlMs }),
+  };
+  const completeParts = new Map<string, LuaPart<'idempotency', 'answerHead' | 'answerTail'>>();
+  const completePart = (words: string) => {
+    let part = completeParts.get(words);
+    if (!part) completeParts.set(words, (part = withSettings(COMPLETE_PART, { outcomeWords: words, ttlMs: idempotencyTtlMs })));
+    return part;
   };
   const admitted = (raw: unknown): AdmissionResult => {
     const reply = raw as AdmitReply;
@@ -112,7 +134,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
     },
     admitStep(input, answeredInCall = false) {
       const { keys: k, args } = admitValues(input, answeredInCall && runsStepsAsOneScript(redis) ? 'idem-answered' : 'idem');
-      return stepCall(ADMIT_PART, k, args);
+      return stepCall(admitParts[args.mode], k, { limit: args.limit });
     },
     admitted,
     async complete(key, answer) {
@@ -120,12 +142,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
     },
     completeStep(client, key, answer, outcome) {
       // Without a msg_id the part stores nothing, but its key is in the client's slot all the same (a cluster runs it there).
-      if (!key)
-        return stepCall(
-          COMPLETE_PART,
-          { idempotency: keys.idempotency(client, '', '') },
-          { answerHead: '', answerTail: '', outcomeWords: '', ttlMs: idempotencyTtlMs },
-        );
+      if (!key) return stepCall(completePart(''), { idempotency: keys.idempotency(client, '', '') }, { answerHead: '', answerTail: '' });
       const json = JSON.stringify(answer);
       const quoted = outcome === undefined ? '' : JSON.stringify(outcome.slot);
       const at = outcome === undefined ? -1 : json.indexOf(quoted);
@@ -140,11 +157,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
             : Object.entries(outcome.words)
                 .map(([from, to]) => `${from}=${to}`)
                 .join(',');
-      return stepCall(
-        COMPLETE_PART,
-        { idempotency: idemKey(key) },
-        { answerHead: head, answerTail: tail, outcomeWords: words, ttlMs: idempotencyTtlMs },
-      );
+      return stepCall(completePart(words), { idempotency: idemKey(key) }, { answerHead: head, answerTail: tail });
     },
     async release(key, answer) {
       await runScript(redis, RELEASE, { idempotency: idemKey(key) }, { answerPrefix: answer ? answerPrefix(answer) : '' });

@@ -1,5 +1,5 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
-import { runScript, stepCall, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
+import { runScript, stepCall, withSettings, type LuaPart, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
 import { parseContextMessages } from './context-message.js';
 import { READ, READ_PART, RECORD, RECORD_PART } from './context.scripts.js';
 
@@ -47,6 +47,16 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
     order: keys.contextOrder(conversationId),
     messages: keys.contextMessages(conversationId),
   });
+  // The parts, made once (the reads' once per reach asked, a few): the cap, the expiry and the reach
+  // are the same on every call, so they are written into their text (docs/design/lua-scripts.md).
+  const recordPart = withSettings(RECORD_PART, { cap: maxMessages, ttlMs });
+  const readParts = new Map<string, LuaPart<'order' | 'messages', never>>();
+  const readPart = (limit: number, customers: number | '') => {
+    const reach = `${limit}:${customers}`;
+    let part = readParts.get(reach);
+    if (!part) readParts.set(reach, (part = withSettings(READ_PART, { limit, customers })));
+    return part;
+  };
   const readReply = (reply: unknown): ContextMessage[] => {
     if (!Array.isArray(reply)) throw new Error('unexpected reply from the context read script');
     return parseContextMessages((reply as unknown[]).filter((json): json is string => typeof json === 'string'));
@@ -62,10 +72,9 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
     recordStep(conversationId, messages) {
       if (messages.length < 1 || messages.length > 2) throw new RangeError(`recordStep takes one or two messages, got ${messages.length}`);
       const [firstId = '', first = '', secondId = '', second = ''] = pairsOf(messages);
-      return stepCall(RECORD_PART, contextKeys(conversationId), { cap: maxMessages, ttlMs, firstId, first, secondId, second });
+      return stepCall(recordPart, contextKeys(conversationId), { firstId, first, secondId, second });
     },
-    readStep: (conversationId, limit, customerTexts) =>
-      stepCall(READ_PART, contextKeys(conversationId), { limit, customers: customerTexts ?? '' }),
+    readStep: (conversationId, limit, customerTexts) => stepCall(readPart(limit, customerTexts ?? ''), contextKeys(conversationId), {}),
     readReply,
 
     async read(conversationId, limit, customerTexts) {

@@ -1,4 +1,4 @@
-import { stepCall, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
+import { stepCall, withSettings, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
 import { INDEX_LOOKUP_PART, INDEX_REMEMBER_PART } from './message-index.lua.js';
 
 /**
@@ -16,6 +16,8 @@ export interface MessageIndex {
 export function createMessageIndex(deps: { redis: Redis; keys: RedisKeys; ttlSeconds: number }): MessageIndex {
   const { redis, keys, ttlSeconds } = deps;
   if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) throw new RangeError(`ttlSeconds must be a positive integer, got ${ttlSeconds}`);
+  // made once: the expiry is written into its text (docs/design/lua-scripts.md "Settings in the text")
+  const rememberPart = withSettings(INDEX_REMEMBER_PART, { ttlS: ttlSeconds });
   return {
     async remember(client, msgId, conversationId) {
       await redis.set(keys.messageConversation(client, msgId), conversationId, 'EX', ttlSeconds);
@@ -24,7 +26,7 @@ export function createMessageIndex(deps: { redis: Redis; keys: RedisKeys; ttlSec
       return redis.get(keys.messageConversation(client, msgId));
     },
     rememberStep: (client, msgId, conversationId) =>
-      stepCall(INDEX_REMEMBER_PART, { indexed: keys.messageConversation(client, msgId) }, { conversationId, ttlS: ttlSeconds }),
+      stepCall(rememberPart, { indexed: keys.messageConversation(client, msgId) }, { conversationId }),
     lookupStep: (client, msgId) => stepCall(INDEX_LOOKUP_PART, { indexed: keys.messageConversation(client, msgId) }, {}),
   };
 }

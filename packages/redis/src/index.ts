@@ -8,6 +8,7 @@ export { installLeanScriptCommand, leanScriptCommandInstalled } from './script-c
 export { defineLuaScript, luaText, runScript, scriptConventionProblems, type LuaScript } from './lua-script.js';
 export {
   defineLuaPart,
+  withSettings,
   stepCall,
   composedScripts,
   runSteps,

@@ -1,4 +1,4 @@
-import { defineLuaScript, type LuaScript } from './lua-script.js';
+import { defineLuaScript, luaText, type LuaScript } from './lua-script.js';
 import type { Redis } from './redis-connection.js';
 
 /**
@@ -26,11 +26,45 @@ export interface LuaPart<K extends string = string, A extends string = string> {
   readonly haltOn?: readonly string[];
   /** Keys the part reads that it learns inside (named in the header; same slot as its declared keys). */
   readonly derivedKeys?: string;
+  /** Arguments written into its text (withSettings), named in the header with their values. */
+  readonly settings?: Readonly<Record<string, number | string>>;
   readonly lua: (k: Readonly<Record<K, string>>, a: Readonly<Record<A, string>>) => string;
 }
 
 export function defineLuaPart<const K extends string, const A extends string>(part: LuaPart<K, A>): LuaPart<K, A> {
   return Object.freeze(part);
+}
+
+/** A setting as a Lua string literal: a whole number (luaText), or a word of letters, digits and `_-=,*` (a mode, outcome words). */
+function settingText(name: string, value: number | string): string {
+  if (typeof value === 'number') return luaText(value);
+  if (!/^[\w=,*-]*$/.test(value)) throw new Error(`a script's setting ${name} must be a word, not ${JSON.stringify(value)}`);
+  return `'${value}'`;
+}
+
+/**
+ * The part with some of its arguments written into its text as settings (docs/design/lua-scripts.md
+ * "Settings in the text"): what a store passes alike on every call. Its calls pass only the other
+ * arguments: each costs Redis its conversion to a Lua string. Make it once, when the store is made
+ * (or once per value, kept): a plan is found by its parts, so a part made per call would compose a
+ * script per call.
+ */
+export function withSettings<K extends string, A extends string, const S extends A>(
+  part: LuaPart<K, A>,
+  settings: Readonly<Record<S, number | string>>,
+): LuaPart<K, Exclude<A, S>> {
+  const texts: Record<string, string> = {};
+  for (const [name, value] of Object.entries<number | string>(settings)) {
+    if (!(part.args as readonly string[]).includes(name)) throw new Error(`${part.name} has no argument ${name}`);
+    texts[name] = settingText(name, value);
+  }
+  return Object.freeze({
+    ...part,
+    args: part.args.filter((name): name is Exclude<A, S> => !(name in texts)),
+    settings: { ...part.settings, ...settings },
+    lua: (k: Readonly<Record<K, string>>, a: Readonly<Record<Exclude<A, S>, string>>) =>
+      part.lua(k, { ...a, ...texts } as Record<A, string>),
+  });
 }
 
 type AnyPart = LuaPart<string, string>;
@@ -97,6 +131,14 @@ export function composeParts(name: string, parts: readonly AnyPart[], continued 
     `--[[ ${name}: ${parts.map((p) => p.does).join('; ')}.`,
     `  Input:  ${[...headerKeys, ...headerArgs].join('\n          ')}`,
     ...parts.filter((p) => p.derivedKeys).map((p) => `  Derived keys (${p.name}): ${p.derivedKeys ?? ''}`),
+    ...parts
+      .filter((p) => p.settings)
+      .map(
+        (p) =>
+          `  Settings (${p.name}, in this text): ${Object.entries(p.settings ?? {})
+            .map(([name, value]) => `${name} ${JSON.stringify(value)}`)
+            .join(', ')}`,
+      ),
     `  Output: {${parts.map((p) => `${p.name}: ${p.output}`).join(', ')}${continued ? ', shared (JSON), 1 when a part halted' : ''}}`,
     `          (a part that did not run: nil) ]]`,
   ].join('\n');

@@ -1,5 +1,5 @@
 import type { JobProducer } from '@dialog-relay/queue';
-import { stepCall, type RedisKeys, type Step } from '@dialog-relay/redis';
+import { stepCall, withSettings, type RedisKeys, type Step } from '@dialog-relay/redis';
 import type { AbortRequester } from './attempt-aborts.js';
 import type { DeliveryStore } from './delivery.store.js';
 import { NO_AUTO_REPLY_METRICS, type AutoReplyMetrics, type CancelCause } from './reply-metrics.js';
@@ -78,6 +78,9 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   };
   // the status part's arguments of each shard, made the first time a status of that shard is read
   const statusArgsOfShard: StatusArgs[] = [];
+  // the parts, made once: what every call passes alike is written into their text (docs/design/lua-scripts.md)
+  const statusPart = withSettings(STATUS_PART, { limit: STATUS_DELIVERIES });
+  let schedulePart: ReturnType<typeof schedulePartOf> | undefined;
   const afterSchedule = async (message: DueMessage, raw: unknown): Promise<ScheduleOutcome> => {
     const result = scheduleResultOf(raw);
     if (result.kind !== 'queued') return result.kind;
@@ -111,7 +114,8 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     scheduleStep(message: DueMessage): Step<ScheduleOutcome> {
       const { keys, timings } = stepDeps();
       const input = scheduleInput(keys, timings, message);
-      const call = stepCall(SCHEDULE_PART, input.keys, input.args);
+      schedulePart ??= schedulePartOf(timings);
+      const call = stepCall(schedulePart, input.keys, { message: input.args.message, conversationId: input.args.conversationId });
       return { call, settle: (raw) => afterSchedule(message, raw) };
     },
     async humanReplied(conversationId: string): Promise<void> {
@@ -150,7 +154,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
       const { keys } = stepDeps();
       const shard = keys.shardOf(conversationId);
       const call = stepCall(
-        STATUS_PART,
+        statusPart,
         conversationKeysFor(keys, conversationId, STATUS_PART.keys),
         (statusArgsOfShard[shard] ??= statusArgsOf(keys, shard)),
       );
@@ -196,14 +200,18 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
 /** The latest deliveries auto_reply_status shows. */
 const STATUS_DELIVERIES = 10;
 
-/** The status part's arguments (STATUS_PART): the same for every conversation of one shard. */
-type StatusArgs = Readonly<{ limit: number; deliveryPrefix: string; shardSuffix: string }>;
+/** The status part's arguments (STATUS_PART, its limit in its text): the same for every conversation of one shard. */
+type StatusArgs = Readonly<{ deliveryPrefix: string; shardSuffix: string }>;
 
 /** A shard's StatusArgs: its delivery records' key prefix, and the suffix of the delivery ids made in it. */
 function statusArgsOf(keys: RedisKeys, shard: number): StatusArgs {
   const shardSuffix = deliveryShardSuffix(shard);
-  return Object.freeze({ limit: STATUS_DELIVERIES, deliveryPrefix: keys.delivery(shardSuffix).slice(0, -shardSuffix.length), shardSuffix });
+  return Object.freeze({ deliveryPrefix: keys.delivery(shardSuffix).slice(0, -shardSuffix.length), shardSuffix });
 }
+
+/** SCHEDULE_PART with the pending keys' expiry and the cap of waiting messages in its text. */
+const schedulePartOf = (timings: TurnTimings) =>
+  withSettings(SCHEDULE_PART, { ttlMs: timings.pendingTtlMs, maxPending: timings.maxPending ?? 0 });
 
 /** What queuing a due message came to: 'full' when the conversation holds PENDING_MESSAGES_MAX waiting messages (nothing queued). */
 export type ScheduleOutcome = 'queued' | 'stopped' | 'paused' | 'full';

@@ -28,11 +28,14 @@ describe('the status step of auto_reply_status', () => {
 
   it("names each shard's delivery records: the prefix and suffix of the ids made in the conversation's shard", () => {
     for (const [shard, [first]] of byShard) {
-      const args = replies.statusStep(first!).call.args as { limit: number; deliveryPrefix: string; shardSuffix: string };
+      const { call } = replies.statusStep(first!);
+      const args = call.args as { deliveryPrefix: string; shardSuffix: string };
       const id = newDeliveryId(shard);
       expect(id.endsWith(args.shardSuffix), `${id} ends with ${args.shardSuffix}`).to.equal(true);
       expect(args.deliveryPrefix + id).to.equal(keys.delivery(id));
-      expect(args.limit).to.equal(10);
+      // the ten latest deliveries: the same for every call, so in the part's text
+      expect(call.part.settings).to.deep.equal({ limit: 10 });
+      expect(Object.keys(args)).to.deep.equal(['deliveryPrefix', 'shardSuffix']);
     }
   });
 
