@@ -12,6 +12,22 @@ import { BOUND, CONVERSATION, createHarness, CUSTOMER, dueOf } from './harness.j
  * server (INFO commandstats counts the commands scripts run), for a backlog: one TAKE, then each
  * SETTLE ends a turn and takes the next.
  */
+/** An auto_dialog text of the harness's customer, as the API records it. */
+const customerMessage = (msgId: string, content: string) =>
+  contextMessageFrom(
+    {
+      msg_id: msgId,
+      from_user_id: CUSTOMER,
+      to_user_id: BOUND,
+      content,
+      message_type: 1,
+      event_type: 'auto_dialog',
+      from_user_type: 2,
+      create_timestamp: 1_700_000_000,
+    },
+    msgId,
+  );
+
 describe('commands the reply protocol scripts run inside Redis', () => {
   let server: RedisServerHandle;
   let redis: Redis;
@@ -36,24 +52,7 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     const h = createHarness(redis);
     const conversationId = `${CONVERSATION}s`;
     await h.receive('first', { conversationId });
-    const dues = Array.from({ length: 20 }, (_, i) =>
-      dueOf(
-        contextMessageFrom(
-          {
-            msg_id: `s-${i}`,
-            from_user_id: CUSTOMER,
-            to_user_id: BOUND,
-            content: `question ${i}`,
-            message_type: 1,
-            event_type: 'auto_dialog',
-            from_user_type: 2,
-            create_timestamp: 1_700_000_000,
-          },
-          `s-${i}`,
-        ),
-        { conversationId },
-      ),
-    );
+    const dues = Array.from({ length: 20 }, (_, i) => dueOf(customerMessage(`s-${i}`, `question ${i}`), { conversationId }));
     await redis.config('RESETSTAT');
     for (const due of dues) expect((await h.turns.schedule(due)).kind).to.equal('queued');
     const joined = await scriptedCalls();
@@ -114,22 +113,7 @@ describe('commands the reply protocol scripts run inside Redis', () => {
     // than the messages the turn goes on to read. The answered message is almost always among the latest.
     const h = createHarness(redis);
     const conversationId = `${CONVERSATION}long`;
-    for (let i = 0; i < 60; i++)
-      await h.contexts.record(conversationId, [
-        contextMessageFrom(
-          {
-            msg_id: `old-${i}`,
-            from_user_id: CUSTOMER,
-            to_user_id: BOUND,
-            content: `earlier ${i}`,
-            message_type: 1,
-            event_type: 'auto_dialog',
-            from_user_type: 2,
-            create_timestamp: 1_700_000_000,
-          },
-          `old-${i}`,
-        ),
-      ]);
+    for (let i = 0; i < 60; i++) await h.contexts.record(conversationId, [customerMessage(`old-${i}`, `earlier ${i}`)]);
     await h.receive('latest', { conversationId });
     const ranges: MonitorLine[] = [];
     let seenAll = false;
