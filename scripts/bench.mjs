@@ -254,6 +254,11 @@ try {
       log(
         `   raw BullMQ job ${(counted.raw.total / 1000).toFixed(1)}k (add ${(counted.raw.add / 1000).toFixed(1)}k, process ${(counted.raw.process / 1000).toFixed(1)}k); dialog-relay message ${(counted.ours.total / 1000).toFixed(1)}k (accept ${(counted.ours.accept / 1000).toFixed(1)}k, delivery ${(counted.ours.delivery / 1000).toFixed(1)}k)`,
       );
+      log(
+        `   per synchronous request: ${Object.entries(counted.sync)
+          .map(([figure, instructions]) => `${figure} ${(instructions / 1000).toFixed(1)}k`)
+          .join(', ')}`,
+      );
       rows.push({
         id: 'redis_instructions',
         figure: 'Redis instructions per auto_dialog message, accept to delivery',

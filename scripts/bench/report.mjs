@@ -114,6 +114,7 @@ export function writeResults(root, { rows, stopAttemptsAfter, errors, figures })
       raw: Math.round(figures.redis_instructions.raw.total),
       raw_add: Math.round(figures.redis_instructions.raw.add),
       raw_process: Math.round(figures.redis_instructions.raw.process),
+      by_scenario: Object.fromEntries(Object.entries(figures.redis_instructions.sync).map(([figure, n]) => [figure, Math.round(n)])),
     },
     e2e_by_second: figures.e2e_by_second,
     cpu_us_paced:
