@@ -58,6 +58,24 @@ export const takeSettingsLua = (settings: TakeSettings): string => `
 local debounceMs, maxWaitMs = ${luaText(settings.debounceMs)}, ${luaText(settings.maxWaitMs)}
 local batchTtlMs, markerTtlMs = ${luaText(settings.batchTtlMs)}, ${luaText(settings.markerTtlMs)}`;
 
+/** How far back an engine reads a context (the turn store's ContextReach): `window` messages, `customerTexts` of the customer's. */
+export interface ReachSettings {
+  window?: number;
+  customerTexts?: number;
+}
+
+/**
+ * The engine's reach as the Lua locals `contextWindow` and `contextCustomers` of a script that takes a
+ * turn (TAKE, SETTLE going on): a whole number as text (luaText), '' where the engine sets none. The
+ * same for every call of one engine, so in the script's text, not in each call: a store keeps a
+ * script per reach it is asked for.
+ */
+export const reachLua = (reach: ReachSettings): string => `
+local contextWindow, contextCustomers = ${reach.window === undefined ? "''" : luaText(reach.window)}, ${reach.customerTexts === undefined ? "''" : luaText(reach.customerTexts)}`;
+
+/** The key of a reach in a store's scripts by reach. */
+export const reachKey = (reach: ReachSettings | undefined): string => `${reach?.window ?? ''}:${reach?.customerTexts ?? ''}`;
+
 /** Settings for the checks of every script (REPLY_SCRIPTS), where a store makes its own. */
 export const EXAMPLE_TAKE_SETTINGS: TakeSettings = { debounceMs: 1000, maxWaitMs: 5000, batchTtlMs: 86_400_000, markerTtlMs: 15_000 };
 
@@ -232,8 +250,6 @@ const SETTLE_ARGS = [
   'conversationId',
   'nextDeliveryId',
   'carrier',
-  'contextWindow',
-  'contextCustomers',
 ] as const;
 
 /** What SETTLE writes into its text: the attempt store's configuration (docs/design/lua-scripts.md, "Settings in the text"). */
@@ -244,8 +260,11 @@ export interface SettleSettings extends TakeSettings {
   contextTtlMs: number;
 }
 
-/** SETTLE with `settings` in its text: made once by an attempt store, whose every call passes only what changes. */
-export const settleScript = (settings: SettleSettings) =>
+/**
+ * SETTLE with `settings` and the engine's `reach` in its text: made once by an attempt store (once per
+ * reach it is asked for), whose every call passes only what changes.
+ */
+export const settleScript = (settings: SettleSettings, reach: ReachSettings = {}) =>
   defineLuaScript({
     name: 'settle-attempt',
     keys: [
@@ -293,24 +312,21 @@ export const settleScript = (settings: SettleSettings) =>
                   debounce window still runs
           ARGV[13] carrier  the generation of the job going on (the batch names it: a re-run of
                   that job finds the batch, the sweep makes sure that job exists)
-          ARGV[14] contextWindow  context messages the engine reads before the message it answers
-                  ('' all): the next turn's context is read as TAKE reads it
-          ARGV[15] contextCustomers  '' or, for an engine that reads only the customer's texts, how
-                  many of the customer's messages with text it reads (readHistoryLua)
-          ARGV[16..${SETTLE_ARGS.length + RECORD_FIELDS.length}] the values of a record produced this run, in RECORD_FIELDS' order
+          ARGV[${SETTLE_ARGS.length + 1}..${SETTLE_ARGS.length + RECORD_FIELDS.length}] the values of a record produced this run, in RECORD_FIELDS' order
                   (${RECORD_FIELDS.join(', ')}; handoff 'true' or ''), stored unless it exists; none without one
   Settings, written into this text by the store that runs it (the same for every call; a store
           with other settings runs a script of its own): recordTtlS (a record and its log, from
           now), deadTtlS (a dead letter), keepIds (delivery ids kept per conversation),
           contextCap and contextTtlMs (the context a delivered reply joins), and as TAKE's:
-          debounceMs, maxWaitMs, batchTtlMs, markerTtlMs
+          debounceMs, maxWaitMs, batchTtlMs, markerTtlMs, and the engine's reach, contextWindow
+          and contextCustomers (the next turn's context is read as TAKE reads it)
   Output: {state it moved to, or '' (refused or none), 'next' | 'idle' | 'open', G'}
           ('next': messages wait, add job G'; 'open': the turn goes on, a retry)
           | {state, 'next', G', ms}: messages wait but the next turn's debounce window runs ms more
           (with ARGV[12]): add job G' delayed by ms
           | {state, 'taken', G', batch JSON, context}: the next turn taken for the same job ]]
 local recordTtlS, deadTtlS, keepIds = ${luaText(settings.recordTtlS)}, ${luaText(settings.deadTtlS)}, ${luaText(KEEP_PER_CONVERSATION)}
-local contextCap, contextTtlMs = ${luaText(settings.contextCap)}, ${luaText(settings.contextTtlMs)}${takeSettingsLua(settings)}
+local contextCap, contextTtlMs = ${luaText(settings.contextCap)}, ${luaText(settings.contextTtlMs)}${takeSettingsLua(settings)}${reachLua(reach)}
 local id = ARGV[2]
 -- the generation and the stop, each read once whoever asks first (the state's move, the end of the turn)
 local generationRead
@@ -323,7 +339,7 @@ local function stoppedNow()
   if stoppedRead == nil then stoppedRead = redis.call('EXISTS', KEYS[4]) == 1 end
   return stoppedRead
 end
-local created = #ARGV >= 16 and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1
+local created = #ARGV >= ${SETTLE_ARGS.length + 1} and redis.call('HSETNX', KEYS[6], 'delivery_id', id) == 1
 local moved = ''
 if ARGV[3] ~= '' then
   -- a record created here has the state of its fields; a stored one is read
@@ -402,8 +418,8 @@ if turn == 'next' and ARGV[12] ~= '' and current == tonumber(ARGV[1]) + 1 then
       conversationId: 'ARGV[11]',
       markerTtlMs: 'markerTtlMs',
       carrier: 'ARGV[13]',
-      contextWindow: 'ARGV[14]',
-      contextCustomers: 'ARGV[15]',
+      contextWindow: 'contextWindow',
+      contextCustomers: 'contextCustomers',
       pendingCount: 'pendingCount',
       sweepMarkers: false,
     },

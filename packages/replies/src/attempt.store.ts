@@ -1,7 +1,7 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { parseContextMessages } from '@dialog-relay/conversations';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { OPEN_ATTEMPT, settleScript } from './attempt.lua.js';
+import { OPEN_ATTEMPT, reachKey, settleScript } from './attempt.lua.js';
 import { parseRecord, recordValues } from './delivery.store.js';
 import type { DeadReason, DeliveryAttempt, DeliveryRecord, DeliveryState, TurnBatch } from './reply.types.js';
 import { parseBatch, type ContextReach } from './turn.store.js';
@@ -87,8 +87,10 @@ const pairsToHash = (pairs: readonly string[]): Record<string, string> => {
 
 export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
   const { redis, keys, take } = deps;
-  // Made once: what every call would pass alike is written into the script's text.
-  const SETTLE = settleScript({
+  // Made once (once per engine reach asked for): what every call would pass alike is written into
+  // the script's text. A call that does not go on to the next turn reads no context, so it runs the
+  // script of the last reach used: one engine, one script.
+  const settleSettings = {
     recordTtlS: deps.recordTtlS,
     deadTtlS: deps.deadLetterTtlS,
     contextCap: deps.context.maxMessages,
@@ -97,7 +99,14 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
     maxWaitMs: take?.maxWaitMs ?? 0,
     batchTtlMs: take?.pendingTtlMs ?? 0,
     markerTtlMs: deps.attemptMarkerTtlMs,
-  });
+  };
+  const settleScripts = new Map<string, ReturnType<typeof settleScript>>();
+  const settleFor = (reach: ContextReach | undefined) => {
+    let script = settleScripts.get(reachKey(reach));
+    if (!script) settleScripts.set(reachKey(reach), (script = settleScript(settleSettings, reach)));
+    return script;
+  };
+  let lastSettle = settleFor(undefined);
   return {
     async open(c, generation, deliveryId) {
       const [go, record, made, context] = (await runScript(
@@ -124,9 +133,10 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
     async settle(s) {
       const c = s.conversationId;
       const id = s.deliveryId;
+      if (s.goOn) lastSettle = settleFor(s.goOn.reach);
       const reply = (await runScript(
         redis,
-        SETTLE,
+        lastSettle,
         {
           generation: keys.replyGeneration(c),
           batch: keys.replyBatch(c),
@@ -158,8 +168,6 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
           conversationId: c,
           nextDeliveryId: s.goOn && take && s.generation !== null ? s.goOn.deliveryId : '',
           carrier: s.goOn?.carrier ?? '',
-          contextWindow: s.goOn?.reach?.window ?? '',
-          contextCustomers: s.goOn?.reach?.customerTexts ?? '',
         },
         s.produced ? recordValues(s.produced) : [],
       )) as [string, string, string, string?, string[]?];

@@ -6,6 +6,7 @@ import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { conversationKeys, conversationKeysFor } from './turn-keys.js';
 import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, FINISH, SCHEDULE, takeScript, WAITING_TURN } from './turns.lua.js';
+import { reachKey } from './attempt.lua.js';
 
 export type TakeResult =
   | { kind: 'stale'; current: number }
@@ -190,13 +191,20 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
   const { redis, keys, timings } = deps;
   const turnKeys = (c: string) => conversationKeys(keys, c);
   const queueKeys = keys.shardTags.map((_, shard) => replyQueueKeys(keys.bullPrefix(shard)));
-  // Made once: what every call would pass alike is written into the script's text.
-  const TAKE = takeScript({
+  // Made once (once per engine reach asked for: one engine, one reach): what every call would pass
+  // alike is written into the script's text.
+  const takeSettings = {
     debounceMs: timings.debounceMs,
     maxWaitMs: timings.maxWaitMs,
     batchTtlMs: timings.pendingTtlMs,
     markerTtlMs: timings.attemptMarkerTtlMs,
-  });
+  };
+  const takeScripts = new Map<string, ReturnType<typeof takeScript>>();
+  const takeFor = (reach: ContextReach | undefined) => {
+    let script = takeScripts.get(reachKey(reach));
+    if (!script) takeScripts.set(reachKey(reach), (script = takeScript(takeSettings, reach)));
+    return script;
+  };
   return {
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
@@ -206,15 +214,9 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     async take(c, generation, deliveryId, reach) {
       const reply = (await runScript(
         redis,
-        TAKE,
+        takeFor(reach),
         { ...turnKeys(c), ...queueKeys[keys.shardOf(c)]! },
-        {
-          generation,
-          deliveryId,
-          conversationId: c,
-          contextWindow: reach?.window ?? '',
-          contextCustomers: reach?.customerTexts ?? '',
-        },
+        { generation, deliveryId, conversationId: c },
       )) as [string, string?, string[]?];
       switch (reply[0]) {
         case 'stale':

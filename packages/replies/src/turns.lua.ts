@@ -4,8 +4,10 @@ import {
   endTurnLua,
   EXAMPLE_TAKE_SETTINGS,
   markAttemptLua,
+  reachLua,
   takeBatchLua,
   takeSettingsLua,
+  type ReachSettings,
   type TakeSettings,
 } from './attempt.lua.js';
 import { CANCEL, SCHEDULE } from './ingress.lua.js';
@@ -19,8 +21,11 @@ export { CANCEL, SCHEDULE };
  * follows. Every step is one atomic script, so any number of API and worker replicas keep one order.
  */
 
-/** TAKE with `settings` in its text: made once by a turn store, whose every call passes only what changes. */
-export const takeScript = (settings: TakeSettings) =>
+/**
+ * TAKE with `settings` and the engine's `reach` in its text: made once by a turn store (once per reach
+ * it is asked for), whose every call passes only what changes.
+ */
+export const takeScript = (settings: TakeSettings, reach: ReachSettings = {}) =>
   defineLuaScript({
     name: 'take',
     keys: [
@@ -38,7 +43,7 @@ export const takeScript = (settings: TakeSettings) =>
       'jobsPrioritized',
       'jobsMarker',
     ],
-    args: ['generation', 'deliveryId', 'conversationId', 'contextWindow', 'contextCustomers'],
+    args: ['generation', 'deliveryId', 'conversationId'],
     source: `
 --[[ Job G starts (worker): take the due messages of this turn, and open the reply's attempt.
   Input:  KEYS[1] pending     KEYS[2] since     KEYS[3] oldest     KEYS[4] generation
@@ -59,14 +64,14 @@ export const takeScript = (settings: TakeSettings) =>
           ARGV[1] generation  G of the job
           ARGV[2] deliveryId  the id the reply gets if this call takes a new batch
           ARGV[3] conversationId
-          ARGV[4] contextWindow  context messages the engine reads before the message it answers
-                  ('' all): the context is read from that many before the batch's newest message,
-                  and after it only the bot's replies (readHistoryLua)
-          ARGV[5] contextCustomers  '' or, for an engine that reads only the customer's texts, how
-                  many of the customer's messages with text it reads before the message (readHistoryLua)
   Settings, written into this text by the turn store that runs it (the same for every call):
           debounceMs (0: one message per reply), maxWaitMs (the debounce ceiling, from the oldest
-          unanswered message), batchTtlMs (expiry of the batch), markerTtlMs (of the in-flight marker)
+          unanswered message), batchTtlMs (expiry of the batch), markerTtlMs (of the in-flight marker);
+          the engine's reach: contextWindow, the context messages it reads before the message it
+          answers ('' all: the context is read from that many before the batch's newest message,
+          and after it only the bot's replies), and contextCustomers, '' or, for an engine that
+          reads only the customer's texts, how many of the customer's messages with text it reads
+          before the message (readHistoryLua)
   Output: {'stale', current} | {'stopped'} | {'empty'} | {'wait', ms} | {'batch', json}
           | {'carried'}: the live batch is served by another job (the job that went on to it), this
           one has nothing to do
@@ -75,7 +80,7 @@ export const takeScript = (settings: TakeSettings) =>
           conversation's context read, so the reply is produced and sent without another call.
           A re-run (after a crash, a retry's wait) finds the batch it took or went on to before,
           with its delivery id ('batch', also when the generation is past G: the batch names G as
-          its carrier): the caller opens its attempt with OPEN_ATTEMPT. ]]${takeSettingsLua(settings)}
+          its carrier): the caller opens its attempt with OPEN_ATTEMPT. ]]${takeSettingsLua(settings)}${reachLua(reach)}
 if redis.call('LLEN', KEYS[11]) == 0 and redis.call('ZCARD', KEYS[12]) == 0 then redis.call('ZREM', KEYS[13], '0') end
 local current = tonumber(redis.call('GET', KEYS[4]) or '0')
 local existing = redis.call('GET', KEYS[5])
@@ -110,8 +115,8 @@ ${takeBatchLua(
     conversationId: 'ARGV[3]',
     markerTtlMs: 'markerTtlMs',
     carrier: 'ARGV[1]',
-    contextWindow: 'ARGV[4]',
-    contextCustomers: 'ARGV[5]',
+    contextWindow: 'contextWindow',
+    contextCustomers: 'contextCustomers',
   },
 )}
 if took == 'wait' then return {'wait', string.format('%d', waitMs)} end
