@@ -1,5 +1,6 @@
 import { appendContextLua, readContextLua, readHistoryLua } from '@dialog-relay/conversations';
 import { defineLuaScript, luaText } from '@dialog-relay/redis';
+import { reachLua, type ReachSettings } from './reach.lua.js';
 import { KEEP_PER_CONVERSATION, RECORD_FIELDS } from './reply.types.js';
 
 /** ARGV position of a produced record's field in SETTLE (its values follow the named arguments). */
@@ -57,24 +58,6 @@ export interface TakeSettings {
 export const takeSettingsLua = (settings: TakeSettings): string => `
 local debounceMs, maxWaitMs = ${luaText(settings.debounceMs)}, ${luaText(settings.maxWaitMs)}
 local batchTtlMs, markerTtlMs = ${luaText(settings.batchTtlMs)}, ${luaText(settings.markerTtlMs)}`;
-
-/** How far back an engine reads a context (the turn store's ContextReach): `window` messages, `customerTexts` of the customer's. */
-export interface ReachSettings {
-  window?: number;
-  customerTexts?: number;
-}
-
-/**
- * The engine's reach as the Lua locals `contextWindow` and `contextCustomers` of a script that takes a
- * turn (TAKE, SETTLE going on): a whole number as text (luaText), '' where the engine sets none. The
- * same for every call of one engine, so in the script's text, not in each call: a store keeps a
- * script per reach it is asked for.
- */
-export const reachLua = (reach: ReachSettings): string => `
-local contextWindow, contextCustomers = ${reach.window === undefined ? "''" : luaText(reach.window)}, ${reach.customerTexts === undefined ? "''" : luaText(reach.customerTexts)}`;
-
-/** The key of a reach in a store's scripts by reach. */
-export const reachKey = (reach: ReachSettings | undefined): string => `${reach?.window ?? ''}:${reach?.customerTexts ?? ''}`;
 
 /** Settings for the checks of every script (REPLY_SCRIPTS), where a store makes its own. */
 export const EXAMPLE_TAKE_SETTINGS: TakeSettings = { debounceMs: 1000, maxWaitMs: 5000, batchTtlMs: 86_400_000, markerTtlMs: 15_000 };

@@ -1,7 +1,8 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { parseContextMessages } from '@dialog-relay/conversations';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { OPEN_ATTEMPT, reachKey, settleScript } from './attempt.lua.js';
+import { OPEN_ATTEMPT, settleScript } from './attempt.lua.js';
+import { reachKey } from './reach.lua.js';
 import { parseRecord, recordValues } from './delivery.store.js';
 import type { DeadReason, DeliveryAttempt, DeliveryRecord, DeliveryState, TurnBatch } from './reply.types.js';
 import { parseBatch, type ContextReach } from './turn.store.js';

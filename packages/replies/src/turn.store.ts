@@ -6,7 +6,7 @@ import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { conversationKeys, conversationKeysFor } from './turn-keys.js';
 import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, FINISH, SCHEDULE, takeScript, WAITING_TURN } from './turns.lua.js';
-import { reachKey } from './attempt.lua.js';
+import { reachKey } from './reach.lua.js';
 
 export type TakeResult =
   | { kind: 'stale'; current: number }

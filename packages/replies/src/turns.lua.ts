@@ -4,12 +4,11 @@ import {
   endTurnLua,
   EXAMPLE_TAKE_SETTINGS,
   markAttemptLua,
-  reachLua,
   takeBatchLua,
   takeSettingsLua,
-  type ReachSettings,
   type TakeSettings,
 } from './attempt.lua.js';
+import { reachLua, type ReachSettings } from './reach.lua.js';
 import { CANCEL, SCHEDULE } from './ingress.lua.js';
 
 export { CANCEL, SCHEDULE };
