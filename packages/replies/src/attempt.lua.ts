@@ -3,8 +3,19 @@ import { defineLuaScript, luaText } from '@dialog-relay/redis';
 import { reachLua, type ReachSettings } from './reach.lua.js';
 import { KEEP_PER_CONVERSATION, RECORD_FIELDS } from './reply.types.js';
 
-/** ARGV position of a produced record's field in SETTLE (its values follow the named arguments). */
-const recordArg = (field: (typeof RECORD_FIELDS)[number]): string => `ARGV[${SETTLE_ARGS.length + 1 + RECORD_FIELDS.indexOf(field)}]`;
+type RecordField = (typeof RECORD_FIELDS)[number];
+/**
+ * A produced record's fields as SETTLE takes them after its named arguments: all but its delivery id
+ * and conversation id, which are SETTLE's own `deliveryId` and `conversationId` (each argument costs
+ * Redis its conversion to a Lua string; docs/design/lua-scripts.md).
+ */
+export const SETTLE_RECORD_FIELDS = RECORD_FIELDS.filter((field) => field !== 'delivery_id' && field !== 'conversation_id');
+/** ARGV position of a produced record's field in SETTLE. */
+const recordArg = (field: RecordField): string => {
+  if (field === 'delivery_id') return `ARGV[${SETTLE_ARGS.indexOf('deliveryId') + 1}]`;
+  if (field === 'conversation_id') return `ARGV[${SETTLE_ARGS.indexOf('conversationId') + 1}]`;
+  return `ARGV[${SETTLE_ARGS.length + 1 + SETTLE_RECORD_FIELDS.indexOf(field)}]`;
+};
 /** The HSET arguments of a produced record, the names written here (a call carries the values), its state the Lua expression `state`; handoff apart. */
 const recordHsetArgs = (state: string): string =>
   RECORD_FIELDS.filter((field) => field !== 'handoff')
@@ -295,8 +306,9 @@ export const settleScript = (settings: SettleSettings, reach: ReachSettings = {}
                   debounce window still runs
           ARGV[13] carrier  the generation of the job going on (the batch names it: a re-run of
                   that job finds the batch, the sweep makes sure that job exists)
-          ARGV[${SETTLE_ARGS.length + 1}..${SETTLE_ARGS.length + RECORD_FIELDS.length}] the values of a record produced this run, in RECORD_FIELDS' order
-                  (${RECORD_FIELDS.join(', ')}; handoff 'true' or ''), stored unless it exists; none without one
+          ARGV[${SETTLE_ARGS.length + 1}..${SETTLE_ARGS.length + SETTLE_RECORD_FIELDS.length}] the values of a record produced this run
+                  (${SETTLE_RECORD_FIELDS.join(', ')}; handoff 'true' or ''; its delivery_id and
+                  conversation_id are ARGV[2] and ARGV[11]), stored unless it exists; none without one
   Settings, written into this text by the store that runs it (the same for every call; a store
           with other settings runs a script of its own): recordTtlS (a record and its log, from
           now), deadTtlS (a dead letter), keepIds (delivery ids kept per conversation),

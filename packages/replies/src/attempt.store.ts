@@ -1,10 +1,17 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { parseContextMessages } from '@dialog-relay/conversations';
 import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
-import { OPEN_ATTEMPT, settleScript } from './attempt.lua.js';
+import { OPEN_ATTEMPT, SETTLE_RECORD_FIELDS, settleScript } from './attempt.lua.js';
 import { reachKey } from './reach.lua.js';
 import { parseRecord, recordValues } from './delivery.store.js';
-import type { DeadReason, DeliveryAttempt, DeliveryRecord, DeliveryState, TurnBatch } from './reply.types.js';
+import {
+  RECORD_FIELDS,
+  type DeadReason,
+  type DeliveryAttempt,
+  type DeliveryRecord,
+  type DeliveryState,
+  type TurnBatch,
+} from './reply.types.js';
 import { parseBatch, type ContextReach } from './turn.store.js';
 
 /** An attempt opened on a reply taken before (OPEN_ATTEMPT). */
@@ -85,6 +92,14 @@ const pairsToHash = (pairs: readonly string[]): Record<string, string> => {
   for (let i = 0; i + 1 < pairs.length; i += 2) hash[pairs[i]!] = pairs[i + 1]!;
   return hash;
 };
+
+/** A produced record's values as SETTLE takes them (SETTLE_RECORD_FIELDS): its ids are the call's own. */
+function settleRecordValues(record: DeliveryRecord, deliveryId: string, conversationId: string): string[] {
+  if (record.delivery_id !== deliveryId || record.conversation_id !== conversationId)
+    throw new Error(`a record of ${record.delivery_id} (${record.conversation_id}) settled as ${deliveryId} (${conversationId})`);
+  const values = recordValues(record);
+  return SETTLE_RECORD_FIELDS.map((field) => values[RECORD_FIELDS.indexOf(field)]!);
+}
 
 export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
   const { redis, keys, take } = deps;
@@ -170,7 +185,7 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
           nextDeliveryId: s.goOn && take && s.generation !== null ? s.goOn.deliveryId : '',
           carrier: s.goOn?.carrier ?? '',
         },
-        s.produced ? recordValues(s.produced) : [],
+        s.produced ? settleRecordValues(s.produced, id, c) : [],
       )) as [string, string, string, string?, string[]?];
       const settled: Settled = { moved: reply[0] as Settled['moved'], turn: reply[1] as Settled['turn'], generation: Number(reply[2]) };
       if (settled.turn === 'taken') settled.taken = { batch: parseBatch(reply[3] ?? ''), context: parseContextMessages(reply[4]) };
