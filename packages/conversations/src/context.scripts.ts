@@ -18,14 +18,19 @@ export const appendContextLua = (k: ContextKeys, a: Readonly<Record<'cap' | 'ttl
 do
   local cap = tonumber(${a.cap})
   local entries = ${pairs}
-  -- the new ids go to the list in one RPUSH, which answers its length: LLEN only when none was new
-  local new = {}
+  -- the new ids go to the list in one RPUSH, which answers its length: LLEN only when none was new;
+  -- a list of them only when there are several (one new message, the usual append, makes none)
+  local new, firstNew, newIds = 0
   for i = 1, #entries, 2 do
-    if redis.call('HSETNX', ${k.messages}, entries[i], entries[i + 1]) == 1 then new[#new + 1] = entries[i] end
+    if redis.call('HSETNX', ${k.messages}, entries[i], entries[i + 1]) == 1 then
+      new = new + 1
+      if new == 1 then firstNew = entries[i] else newIds = newIds or {firstNew} newIds[new] = entries[i] end
+    end
   end
-  ${counter} = ${counter} + #new
+  ${counter} = ${counter} + new
   local length
-  for j = 1, #new, 500 do length = redis.call('RPUSH', ${k.order}, unpack(new, j, math.min(j + 499, #new))) end
+  if new == 1 then length = redis.call('RPUSH', ${k.order}, firstNew) end
+  for j = 1, newIds and new or 0, 500 do length = redis.call('RPUSH', ${k.order}, unpack(newIds, j, math.min(j + 499, new))) end
   local excess = (length or redis.call('LLEN', ${k.order})) - cap
   if excess > 0 then
     local old = redis.call('LRANGE', ${k.order}, '0', string.format('%d', excess - 1))
