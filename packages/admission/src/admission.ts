@@ -1,9 +1,9 @@
 import {
+  keptPerKey,
   runScript,
   runsStepsAsOneScript,
   stepCall,
   withSettings,
-  type LuaPart,
   type Redis,
   type RedisKeys,
   type StepCall,
@@ -106,12 +106,10 @@ export function createAdmission(options: AdmissionOptions): Admission {
     'idem-answered': withSettings(ADMIT_PART, { mode: 'idem-answered', ttlMs: pendingTtlMs }),
     replay: withSettings(ADMIT_PART, { mode: 'replay', ttlMs: replayTtlMs }),
   };
-  const completeParts = new Map<string, LuaPart<'idempotency', 'answerHead' | 'answerTail'>>();
-  const completePart = (words: string) => {
-    let part = completeParts.get(words);
-    if (!part) completeParts.set(words, (part = withSettings(COMPLETE_PART, { outcomeWords: words, ttlMs: idempotencyTtlMs })));
-    return part;
-  };
+  const completePart = keptPerKey(
+    (words: string) => words,
+    (words: string) => withSettings(COMPLETE_PART, { outcomeWords: words, ttlMs: idempotencyTtlMs }),
+  );
   const admitted = (raw: unknown): AdmissionResult => {
     const reply = raw as AdmitReply;
     switch (typeof reply === 'string' ? reply : reply[0]) {

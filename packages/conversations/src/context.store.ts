@@ -1,5 +1,5 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
-import { runScript, stepCall, withSettings, type LuaPart, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
+import { keptPerKey, runScript, stepCall, withSettings, type Redis, type RedisKeys, type StepCall } from '@dialog-relay/redis';
 import { parseContextMessages } from './context-message.js';
 import { READ, READ_PART, RECORD, RECORD_PART } from './context.scripts.js';
 
@@ -50,13 +50,10 @@ export function createContextStore(deps: { redis: Redis; keys: RedisKeys; maxMes
   // The parts, made once (the reads' once per reach asked, a few): the cap, the expiry and the reach
   // are the same on every call, so they are written into their text (docs/design/lua-scripts.md).
   const recordPart = withSettings(RECORD_PART, { cap: maxMessages, ttlMs });
-  const readParts = new Map<string, LuaPart<'order' | 'messages', never>>();
-  const readPart = (limit: number, customers: number | '') => {
-    const reach = `${limit}:${customers}`;
-    let part = readParts.get(reach);
-    if (!part) readParts.set(reach, (part = withSettings(READ_PART, { limit, customers })));
-    return part;
-  };
+  const readPart = keptPerKey(
+    (limit: number, customers: number | '') => `${limit}:${customers}`,
+    (limit: number, customers: number | '') => withSettings(READ_PART, { limit, customers }),
+  );
   const readReply = (reply: unknown): ContextMessage[] => {
     if (!Array.isArray(reply)) throw new Error('unexpected reply from the context read script');
     return parseContextMessages((reply as unknown[]).filter((json): json is string => typeof json === 'string'));

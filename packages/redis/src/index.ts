@@ -6,6 +6,7 @@ export { installLeanCommandPromise, leanCommandPromiseInstalled } from './comman
 export { installLeanCommandWritable, leanCommandWritableInstalled } from './command-writable.js';
 export { installLeanScriptCommand, leanScriptCommandInstalled } from './script-command.js';
 export { defineLuaScript, luaText, runScript, scriptConventionProblems, type LuaScript } from './lua-script.js';
+export { keptPerKey } from './kept-per-key.js';
 export {
   defineLuaPart,
   withSettings,

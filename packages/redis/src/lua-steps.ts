@@ -46,8 +46,8 @@ function settingText(name: string, value: number | string): string {
  * The part with some of its arguments written into its text as settings (docs/design/lua-scripts.md
  * "Settings in the text"): what a store passes alike on every call. Its calls pass only the other
  * arguments: each costs Redis its conversion to a Lua string. Make it once, when the store is made
- * (or once per value, kept): a plan is found by its parts, so a part made per call would compose a
- * script per call.
+ * (or once per value, keptPerKey): a plan is found by its parts, so a part made per call would
+ * compose a script per call.
  */
 export function withSettings<K extends string, A extends string, const S extends A>(
   part: LuaPart<K, A>,

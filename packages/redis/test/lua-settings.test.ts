@@ -4,6 +4,7 @@ import {
   composedScripts,
   createRequestRedis,
   defineLuaPart,
+  keptPerKey,
   luaText,
   runSteps,
   scriptConventionProblems,
@@ -75,5 +76,23 @@ describe("a part's settings written into its text (withSettings)", () => {
     expect(() => withSettings(ECHO, { other: 1 } as never)).to.throw(/no argument other/);
     expect(() => withSettings(ECHO, { ttlMs: 1.5 })).to.throw(/whole number/);
     expect(() => withSettings(ECHO, { mode: "x' .. redis.call('FLUSHALL') .. '" })).to.throw(/must be a word/);
+  });
+});
+
+describe('a part or script made once per value (keptPerKey)', () => {
+  it('makes one for each key the first time it is asked for, and gives the same one after', () => {
+    const made: string[] = [];
+    const partFor = keptPerKey(
+      (limit: number, customers: number | '') => `${limit}:${customers}`,
+      (limit: number, customers: number | '') => {
+        made.push(`${limit}:${customers}`);
+        return { limit, customers };
+      },
+    );
+    const first = partFor(10, 2);
+    expect(partFor(10, 2)).to.equal(first);
+    expect(partFor(10, '')).to.not.equal(first);
+    expect(partFor(10, '')).to.equal(partFor(10, ''));
+    expect(made).to.deep.equal(['10:2', '10:']);
   });
 });

@@ -1,6 +1,6 @@
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { parseContextMessages } from '@dialog-relay/conversations';
-import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { keptPerKey, runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import { OPEN_ATTEMPT, SETTLE_RECORD_FIELDS, settleScript } from './attempt.lua.js';
 import { reachKey } from './reach.lua.js';
 import { parseRecord, recordValues } from './delivery.store.js';
@@ -93,19 +93,22 @@ const pairsToHash = (pairs: readonly string[]): Record<string, string> => {
   return hash;
 };
 
+/** Where SETTLE_RECORD_FIELDS stand among a record's values (recordValues: RECORD_FIELDS' order). */
+const SETTLE_RECORD_INDEXES = SETTLE_RECORD_FIELDS.map((field) => RECORD_FIELDS.indexOf(field));
+
 /** A produced record's values as SETTLE takes them (SETTLE_RECORD_FIELDS): its ids are the call's own. */
 function settleRecordValues(record: DeliveryRecord, deliveryId: string, conversationId: string): string[] {
   if (record.delivery_id !== deliveryId || record.conversation_id !== conversationId)
     throw new Error(`a record of ${record.delivery_id} (${record.conversation_id}) settled as ${deliveryId} (${conversationId})`);
   const values = recordValues(record);
-  return SETTLE_RECORD_FIELDS.map((field) => values[RECORD_FIELDS.indexOf(field)]!);
+  return SETTLE_RECORD_INDEXES.map((index) => values[index]!);
 }
 
 export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
   const { redis, keys, take } = deps;
   // Made once (once per engine reach asked for): what every call would pass alike is written into
-  // the script's text. A call that does not go on to the next turn reads no context, so it runs the
-  // script of the last reach used: one engine, one script.
+  // the script's text. A call that does not go on to the next turn reads no context: it runs the
+  // script without a reach (one engine, two scripts).
   const settleSettings = {
     recordTtlS: deps.recordTtlS,
     deadTtlS: deps.deadLetterTtlS,
@@ -116,13 +119,7 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
     batchTtlMs: take?.pendingTtlMs ?? 0,
     markerTtlMs: deps.attemptMarkerTtlMs,
   };
-  const settleScripts = new Map<string, ReturnType<typeof settleScript>>();
-  const settleFor = (reach: ContextReach | undefined) => {
-    let script = settleScripts.get(reachKey(reach));
-    if (!script) settleScripts.set(reachKey(reach), (script = settleScript(settleSettings, reach)));
-    return script;
-  };
-  let lastSettle = settleFor(undefined);
+  const settleFor = keptPerKey(reachKey, (reach: ContextReach | undefined) => settleScript(settleSettings, reach));
   return {
     async open(c, generation, deliveryId) {
       const [go, record, made, context] = (await runScript(
@@ -149,10 +146,9 @@ export function createAttemptStore(deps: AttemptStoreDeps): AttemptStore {
     async settle(s) {
       const c = s.conversationId;
       const id = s.deliveryId;
-      if (s.goOn) lastSettle = settleFor(s.goOn.reach);
       const reply = (await runScript(
         redis,
-        lastSettle,
+        settleFor(s.goOn?.reach),
         {
           generation: keys.replyGeneration(c),
           batch: keys.replyBatch(c),

@@ -2,7 +2,7 @@ import type { Config } from '@dialog-relay/config';
 import type { ContextMessage } from '@dialog-relay/contracts';
 import { parseContextMessages } from '@dialog-relay/conversations';
 import { replyQueueKeys } from '@dialog-relay/queue';
-import { runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
+import { keptPerKey, runScript, type Redis, type RedisKeys } from '@dialog-relay/redis';
 import type { DueMessage, StoredDueMessage, TurnBatch } from './reply.types.js';
 import { conversationKeys, conversationKeysFor } from './turn-keys.js';
 import { BEGIN_ATTEMPT, CANCEL, CLAIM_OVERDUE, FINISH, SCHEDULE, takeScript, WAITING_TURN } from './turns.lua.js';
@@ -199,12 +199,7 @@ export function createTurnStore(deps: { redis: Redis; keys: RedisKeys; timings: 
     batchTtlMs: timings.pendingTtlMs,
     markerTtlMs: timings.attemptMarkerTtlMs,
   };
-  const takeScripts = new Map<string, ReturnType<typeof takeScript>>();
-  const takeFor = (reach: ContextReach | undefined) => {
-    let script = takeScripts.get(reachKey(reach));
-    if (!script) takeScripts.set(reachKey(reach), (script = takeScript(takeSettings, reach)));
-    return script;
-  };
+  const takeFor = keptPerKey(reachKey, (reach: ContextReach | undefined) => takeScript(takeSettings, reach));
   return {
     attemptMarkerTtlMs: timings.attemptMarkerTtlMs,
     async schedule(message) {
