@@ -125,6 +125,22 @@ describe('Redis command budget of each synchronous path', () => {
     });
   }
 
+  it('cmd_dialog auto_reply_status with a msg_id sends 1 command: its reads are its stored answer, kept in the script that admits it', async () => {
+    // docs/design/performance.md "Command budgets": a path that writes nothing but its answer, and
+    // whose answer is made from its reads alone, has no second script.
+    const parties = people();
+    await expectOk(bodyFor('auto_dialog', { msg_id: msgId('before-status'), ...parties }, { send_url: 'http://127.0.0.1:9/hook' }), 202);
+    const commands = await commandsOf(() =>
+      expectOk(bodyFor('cmd_dialog', { content: 'auto_reply_status', ...parties, msg_id: msgId('status') }), 200),
+    );
+    expect(commands, last).to.deep.equal(['EVALSHA']);
+    // no 'pending' claim: the answer is stored by the same script, which nothing can interrupt
+    const ops = idempotencyWrites.map(
+      ([command, , value]) => `${command!.toUpperCase()}${value === undefined ? '' : ` ${value === 'pending' ? 'pending' : 'answer'}`}`,
+    );
+    expect(ops).to.deep.equal(['GET', 'SET answer']);
+  });
+
   it('cmd_dialog stop_auto_reply cancelling a waiting reply sends one more: the removal of its turn job (BullMQ)', async () => {
     const parties = people();
     await expectOk(bodyFor('auto_dialog', { msg_id: msgId('waiting'), ...parties }, { send_url: 'http://127.0.0.1:9/hook' }), 202);

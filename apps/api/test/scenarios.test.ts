@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createRedis, type Redis } from '@dialog-relay/redis';
-import { bodyFor, msgId, post, sign, startTestApi, type TestApi } from './support/test-api.js';
+import { bodyFor, msgId, post, sign, startTestApi, type Body, type TestApi } from './support/test-api.js';
 
 describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
   let t: TestApi;
@@ -141,6 +141,52 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
       expect(again.headers.get('idempotent-replayed')).to.equal('true');
       expect(again.json.data).to.deep.equal(suppressed.json.data);
       expect(suppressed.json.data).to.include({ status: 'suppressed' });
+    });
+  });
+
+  describe('cmd_dialog auto_reply_status with a msg_id', () => {
+    const conversation = { from_user_id: 'cust-status-replay', to_user_id: 'bound-status-replay' };
+    const cmd = (content: string, extra: Record<string, unknown> = {}) => bodyFor('cmd_dialog', { ...conversation, content, ...extra });
+    const again = (body: Body) => post(t.url, sign({ ...body, timestamp: (body.timestamp as number) + 1 }));
+
+    it('answers a repeat with the first answer: what was read then, whatever changed since and whatever the repeat asks', async () => {
+      // a waiting message (no worker runs here): the status lists it and the turn that waits for it
+      await post(
+        t.url,
+        sign(
+          bodyFor(
+            'auto_dialog',
+            { ...conversation, msg_id: msgId('waiting'), content: 'où est mon colis ? 包裹在哪里' },
+            { send_url: 'http://127.0.0.1:9/hook' },
+          ),
+        ),
+      );
+      const statusBody = cmd('auto_reply_status', { msg_id: msgId('status') });
+      const first = await post(t.url, sign(statusBody));
+      expect(first.status).to.equal(200);
+      expect(first.headers.get('idempotent-replayed')).to.equal(null);
+      const data = first.json.data!;
+      expect(data).to.include({ command: 'auto_reply_status', auto_reply: 'active', paused_until: null });
+      expect(data['pending']).to.have.length(1);
+      expect(data['deliveries']).to.deep.equal([]);
+
+      const stop = await post(t.url, sign(cmd('stop_auto_reply')));
+      expect(stop.json.data).to.include({ cancelled: 1 });
+      const repeat = await again(statusBody);
+      expect(repeat.status).to.equal(200);
+      expect(repeat.headers.get('idempotent-replayed')).to.equal('true');
+      expect(repeat.json.request_id).to.equal(first.json.request_id);
+      expect(repeat.json.data).to.deep.equal(data);
+
+      // the same msg_id asking for another command gets the first answer, and does nothing
+      await post(t.url, sign(cmd('resume_auto_reply')));
+      const otherCommand = await post(
+        t.url,
+        sign(cmd('stop_auto_reply', { msg_id: (statusBody.message_info as { msg_id: string }).msg_id })),
+      );
+      expect(otherCommand.headers.get('idempotent-replayed')).to.equal('true');
+      expect(otherCommand.json.data).to.deep.equal(data);
+      expect((await post(t.url, sign(cmd('auto_reply_status')))).json.data).to.include({ auto_reply: 'active' });
     });
   });
 

@@ -67,6 +67,11 @@ export interface Admission {
   admitStep(input: AdmitInput, answeredInCall?: boolean): StepCall;
   admitted(reply: unknown): AdmissionResult;
   /**
+   * Whether admitStep's call runs as one script whatever its parts' slots (one Redis, Sentinel; not
+   * a cluster): an answer its parts make (completeStep after them) is stored in the script that admits.
+   */
+  readonly answersInFirstScript: boolean;
+  /**
    * complete() as the last part of a request's write script; nothing without a key. `answer.data`
    * may hold `outcome.slot` once, as a string: the script puts there the word `outcome.words` gives
    * for what an earlier part of the script chose (`shared.outcome`).
@@ -135,6 +140,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
       return stepCall(admitParts[args.mode], k, { limit: args.limit });
     },
     admitted,
+    answersInFirstScript: runsStepsAsOneScript(redis),
     async complete(key, answer) {
       await runScript(redis, COMPLETE, { idempotency: idemKey(key) }, { answer: JSON.stringify(answer), ttlMs: idempotencyTtlMs });
     },

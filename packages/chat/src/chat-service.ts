@@ -9,8 +9,8 @@ import { enforceMd5Reach } from './md5-reach.js';
 import type { ClientLookup, RunScriptParts, ScriptCall } from './ports.js';
 import { assistDialog } from './scenarios/assist-dialog.js';
 import { autoDialog } from './scenarios/auto-dialog.js';
-import { cmdDialog } from './scenarios/cmd-dialog.js';
-import type { Scenario, ScenarioDeps, ScenarioResult } from './scenarios/scenario.js';
+import { cmdDialog, replayedCmdData } from './scenarios/cmd-dialog.js';
+import type { ReplayedData, Scenario, ScenarioDeps, ScenarioResult } from './scenarios/scenario.js';
 import { websiteDialog } from './scenarios/website-dialog.js';
 import { resolveSendUrl, type SendUrlChecker } from './send-url.js';
 
@@ -59,6 +59,9 @@ const SCENARIOS: Record<EventType, Scenario> = {
   cmd_dialog: cmdDialog,
   auto_dialog: autoDialog,
 };
+
+/** Scenarios whose stored answers are rendered again for a replay (cmd_dialog's status stores its reads). */
+const REPLAYED: Partial<Record<EventType, ReplayedData>> = { cmd_dialog: replayedCmdData };
 
 export function createChatService(deps: ChatServiceDeps): ChatService {
   const refuse = (client: ClientSettings, result: Exclude<AdmissionResult, { kind: 'admitted' | 'idempotent' }>): never => {
@@ -109,17 +112,26 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       await deps.ready?.();
       // docs/design/performance.md "Command budgets": admission and the scenario's reads are one script; the
       // scenario's writes and the idempotent answer one more (none when there is nothing to write). A
-      // scenario whose writes need no reads (auto_dialog) has them in admission's script: one in all.
-      const started = SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger });
+      // scenario whose writes need no reads (auto_dialog) has them in admission's script: one in all; so
+      // has a status with a msg_id, whose answer, made from its reads alone, is stored with them.
+      const answerInReads = idempotency !== undefined && deps.admission.answersInFirstScript;
+      const started = SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger, answerInReads });
       const admitInput = { client: client.id, ratePerS: client.rateLimitPerS, nowMs: deps.nowMs(), replayDigest, idempotency };
-      const answerOf = (result: ScenarioResult): StoredAnswer => ({
+      const answerOf = (result: Pick<ScenarioResult, 'status' | 'data'>): StoredAnswer => ({
         status: result.status,
         request_id: context.requestId,
         data: result.data,
       });
       const early = started.writesNeedNoReads ? await started.finish([]) : undefined;
-      const earlyAnswer = early && answerOf(early);
-      const earlyWrites = early && earlyAnswer ? writeCalls(deps.admission, client.id, idempotency, early, earlyAnswer) : [];
+      // an answer made from the reads alone is stored by the reads' script (answerInReads)
+      const kept = answerInReads ? started.answerOfReads : undefined;
+      const earlyAnswer = early ? answerOf(early) : kept && answerOf(kept);
+      const earlyWrites: readonly ScriptCall[] =
+        early && earlyAnswer
+          ? writeCalls(deps.admission, client.id, idempotency, early, earlyAnswer)
+          : kept && earlyAnswer
+            ? [deps.admission.completeStep(client.id, idempotency, earlyAnswer, kept.outcome)]
+            : [];
       // Started before the request's first write (the script that may admit and write): confirmed only once written.
       const earlyReplicated = earlyWrites.length > 0 && early?.replicated ? deps.replication?.begin() : undefined;
       let replies: unknown[];
@@ -128,7 +140,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         replies = await deps.runParts([deps.admission.admitStep(admitInput, earlyWrites.length > 0), ...started.reads, ...earlyWrites]);
       } catch (error) {
         // The writes ran with admission: a claim this request made is given back, as when writes fail below.
-        if (early && idempotency) await deps.admission.release(idempotency, earlyAnswer).catch(() => undefined);
+        if (earlyWrites.length > 0 && idempotency) await deps.admission.release(idempotency, earlyAnswer).catch(() => undefined);
         throw error;
       }
       const [admitReply, ...readReplies] = replies;
@@ -136,12 +148,13 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const base = { client: client.id, eventType: info.event_type, command };
       if (admitted.kind === 'idempotent') {
         const stored = admitted.answer;
-        const data = stored.data as { conversation_id?: string } | undefined;
+        const replayed = REPLAYED[info.event_type];
+        const data = (replayed ? await replayed(deps, stored.data) : stored.data) as { conversation_id?: string } | undefined;
         return {
           ...base,
           status: stored.status,
           requestId: stored.request_id,
-          data: stored.data,
+          data,
           idempotentReplay: true,
           conversationId: data?.conversation_id,
         };
@@ -154,11 +167,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         const result = early ?? (await started.finish(readReplies));
         answer ??= answerOf(result);
         // the writes: run with admission (their results follow the reads'), or in a script of their own now
-        const writes = early ? earlyWrites : writeCalls(deps.admission, client.id, idempotency, result, answer);
+        const inFirst = early !== undefined || kept !== undefined;
+        const writes = inFirst ? earlyWrites : writeCalls(deps.admission, client.id, idempotency, result, answer);
         let data = result.data;
         if (writes.length > 0) {
           const replicated = early ? earlyReplicated : result.replicated ? deps.replication?.begin() : undefined;
-          data = await result.settle(early ? readReplies.slice(started.reads.length) : await deps.runParts(writes));
+          data = await result.settle(inFirst ? readReplies.slice(started.reads.length) : await deps.runParts(writes));
           await replicated?.confirm();
         }
         return {

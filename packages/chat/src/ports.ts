@@ -32,7 +32,10 @@ export interface AutoReplies {
   /** stop(), resume(), status() as parts of the request's scripts. */
   stopStep(conversationId: string): Step<number>;
   resumeStep(conversationId: string): Step<void>;
-  statusStep(conversationId: string): Step<AutoReplyStatusView>;
+  /** `keepReads`: its reads are also left for the script's COMPLETE part to store as the answer (statusOfKeptReads renders them). */
+  statusStep(conversationId: string, keepReads?: boolean): Step<AutoReplyStatusView>;
+  /** The status a status step's kept reads show, as stored in an idempotent answer (a replay). */
+  statusOfKeptReads(kept: unknown): Promise<AutoReplyStatusView>;
   /** A person wrote to the customer on the bound account or as staff (docs/service-rules.md §14): cancel the unsent reply, pause if configured. */
   humanReplied(conversationId: string): Promise<void>;
   /** Stops the conversation's auto replies; answers once no attempt can start. Returns how many messages lost their pending reply. */

@@ -46,6 +46,7 @@ describe('auto_dialog accept script', () => {
       sendUrl: 'http://127.0.0.1:9/hook',
       command: undefined,
       logger: undefined as never,
+      answerInReads: false,
     }).finish([]);
     return {
       result,

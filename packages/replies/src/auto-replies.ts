@@ -79,7 +79,10 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   // the status part's arguments of each shard, made the first time a status of that shard is read
   const statusArgsOfShard: StatusArgs[] = [];
   // the parts, made once: what every call passes alike is written into their text (docs/design/lua-scripts.md)
-  const statusPart = withSettings(STATUS_PART, { limit: STATUS_DELIVERIES });
+  const statusParts = {
+    plain: withSettings(STATUS_PART, { limit: STATUS_DELIVERIES, keep: 'none' }),
+    kept: withSettings(STATUS_PART, { limit: STATUS_DELIVERIES, keep: 'reads' }),
+  };
   let schedulePart: ReturnType<typeof schedulePartOf> | undefined;
   const afterSchedule = async (message: DueMessage, raw: unknown): Promise<ScheduleOutcome> => {
     const result = scheduleResultOf(raw);
@@ -101,6 +104,40 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
       pending,
       deliveries: latest,
     });
+  };
+
+  /** A status part's reads (STATUS_PART's reply) as the status they show. */
+  const statusOfReads = async (raw: unknown): Promise<ReplyStatus> => {
+    const [stopped, paused, pending, batch, views] = raw as [
+      number,
+      string | null,
+      string[],
+      string | null,
+      ([string, string[], string[]] | [string])[],
+    ];
+    const latest = await Promise.all(
+      views.map(async (view): Promise<DeliveryView | undefined> => {
+        const [id, fields, attempts] = view;
+        if (fields === undefined || attempts === undefined) {
+          const [record, stored] = await Promise.all([deliveries.get(id), deliveries.attempts(id)]);
+          return deliveryViewOf(id, record, stored);
+        }
+        return deliveryViewOf(
+          id,
+          recordOfFields(fields),
+          attempts.map((json) => JSON.parse(json) as DeliveryAttempt),
+        );
+      }),
+    );
+    return status(
+      {
+        stopped: stopped === 1,
+        pausedUntilMs: paused === null ? null : Number(paused),
+        pending: pending.map((json) => JSON.parse(json) as StoredDueMessage),
+        batch: batch === null ? undefined : parseBatch(batch),
+      },
+      latest.filter((v): v is DeliveryView => v !== undefined),
+    );
   };
 
   return {
@@ -149,52 +186,38 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
     /**
      * status() as a step of the request's first script: everything in it, the delivery records
      * included; only a delivery made in another shard (before a QUEUE_SHARDS change) is read after.
+     * `keepReads`: the part also leaves its reads, as JSON, for the script's COMPLETE part to store as
+     * the request's idempotent answer (statusOfKeptReads renders them for a replay).
      */
-    statusStep(conversationId: string): Step<ReplyStatus> {
+    statusStep(conversationId: string, keepReads = false): Step<ReplyStatus> {
       const { keys } = stepDeps();
       const shard = keys.shardOf(conversationId);
       const call = stepCall(
-        statusPart,
+        keepReads ? statusParts.kept : statusParts.plain,
         conversationKeysFor(keys, conversationId, STATUS_PART.keys),
         (statusArgsOfShard[shard] ??= statusArgsOf(keys, shard)),
       );
-      return {
-        call,
-        async settle(raw) {
-          const [stopped, paused, pending, batch, views] = raw as [
-            number,
-            string | null,
-            string[],
-            string | null,
-            ([string, string[], string[]] | [string])[],
-          ];
-          const latest = await Promise.all(
-            views.map(async (view): Promise<DeliveryView | undefined> => {
-              const [id, fields, attempts] = view;
-              if (fields === undefined || attempts === undefined) {
-                const [record, stored] = await Promise.all([deliveries.get(id), deliveries.attempts(id)]);
-                return deliveryViewOf(id, record, stored);
-              }
-              return deliveryViewOf(
-                id,
-                recordOfFields(fields),
-                attempts.map((json) => JSON.parse(json) as DeliveryAttempt),
-              );
-            }),
-          );
-          return status(
-            {
-              stopped: stopped === 1,
-              pausedUntilMs: paused === null ? null : Number(paused),
-              pending: pending.map((json) => JSON.parse(json) as StoredDueMessage),
-              batch: batch === null ? undefined : parseBatch(batch),
-            },
-            latest.filter((v): v is DeliveryView => v !== undefined),
-          );
-        },
-      };
+      return { call, settle: statusOfReads };
+    },
+    /**
+     * The status a status step's kept reads show (a replayed answer): the same as its settle gives
+     * for the script's reply, the reads having been JSON (cjson) in between.
+     */
+    statusOfKeptReads(kept: unknown): Promise<ReplyStatus> {
+      return statusOfReads(fromCjson(kept));
     },
   };
+}
+
+/**
+ * A value cjson encoded in a script, decoded, as the script's reply would have given it: Lua's false
+ * (a missing value) is null, and an empty table, which cjson writes as {}, an empty list.
+ */
+function fromCjson(value: unknown): unknown {
+  if (value === false) return null;
+  if (Array.isArray(value)) return value.map(fromCjson);
+  if (value !== null && typeof value === 'object') return [];
+  return value;
 }
 
 /** The latest deliveries auto_reply_status shows. */

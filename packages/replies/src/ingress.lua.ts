@@ -181,13 +181,16 @@ export const RESUME_PART = defineLuaPart({
  * exception to "every key passed in", docs/design/lua-scripts.md): only for ids made in the conversation's
  * own shard (they end with shardSuffix, so their keys carry the same hash tag and slot); any other
  * (a delivery made before a QUEUE_SHARDS change) comes back as its id alone for the caller to read.
+ * `keep` 'reads' (a setting): the reads are also left, as JSON, in `shared.outcome`, where the
+ * request's COMPLETE part stores them as its idempotent answer in the same script (a status with a msg_id).
  */
 export const STATUS_PART = defineLuaPart({
   name: 'status',
   does: 'read the stop flag, the pause, the waiting messages, the turn and the latest deliveries with their attempts',
   keys: ['stop', 'paused', 'pending', 'batch', 'deliveries'],
-  args: ['limit', 'deliveryPrefix', 'shardSuffix'],
-  output: '{stopped 0|1, paused until | false, {pending JSON}, batch JSON | false, {{id, {record fields}, {attempts JSON}} | {id}}}',
+  args: ['limit', 'keep', 'deliveryPrefix', 'shardSuffix'],
+  output:
+    "{stopped 0|1, paused until | false, {pending JSON}, batch JSON | false, {{id, {record fields}, {attempts JSON}} | {id}}} (keep 'reads': shared.outcome, the same as JSON)",
   slot: 'conversation',
   derivedKeys:
     "deliveryPrefix .. id (the record) and .. ':attempts' for each listed id ending with shardSuffix: same hash tag as the declared keys",
@@ -205,6 +208,8 @@ for i = 1, #ids do
     views[i] = {id}
   end
 end
-return {redis.call('EXISTS', ${k.stop}), redis.call('GET', ${k.paused}), redis.call('LRANGE', ${k.pending}, '0', '-1'), redis.call('GET', ${k.batch}), views}
+local reads = {redis.call('EXISTS', ${k.stop}), redis.call('GET', ${k.paused}), redis.call('LRANGE', ${k.pending}, '0', '-1'), redis.call('GET', ${k.batch}), views}
+if ${a.keep} == 'reads' then shared.outcome = cjson.encode(reads) end
+return reads
 `,
 });

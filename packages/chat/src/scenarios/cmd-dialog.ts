@@ -1,9 +1,11 @@
 import { AppError, COMMANDS, type ResumeAnswerData, type StatusAnswerData, type StopAnswerData } from '@dialog-relay/contracts';
 import { conversationIdOf } from '@dialog-relay/conversations';
-import { settled, type Scenario, type ScenarioResult } from './scenario.js';
+import { settled, type ReplayedData, type Scenario, type ScenarioResult } from './scenario.js';
 
 /** Where the write script puts the number of messages a stop cancelled (a string no answer holds otherwise). */
 const CANCELLED_SLOT = '\u0000cancelled';
+/** Where the first script puts what a status read, as JSON, in the answer it stores (its `reads`). */
+const READS_SLOT = '\u0000reads';
 
 /**
  * docs/service-rules.md §8: the command is content, trimmed (validated before); the conversation is the one of
@@ -13,9 +15,20 @@ const CANCELLED_SLOT = '\u0000cancelled';
  */
 export const cmdDialog: Scenario = (deps, input) => {
   const conversationId = conversationIdOf(input.client.id, input.request.message_info);
-  const status = input.command === 'auto_reply_status' ? deps.autoReplies.statusStep(conversationId) : undefined;
+  const status = input.command === 'auto_reply_status' ? deps.autoReplies.statusStep(conversationId, input.answerInReads) : undefined;
   return {
     reads: status ? [status.call] : [],
+    // a status with a msg_id, on one Redis or Sentinel: its reads are its stored answer, in its one script
+    ...(status && input.answerInReads
+      ? {
+          answerOfReads: {
+            status: 200,
+            conversationId,
+            data: { conversation_id: conversationId, command: 'auto_reply_status', reads: READS_SLOT },
+            outcome: { slot: READS_SLOT, words: '*' },
+          },
+        }
+      : {}),
     finish: async (replies): Promise<ScenarioResult> => {
       switch (input.command) {
         case 'stop_auto_reply': {
@@ -55,4 +68,18 @@ export const cmdDialog: Scenario = (deps, input) => {
       }
     },
   };
+};
+
+/**
+ * A stored cmd_dialog answer as sent again: a status stored by its first script holds what it read
+ * (`reads`), rendered here as its first answer was; any other is sent as stored.
+ */
+export const replayedCmdData: ReplayedData = async (deps, data) => {
+  if (typeof data !== 'object' || data === null || !('reads' in data)) return data;
+  const { conversation_id, reads } = data as { conversation_id: string; reads: unknown };
+  return {
+    conversation_id,
+    command: 'auto_reply_status',
+    ...(await deps.autoReplies.statusOfKeptReads(reads)),
+  } satisfies StatusAnswerData;
 };

@@ -25,6 +25,11 @@ export interface ScenarioInput {
   sendUrl: string | undefined;
   command: Command | undefined;
   logger: Logger;
+  /**
+   * An answer the scenario makes from its reads alone can be stored in the reads' own script: the
+   * request has a msg_id and its first script runs as one (one Redis, Sentinel). See `answerOfReads`.
+   */
+  answerInReads: boolean;
 }
 
 /**
@@ -59,7 +64,16 @@ export interface StartedScenario {
    * halts when it refuses the request (docs/design/lua-scripts.md "Composed scripts").
    */
   writesNeedNoReads?: boolean;
+  /**
+   * Only when `answerInReads`: the scenario writes nothing and makes its answer from its reads alone
+   * (auto_reply_status). The stored answer is this data, whose `outcome.slot` the script fills with
+   * the reads as JSON, in the request's first script: one round trip. A replay renders them (replayedData).
+   */
+  answerOfReads?: { status: number; conversationId: string; data: Record<string, unknown>; outcome: AnswerOutcome };
 }
+
+/** A stored answer's data as sent again (an idempotent replay): the data itself, unless the scenario stored what it read. */
+export type ReplayedData = (deps: ScenarioDeps, data: unknown) => Promise<unknown>;
 
 export type Scenario = (deps: ScenarioDeps, input: ScenarioInput) => StartedScenario;
 
