@@ -10,14 +10,17 @@ const READS_SLOT = '\u0000reads';
 /**
  * docs/service-rules.md §8: the command is content, trimmed (validated before); the conversation is the one of
  * §5. Commands steer the conversation and are not recorded in its context: they are not chat.
- * auto_reply_status reads everything in the request's first script; stop and resume write in the
- * second, with the idempotent answer.
+ * Each command is one script: auto_reply_status reads everything in the request's first script (with
+ * a msg_id, its reads are its stored answer there too: answerOfReads); stop and resume write in it,
+ * with the idempotent answer (writesNeedNoReads).
  */
 export const cmdDialog: Scenario = (deps, input) => {
   const conversationId = conversationIdOf(input.client.id, input.request.message_info);
   const status = input.command === 'auto_reply_status' ? deps.autoReplies.statusStep(conversationId, input.answerInReads) : undefined;
   return {
     reads: status ? [status.call] : [],
+    // a stop's and a resume's writes need no reads: they run in admission's script, with the answer
+    writesNeedNoReads: input.command === 'stop_auto_reply' || input.command === 'resume_auto_reply',
     // a status with a msg_id, on one Redis or Sentinel: its reads are its stored answer, in its one script
     ...(status && input.answerInReads
       ? {
