@@ -23,18 +23,20 @@ if not g then g = '0'; redis.call('SET', ${k.generation}, g) end
 shared.outcome = 'queued'
 -- the msg_id's marker, checked and set in one command: a message queued before is not queued again
 if not redis.call('SET', ${k.scheduled}, '1', 'NX', 'PX', ${a.ttlMs}) then return {'queued', g, 1} end
-local waiting = redis.call('LLEN', ${k.pending})
+-- the push answers how many wait now: the messages that waited before it are one fewer
+local waiting = redis.call('RPUSH', ${k.pending}, ${a.message}) - 1
 local max = tonumber(${a.maxPending})
 if max > 0 and waiting >= max then
-  -- not queued: the marker goes, so a retry of this msg_id is refused again rather than called queued
+  -- not queued: the message is taken back off the list (nothing ran in between: it is the last), and
+  -- the marker goes, so a retry of this msg_id is refused again rather than called queued
+  redis.call('RPOP', ${k.pending})
   redis.call('DEL', ${k.scheduled})
   shared.outcome = 'full'
   return {'full', max}
 end
--- The message opens the turn when nothing waits and no batch is taken: only then may job G be missing.
+-- The message opens the turn when nothing waited and no batch is taken: only then may job G be missing.
 local opens = 0
 if waiting == 0 and redis.call('EXISTS', ${k.batch}) == 0 then opens = 1 end
-redis.call('RPUSH', ${k.pending}, ${a.message})
 redis.call('PEXPIRE', ${k.pending}, ${a.ttlMs})
 local t = redis.call('TIME')
 -- server ms as text, made of TIME's seconds and the first three of its six microsecond digits: a
