@@ -188,6 +188,29 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
       expect(otherCommand.json.data).to.deep.equal(data);
       expect((await post(t.url, sign(cmd('auto_reply_status')))).json.data).to.include({ auto_reply: 'active' });
     });
+
+    it('stores an answer about as small as the status it shows, whatever the waiting messages hold', async () => {
+      // three waiting messages of 9,000 characters: the status shows their msg_ids, not their texts
+      const long = { from_user_id: 'cust-status-long', to_user_id: 'bound-status-long' };
+      const waiting = [msgId('long'), msgId('long'), msgId('long')];
+      for (const id of waiting) {
+        const accepted = await post(
+          t.url,
+          sign(bodyFor('auto_dialog', { ...long, msg_id: id, content: 'é'.repeat(9000) }, { send_url: 'http://127.0.0.1:9/hook' })),
+        );
+        expect(accepted.status).to.equal(202);
+      }
+      const id = msgId('status-long');
+      const statusBody = bodyFor('cmd_dialog', { ...long, content: 'auto_reply_status', msg_id: id });
+      const first = await post(t.url, sign(statusBody));
+      expect(first.status).to.equal(200);
+      expect(first.json.data!['pending']).to.deep.equal([{ msg_ids: waiting, state: 'waiting' }]);
+      const stored = await redis.get(t.keys.idempotency('shop', 'cmd_dialog', id));
+      expect(stored?.length ?? 0).to.be.within(1, 2048);
+      const repeat = await again(statusBody);
+      expect(repeat.headers.get('idempotent-replayed')).to.equal('true');
+      expect(repeat.json.data).to.deep.equal(first.json.data);
+    });
   });
 
   describe('auto_dialog acceptance', () => {

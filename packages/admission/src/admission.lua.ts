@@ -82,17 +82,24 @@ ${completeLua({ idempotency: 'KEYS[1]' }, { answer: 'ARGV[1]', ttlMs: 'ARGV[2]' 
  * in the same script: stored without checking the claim ADMIT did not write). The answer is `answerHead .. w .. answerTail`
  * where w is the word `outcomeWords` ('queued=queued,stopped=suppressed,…') gives for the outcome an
  * earlier part of the same script left in `shared.outcome` ('*': the outcome itself), or ''. An
- * empty answerHead (no msg_id) stores nothing.
+ * empty answerHead (no msg_id) stores nothing. With '*' and no outcome left (a status whose reads
+ * were too long to keep), the answer cannot be made here: nothing is stored, the msg_id is claimed
+ * ('pending', claimTtlMs) where admission left it unclaimed, and 0 tells the caller to store the
+ * answer itself (COMPLETE).
  */
 export const COMPLETE_PART = defineLuaPart({
   name: 'complete',
   does: 'store the answer of a claimed msg_id (COMPLETE)',
   keys: ['idempotency'],
-  args: ['answerHead', 'answerTail', 'outcomeWords', 'ttlMs'],
-  output: '1 stored | 0 the claim was gone or no msg_id',
+  args: ['answerHead', 'answerTail', 'outcomeWords', 'ttlMs', 'claimTtlMs'],
+  output: "1 stored | 0 the claim was gone, no msg_id, or ('*' without an outcome) claimed for the caller to store",
   slot: 'client',
   lua: (k, a) => `
 if ${a.answerHead} == '' then return 0 end
+if ${a.outcomeWords} == '*' and not shared.outcome then
+  if shared.answered then redis.call('SET', ${k.idempotency}, 'pending', 'PX', ${a.claimTtlMs}) end
+  return 0
+end
 local word = ''
 if shared.outcome and ${a.outcomeWords} == '*' then word = shared.outcome
 elseif shared.outcome then word = string.match(',' .. ${a.outcomeWords} .. ',', ',' .. shared.outcome .. '=([%w_]*),') or '' end

@@ -113,7 +113,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
   };
   const completePart = keptPerKey(
     (words: string) => words,
-    (words: string) => withSettings(COMPLETE_PART, { outcomeWords: words, ttlMs: idempotencyTtlMs }),
+    (words: string) => withSettings(COMPLETE_PART, { outcomeWords: words, ttlMs: idempotencyTtlMs, claimTtlMs: pendingTtlMs }),
   );
   const admitted = (raw: unknown): AdmissionResult => {
     const reply = raw as AdmitReply;

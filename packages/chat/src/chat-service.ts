@@ -175,6 +175,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           data = await result.settle(inFirst ? readReplies.slice(started.reads.length) : await deps.runParts(writes));
           await replicated?.confirm();
         }
+        // reads too long to keep (STATUS_KEPT_MAX_BYTES): the script claimed the msg_id instead, and the answer as sent is stored now
+        if (kept && idempotency && readReplies[started.reads.length] === 0) await deps.admission.complete(idempotency, answerOf(result));
         return {
           ...base,
           status: result.status,

@@ -4,7 +4,7 @@ import type { AbortRequester } from './attempt-aborts.js';
 import type { DeliveryStore } from './delivery.store.js';
 import { NO_AUTO_REPLY_METRICS, type AutoReplyMetrics, type CancelCause } from './reply-metrics.js';
 import { deliveryShardSuffix } from './delivery-id.js';
-import { deliveryViewOf, recordOfFields } from './delivery.store.js';
+import { deliveryViewOf, recordOfShownFields } from './delivery.store.js';
 import { conversationKeysFor } from './turn-keys.js';
 import { CANCEL_PART, RESUME_PART, SCHEDULE_PART, STATUS_PART } from './ingress.lua.js';
 import type { DeliveryAttempt, DeliveryView, DueMessage, ReplyStatus, StoredDueMessage, TurnBatch } from './reply.types.js';
@@ -80,8 +80,8 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
   const statusArgsOfShard: StatusArgs[] = [];
   // the parts, made once: what every call passes alike is written into their text (docs/design/lua-scripts.md)
   const statusParts = {
-    plain: withSettings(STATUS_PART, { limit: STATUS_DELIVERIES, keep: 'none' }),
-    kept: withSettings(STATUS_PART, { limit: STATUS_DELIVERIES, keep: 'reads' }),
+    plain: withSettings(STATUS_PART, { limit: STATUS_DELIVERIES, keep: 'none', keptMax: 0 }),
+    kept: withSettings(STATUS_PART, { limit: STATUS_DELIVERIES, keep: 'reads', keptMax: STATUS_KEPT_MAX_BYTES }),
   };
   let schedulePart: ReturnType<typeof schedulePartOf> | undefined;
   const afterSchedule = async (message: DueMessage, raw: unknown): Promise<ScheduleOutcome> => {
@@ -113,7 +113,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
       string | null,
       string[],
       string | null,
-      ([string, string[], string[]] | [string])[],
+      ([string, (string | null)[], string[]] | [string])[],
     ];
     const latest = await Promise.all(
       views.map(async (view): Promise<DeliveryView | undefined> => {
@@ -124,7 +124,7 @@ export function createAutoReplies(deps: AutoRepliesDeps) {
         }
         return deliveryViewOf(
           id,
-          recordOfFields(fields),
+          recordOfShownFields(fields),
           attempts.map((json) => JSON.parse(json) as DeliveryAttempt),
         );
       }),
@@ -222,6 +222,11 @@ function fromCjson(value: unknown): unknown {
 
 /** The latest deliveries auto_reply_status shows. */
 const STATUS_DELIVERIES = 10;
+/**
+ * The longest kept reads a status stores as its idempotent answer (bytes of JSON): a few deliveries
+ * and waiting messages fit; a longer status is stored as its rendered answer, by a second script.
+ */
+export const STATUS_KEPT_MAX_BYTES = 16_384;
 
 /** The status part's arguments (STATUS_PART, its limit in its text): the same for every conversation of one shard. */
 type StatusArgs = Readonly<{ deliveryPrefix: string; shardSuffix: string }>;

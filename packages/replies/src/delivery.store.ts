@@ -70,10 +70,16 @@ export function deliveryViewOf(
   };
 }
 
-/** A delivery record as HGETALL in a script returns it (field, value, field, value ...). */
-export function recordOfFields(fields: readonly string[]): DeliveryRecord | undefined {
+/** The record fields auto_reply_status shows (deliveryViewOf), in the order STATUS_PART reads them (HMGET). */
+export const STATUS_RECORD_FIELDS = ['delivery_id', 'state', 'in_reply_to', 'dead_reason'] as const;
+
+/** A delivery record as STATUS_PART's HMGET of STATUS_RECORD_FIELDS returns it (null for a missing field): the fields a status shows. */
+export function recordOfShownFields(values: readonly (string | null)[]): DeliveryRecord | undefined {
   const hash: Record<string, string> = {};
-  for (let i = 0; i + 1 < fields.length; i += 2) hash[fields[i]!] = fields[i + 1]!;
+  STATUS_RECORD_FIELDS.forEach((field, i) => {
+    const value = values[i];
+    if (typeof value === 'string') hash[field] = value;
+  });
   return parseRecord(hash);
 }
 

@@ -1,4 +1,5 @@
 import { defineLuaPart, defineLuaScript } from '@dialog-relay/redis';
+import { STATUS_RECORD_FIELDS } from './delivery.store.js';
 
 /**
  * The reply protocol's scripts the API runs (docs/design/reply-protocol.md): queue a due message, cancel
@@ -183,16 +184,19 @@ export const RESUME_PART = defineLuaPart({
  * exception to "every key passed in", docs/design/lua-scripts.md): only for ids made in the conversation's
  * own shard (they end with shardSuffix, so their keys carry the same hash tag and slot); any other
  * (a delivery made before a QUEUE_SHARDS change) comes back as its id alone for the caller to read.
+ * Of a record it reads only the fields a status shows (STATUS_RECORD_FIELDS, not the payload).
  * `keep` 'reads' (a setting): the reads are also left, as JSON, in `shared.outcome`, where the
- * request's COMPLETE part stores them as its idempotent answer in the same script (a status with a msg_id).
+ * request's COMPLETE part stores them as its idempotent answer in the same script (a status with a
+ * msg_id), unless their JSON is longer than `keptMax` bytes (a setting): then nothing is left, and
+ * COMPLETE leaves the answer to the caller (the stored answer stays about as small as the status).
  */
 export const STATUS_PART = defineLuaPart({
   name: 'status',
   does: 'read the stop flag, the pause, the waiting messages, the turn and the latest deliveries with their attempts',
   keys: ['stop', 'paused', 'pending', 'batch', 'deliveries'],
-  args: ['limit', 'keep', 'deliveryPrefix', 'shardSuffix'],
+  args: ['limit', 'keep', 'keptMax', 'deliveryPrefix', 'shardSuffix'],
   output:
-    "{stopped 0|1, paused until | false, {pending JSON}, batch JSON | false, {{id, {record fields}, {attempts JSON}} | {id}}} (keep 'reads': shared.outcome, the same as JSON)",
+    "{stopped 0|1, paused until | false, {pending JSON}, batch JSON | false, {{id, {shown record fields}, {attempts JSON}} | {id}}} (keep 'reads': shared.outcome, the same as JSON, when at most keptMax bytes)",
   slot: 'conversation',
   derivedKeys:
     "deliveryPrefix .. id (the record) and .. ':attempts' for each listed id ending with shardSuffix: same hash tag as the declared keys",
@@ -205,13 +209,16 @@ for i = 1, #ids do
   if string.sub(id, -string.len(suffix)) == suffix then
     local derivedRecord = ${a.deliveryPrefix} .. id
     local derivedAttempts = derivedRecord .. ':attempts'
-    views[i] = {id, redis.call('HGETALL', derivedRecord), redis.call('LRANGE', derivedAttempts, '0', '-1')}
+    views[i] = {id, redis.call('HMGET', derivedRecord, ${STATUS_RECORD_FIELDS.map((f) => `'${f}'`).join(', ')}), redis.call('LRANGE', derivedAttempts, '0', '-1')}
   else
     views[i] = {id}
   end
 end
 local reads = {redis.call('EXISTS', ${k.stop}), redis.call('GET', ${k.paused}), redis.call('LRANGE', ${k.pending}, '0', '-1'), redis.call('GET', ${k.batch}), views}
-if ${a.keep} == 'reads' then shared.outcome = cjson.encode(reads) end
+if ${a.keep} == 'reads' then
+  local json = cjson.encode(reads)
+  if string.len(json) <= tonumber(${a.keptMax}) then shared.outcome = json end
+end
 return reads
 `,
 });

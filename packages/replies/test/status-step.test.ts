@@ -34,7 +34,7 @@ describe('the status step of auto_reply_status', () => {
       expect(id.endsWith(args.shardSuffix), `${id} ends with ${args.shardSuffix}`).to.equal(true);
       expect(args.deliveryPrefix + id).to.equal(keys.delivery(id));
       // the ten latest deliveries: the same for every call, so in the part's text
-      expect(call.part.settings).to.deep.equal({ limit: 10, keep: 'none' });
+      expect(call.part.settings).to.deep.equal({ limit: 10, keep: 'none', keptMax: 0 });
       expect(Object.keys(args)).to.deep.equal(['deliveryPrefix', 'shardSuffix']);
     }
   });
