@@ -107,6 +107,19 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
       expect((await auto()).json.data).to.include({ status: 'queued' });
     });
 
+    it('writes nothing for a command its admission refuses, though its writes share the script: an exact replay of a resume leaves the stop', async () => {
+      const parties = { from_user_id: 'bound-refused', to_user_id: 'cust-refused' };
+      const resume = sign(bodyFor('cmd_dialog', { ...parties, content: 'resume_auto_reply' }));
+      expect((await post(t.url, resume)).status).to.equal(200);
+      const stop = await post(t.url, sign(bodyFor('cmd_dialog', { ...parties, content: 'stop_auto_reply' })));
+      expect(stop.json.data).to.include({ auto_reply: 'stopped' });
+      const replayed = await post(t.url, resume);
+      expect(replayed.status).to.equal(409);
+      expect(replayed.json.error).to.equal('replayed_request');
+      const status = await post(t.url, sign(bodyFor('cmd_dialog', { ...parties, content: 'auto_reply_status' })));
+      expect(status.json.data).to.include({ auto_reply: 'stopped' });
+    });
+
     it('counts the messages whose pending reply a stop cancelled', async () => {
       const conversation = { from_user_id: 'cust-cancel', to_user_id: 'bound-cancel' };
       for (let i = 0; i < 3; i++) {

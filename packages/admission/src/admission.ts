@@ -111,6 +111,8 @@ export function createAdmission(options: AdmissionOptions): Admission {
     'idem-answered': withSettings(ADMIT_PART, { mode: 'idem-answered', ttlMs: pendingTtlMs }),
     replay: withSettings(ADMIT_PART, { mode: 'replay', ttlMs: replayTtlMs }),
   };
+  // one Redis or Sentinel: a call's parts run as one script, whatever their slots
+  const oneScript = runsStepsAsOneScript(redis);
   const completePart = keptPerKey(
     (words: string) => words,
     (words: string) => withSettings(COMPLETE_PART, { outcomeWords: words, ttlMs: idempotencyTtlMs, claimTtlMs: pendingTtlMs }),
@@ -136,11 +138,11 @@ export function createAdmission(options: AdmissionOptions): Admission {
       return admitted(await runScript(redis, ADMIT, k, args));
     },
     admitStep(input, answeredInCall = false) {
-      const { keys: k, args } = admitValues(input, answeredInCall && runsStepsAsOneScript(redis) ? 'idem-answered' : 'idem');
+      const { keys: k, args } = admitValues(input, answeredInCall && oneScript ? 'idem-answered' : 'idem');
       return stepCall(admitParts[args.mode], k, { limit: args.limit });
     },
     admitted,
-    answersInFirstScript: runsStepsAsOneScript(redis),
+    answersInFirstScript: oneScript,
     async complete(key, answer) {
       await runScript(redis, COMPLETE, { idempotency: idemKey(key) }, { answer: JSON.stringify(answer), ttlMs: idempotencyTtlMs });
     },
@@ -153,20 +155,26 @@ export function createAdmission(options: AdmissionOptions): Admission {
       // A word keeps the slot's quotes; a bare value replaces them too.
       const inner = outcome?.words === '*' ? 0 : 1;
       const [head, tail] = at < 0 ? [json, ''] : [json.slice(0, at + inner), json.slice(at + quoted.length - inner)];
-      const words =
-        outcome === undefined
-          ? ''
-          : outcome.words === '*'
-            ? '*'
-            : Object.entries(outcome.words)
-                .map(([from, to]) => `${from}=${to}`)
-                .join(',');
+      const words = outcome === undefined ? '' : outcome.words === '*' ? '*' : wordsText(outcome.words);
       return stepCall(completePart(words), { idempotency: idemKey(key) }, { answerHead: head, answerTail: tail });
     },
     async release(key, answer) {
       await runScript(redis, RELEASE, { idempotency: idemKey(key) }, { answerPrefix: answer ? answerPrefix(answer) : '' });
     },
   };
+}
+
+/** Outcome words as COMPLETE_PART's setting ('queued=queued,stopped=suppressed'), made once per words object (a scenario's constant). */
+const wordsTexts = new WeakMap<Readonly<Record<string, string>>, string>();
+function wordsText(words: Readonly<Record<string, string>>): string {
+  let text = wordsTexts.get(words);
+  if (text === undefined) {
+    text = Object.entries(words)
+      .map(([from, to]) => `${from}=${to}`)
+      .join(',');
+    wordsTexts.set(words, text);
+  }
+  return text;
 }
 
 /** The start of a stored answer that only this request's answer has: its status and request id. */

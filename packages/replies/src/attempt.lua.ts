@@ -1,6 +1,7 @@
 import { appendContextLua, readContextLua, readHistoryLua } from '@dialog-relay/conversations';
 import { defineLuaScript, luaText } from '@dialog-relay/redis';
-import { reachLua, type ReachSettings } from './reach.lua.js';
+import { reachLua } from './reach.lua.js';
+import type { ContextReach } from './turn.store.js';
 import { KEEP_PER_CONVERSATION, RECORD_FIELDS } from './reply.types.js';
 
 type RecordField = (typeof RECORD_FIELDS)[number];
@@ -258,7 +259,7 @@ export interface SettleSettings extends TakeSettings {
  * SETTLE with `settings` and the engine's `reach` in its text: made once by an attempt store (once per
  * reach it is asked for), whose every call passes only what changes.
  */
-export const settleScript = (settings: SettleSettings, reach: ReachSettings = {}) =>
+export const settleScript = (settings: SettleSettings, reach: ContextReach = {}) =>
   defineLuaScript({
     name: 'settle-attempt',
     keys: [

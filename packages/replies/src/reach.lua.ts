@@ -1,10 +1,5 @@
 import { luaText } from '@dialog-relay/redis';
-
-/** How far back an engine reads a context (the turn store's ContextReach): `window` messages, `customerTexts` of the customer's. */
-export interface ReachSettings {
-  window?: number;
-  customerTexts?: number;
-}
+import type { ContextReach } from './turn.store.js';
 
 /**
  * The engine's reach as the Lua locals `contextWindow` and `contextCustomers` of a script that takes a
@@ -12,8 +7,8 @@ export interface ReachSettings {
  * same for every call of one engine, so in the script's text, not in each call: a store keeps a
  * script per reach it is asked for.
  */
-export const reachLua = (reach: ReachSettings): string => `
+export const reachLua = (reach: ContextReach): string => `
 local contextWindow, contextCustomers = ${reach.window === undefined ? "''" : luaText(reach.window)}, ${reach.customerTexts === undefined ? "''" : luaText(reach.customerTexts)}`;
 
 /** The key of a reach in a store's scripts by reach. */
-export const reachKey = (reach: ReachSettings | undefined): string => `${reach?.window ?? ''}:${reach?.customerTexts ?? ''}`;
+export const reachKey = (reach: ContextReach | undefined): string => `${reach?.window ?? ''}:${reach?.customerTexts ?? ''}`;

@@ -8,7 +8,8 @@ import {
   takeSettingsLua,
   type TakeSettings,
 } from './attempt.lua.js';
-import { reachLua, type ReachSettings } from './reach.lua.js';
+import { reachLua } from './reach.lua.js';
+import type { ContextReach } from './turn.store.js';
 import { CANCEL, SCHEDULE } from './ingress.lua.js';
 
 export { CANCEL, SCHEDULE };
@@ -24,7 +25,7 @@ export { CANCEL, SCHEDULE };
  * TAKE with `settings` and the engine's `reach` in its text: made once by a turn store (once per reach
  * it is asked for), whose every call passes only what changes.
  */
-export const takeScript = (settings: TakeSettings, reach: ReachSettings = {}) =>
+export const takeScript = (settings: TakeSettings, reach: ContextReach = {}) =>
   defineLuaScript({
     name: 'take',
     keys: [
