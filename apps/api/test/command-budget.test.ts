@@ -92,6 +92,11 @@ describe('Redis command budget of each synchronous path', () => {
         kind === 'auto_dialog' ? 202 : 200,
       );
     }
+    // website_dialog answered from the message alone, without a msg_id; and a follow-up, whose context is read first
+    await expectOk(bodyFor('website_dialog', people()), 200);
+    const asking = people();
+    await expectOk(bodyFor('website_dialog', { ...asking, msg_id: msgId('warm') }), 200);
+    await expectOk(bodyFor('website_dialog', { ...asking, msg_id: msgId('warm'), content: 'and at Christmas?' }), 200);
     for (const content of ['stop_auto_reply', 'resume_auto_reply', 'auto_reply_status']) {
       await expectOk(bodyFor('cmd_dialog', { content, ...people() }), 200);
       await expectOk(bodyFor('cmd_dialog', { content, ...people(), msg_id: msgId('warm') }), 200);
@@ -110,6 +115,31 @@ describe('Redis command budget of each synchronous path', () => {
   it('website_dialog sends at most 2 commands', async () => {
     const commands = await commandsOf(() => expectOk(bodyFor('website_dialog', { msg_id: msgId('web'), ...people() }), 200));
     expect(commands.length, last).to.be.within(1, 2);
+  });
+
+  // docs/design/performance.md "A reply from the message alone": a question the engine answers
+  // confidently alone cannot be changed by the context, so the context is not read.
+  for (const withMsgId of [true, false]) {
+    it(`website_dialog answered from the message alone sends 1 command, ${withMsgId ? 'with' : 'without'} a msg_id`, async () => {
+      const info = { ...people(), content: 'What are your opening hours?', ...(withMsgId ? { msg_id: msgId('web-alone') } : {}) };
+      const commands = await commandsOf(() => expectOk(bodyFor('website_dialog', info), 200));
+      expect(commands, last).to.deep.equal(['EVALSHA']);
+    });
+  }
+
+  it('website_dialog whose answer may rest on the earlier messages reads them first: 2 commands, and the follow-up is answered', async () => {
+    const parties = people();
+    await expectOk(bodyFor('website_dialog', { ...parties, msg_id: msgId('web-first'), content: 'What are your opening hours?' }), 200);
+    let answer: Awaited<ReturnType<typeof post>> | undefined;
+    const commands = await commandsOf(async () => {
+      answer = await post(
+        t.url,
+        sign(bodyFor('website_dialog', { ...parties, msg_id: msgId('web-follow'), content: 'and at Christmas?' })),
+      );
+    });
+    expect(commands, last).to.deep.equal(['EVALSHA', 'EVALSHA']);
+    expect(answer?.status).to.equal(200);
+    expect(answer?.json.data?.['sources']).to.deep.equal(['opening-hours']);
   });
 
   for (const content of ['stop_auto_reply', 'resume_auto_reply', 'auto_reply_status']) {

@@ -75,6 +75,37 @@ describe('synchronous scenarios and auto_dialog acceptance over HTTP', () => {
       expect((data['content'] as { content: string }[])[0]?.content).to.match(/deliver|ship|day/i);
       expect(await contextIds(data['conversation_id'] as string)).to.deep.equal([body.message_info!['msg_id'], data['msg_id']]);
     });
+
+    // A reply from the message alone is made before admission and written in admission's script
+    // (docs/design/decisions.md): a refused request, or a repeat, must write nothing.
+    it('records nothing for a request its admission refuses or answers again, though the reply was made first', async () => {
+      const parties = { from_user_id: 'visitor-refused', to_user_id: 'site-bot' };
+      const exact = sign(bodyFor('website_dialog', { ...parties, content: 'When are you open?' }));
+      const first = await post(t.url, exact);
+      expect(first.status).to.equal(200);
+      expect(first.json.data!['sources']).to.deep.equal(['opening-hours']);
+      const replayed = await post(t.url, exact);
+      expect(replayed.status).to.equal(409);
+      expect(replayed.json.error).to.equal('replayed_request');
+      const withId = bodyFor('website_dialog', { ...parties, msg_id: msgId('web-again'), content: 'When are you open?' });
+      const answered = await post(t.url, sign(withId));
+      const again = await post(t.url, sign({ ...withId, timestamp: (withId.timestamp as number) + 1 }));
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      expect(again.json.data).to.deep.equal(answered.json.data);
+      const conversation = first.json.data!['conversation_id'] as string;
+      // the first message (its id made up: it had none) and reply, then the second and its reply: nothing of the refused or repeated
+      const recorded = await contextIds(conversation);
+      expect(recorded).to.have.length(4);
+      expect(recorded.slice(1)).to.deep.equal([first.json.data!['msg_id'], withId.message_info!['msg_id'], answered.json.data!['msg_id']]);
+    });
+
+    it('answers a follow-up from the earlier message, read with admission', async () => {
+      const parties = { from_user_id: 'visitor-follow', to_user_id: 'site-bot' };
+      await post(t.url, sign(bodyFor('website_dialog', { ...parties, content: 'What are your opening hours?' })));
+      const followUp = await post(t.url, sign(bodyFor('website_dialog', { ...parties, content: 'and at Christmas?' })));
+      expect(followUp.json.data).to.include({ handoff: false });
+      expect(followUp.json.data!['sources']).to.deep.equal(['opening-hours']);
+    });
   });
 
   describe('cmd_dialog', () => {

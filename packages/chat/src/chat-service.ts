@@ -112,8 +112,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       await deps.ready?.();
       // docs/design/performance.md "Command budgets": admission and the scenario's reads are one script; the
       // scenario's writes and the idempotent answer one more (none when there is nothing to write). A
-      // scenario whose writes need no reads (auto_dialog) has them in admission's script: one in all; so
-      // has a status with a msg_id, whose answer, made from its reads alone, is stored with them.
+      // scenario that can finish without its reads (auto_dialog, stop, resume, a website_dialog reply
+      // from the message alone) has its writes in admission's script: one in all; so has a status with
+      // a msg_id, whose answer, made from its reads alone, is stored with them.
       const answerInReads = idempotency !== undefined && deps.admission.answersInFirstScript;
       const started = SCENARIOS[info.event_type](deps, { request, client, msgId, sendUrl, command, logger, answerInReads });
       const admitInput = { client: client.id, ratePerS: client.rateLimitPerS, nowMs: deps.nowMs(), replayDigest, idempotency };
@@ -122,9 +123,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         request_id: context.requestId,
         data: result.data,
       });
-      const early = started.writesNeedNoReads ? await started.finish([]) : undefined;
+      const early = started.finishEarly ? await started.finishEarly() : undefined;
+      // a scenario finished early reads nothing
+      const reads = early ? [] : started.reads;
       // an answer made from the reads alone is stored by the reads' script (answerInReads)
-      const kept = answerInReads ? started.answerOfReads : undefined;
+      const kept = answerInReads && !early ? started.answerOfReads : undefined;
       const earlyAnswer = early ? answerOf(early) : kept && answerOf(kept);
       const earlyWrites: readonly ScriptCall[] =
         early && earlyAnswer
@@ -137,7 +140,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       let replies: unknown[];
       try {
         // with the writes in this call, so is the idempotent answer (writeCalls): admission need not claim the msg_id first
-        replies = await deps.runParts([deps.admission.admitStep(admitInput, earlyWrites.length > 0), ...started.reads, ...earlyWrites]);
+        replies = await deps.runParts([deps.admission.admitStep(admitInput, earlyWrites.length > 0), ...reads, ...earlyWrites]);
       } catch (error) {
         // The writes ran with admission: a claim this request made is given back, as when writes fail below.
         if (earlyWrites.length > 0 && idempotency) await deps.admission.release(idempotency, earlyAnswer).catch(() => undefined);
@@ -172,11 +175,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         let data = result.data;
         if (writes.length > 0) {
           const replicated = early ? earlyReplicated : result.replicated ? deps.replication?.begin() : undefined;
-          data = await result.settle(inFirst ? readReplies.slice(started.reads.length) : await deps.runParts(writes));
+          data = await result.settle(inFirst ? readReplies.slice(reads.length) : await deps.runParts(writes));
           await replicated?.confirm();
         }
         // reads too long to keep (STATUS_KEPT_MAX_BYTES): the script claimed the msg_id instead, and the answer as sent is stored now
-        if (kept && idempotency && readReplies[started.reads.length] === 0) await deps.admission.complete(idempotency, answerOf(result));
+        if (kept && idempotency && readReplies[reads.length] === 0) await deps.admission.complete(idempotency, answerOf(result));
         return {
           ...base,
           status: result.status,

@@ -22,5 +22,25 @@ export function countedEngine(inner: ReplyEngine, count: CountReply): ReplyEngin
         throw error;
       }
     },
+    // only where the engine has it: an engine without it is never asked before a request is admitted
+    ...(inner.replyAlone === undefined ? {} : { replyAlone: countedAlone(inner.name, inner.replyAlone.bind(inner), count) }),
+  };
+}
+
+/** replyAlone, a reply it gives counted (one it does not give is counted by the `reply` that follows). */
+function countedAlone(
+  name: string,
+  replyAlone: NonNullable<ReplyEngine['replyAlone']>,
+  count: CountReply,
+): NonNullable<ReplyEngine['replyAlone']> {
+  return async (request) => {
+    try {
+      const reply = await replyAlone(request);
+      if (reply !== undefined) count(name, reply.outcome);
+      return reply;
+    } catch (error) {
+      count(name, 'error');
+      throw error;
+    }
   };
 }

@@ -37,6 +37,14 @@ export interface ReplyEngine {
    */
   readonly contextCustomerTexts?: number;
   reply(request: ReplyRequest, signal?: AbortSignal): Promise<EngineReply>;
+  /**
+   * The reply when no earlier message could change it, made from the message alone; undefined when
+   * the context may matter. Only an engine that answers in the process, with no call out and no
+   * cost beyond its CPU, has it: website_dialog asks it before the request is admitted, and reads
+   * no context when it answers (docs/design/performance.md, "A reply from the message alone"). After
+   * an undefined, `reply` for the same message object may start from what this call found.
+   */
+  replyAlone?(request: Omit<ReplyRequest, 'context'>): Promise<EngineReply | undefined>;
 }
 
 /** A reply resting on `sources`. */

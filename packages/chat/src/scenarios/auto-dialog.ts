@@ -1,7 +1,7 @@
 import { AppError, type AutoDialogStatus, type DueMessage } from '@dialog-relay/contracts';
 import { contextMessageFrom, conversationIdOf } from '@dialog-relay/conversations';
 import { isHumanReply, isReplyDue } from '../reply-policy.js';
-import type { Scenario } from './scenario.js';
+import type { Scenario, ScenarioResult } from './scenario.js';
 
 /** Where the accept script puts the answer's status (a string no answer holds otherwise). */
 const STATUS_SLOT = '\u0000status';
@@ -19,11 +19,8 @@ const STATUS_OF = { queued: 'queued', stopped: 'suppressed', paused: 'suppressed
  * the request fails (503) and the caller's retry with the same msg_id finds the message already
  * queued (SCHEDULE dedupes).
  */
-export const autoDialog: Scenario = (deps, input) => ({
-  reads: [],
-  // its writes go in admission's script: one script for the whole accept
-  writesNeedNoReads: true,
-  finish: () => {
+export const autoDialog: Scenario = (deps, input) => {
+  const finish = (): Promise<ScenarioResult> => {
     const { request, client, msgId, sendUrl } = input;
     const info = request.message_info;
     const conversationId = conversationIdOf(client.id, info);
@@ -80,5 +77,7 @@ export const autoDialog: Scenario = (deps, input) => ({
         return data;
       },
     });
-  },
-});
+  };
+  // its writes go in admission's script: one script for the whole accept
+  return { reads: [], finishEarly: finish, finish };
+};

@@ -12,15 +12,53 @@ const READS_SLOT = '\u0000reads';
  * §5. Commands steer the conversation and are not recorded in its context: they are not chat.
  * Each command is one script: auto_reply_status reads everything in the request's first script (with
  * a msg_id, its reads are its stored answer there too: answerOfReads); stop and resume write in it,
- * with the idempotent answer (writesNeedNoReads).
+ * with the idempotent answer (finishEarly).
  */
 export const cmdDialog: Scenario = (deps, input) => {
   const conversationId = conversationIdOf(input.client.id, input.request.message_info);
   const status = input.command === 'auto_reply_status' ? deps.autoReplies.statusStep(conversationId, input.answerInReads) : undefined;
+  const finish = async (replies: readonly unknown[]): Promise<ScenarioResult> => {
+    switch (input.command) {
+      case 'stop_auto_reply': {
+        const stop = deps.autoReplies.stopStep(conversationId);
+        return {
+          status: 200,
+          conversationId,
+          data: { conversation_id: conversationId, command: 'stop_auto_reply', auto_reply: 'stopped', cancelled: CANCELLED_SLOT },
+          writes: [stop.call],
+          outcome: { slot: CANCELLED_SLOT, words: '*' },
+          async settle([reply]) {
+            const cancelled = await stop.settle(reply);
+            input.logger.info('auto reply stopped', { conversation_id: conversationId, cancelled });
+            return {
+              conversation_id: conversationId,
+              command: 'stop_auto_reply',
+              auto_reply: 'stopped',
+              cancelled,
+            } satisfies StopAnswerData;
+          },
+        };
+      }
+      case 'resume_auto_reply': {
+        const data = { conversation_id: conversationId, command: 'resume_auto_reply', auto_reply: 'active' } satisfies ResumeAnswerData;
+        return { status: 200, conversationId, data, writes: [deps.autoReplies.resumeStep(conversationId).call], settle: settled(data) };
+      }
+      case 'auto_reply_status': {
+        const data = {
+          conversation_id: conversationId,
+          command: 'auto_reply_status',
+          ...(await status!.settle(replies[0])),
+        } satisfies StatusAnswerData;
+        return { status: 200, conversationId, data, writes: [], settle: settled(data) };
+      }
+      case undefined:
+        throw new AppError('unknown_command', `cmd_dialog needs a command: ${COMMANDS.join(', ')}.`);
+    }
+  };
   return {
     reads: status ? [status.call] : [],
     // a stop's and a resume's writes need no reads: they run in admission's script, with the answer
-    writesNeedNoReads: input.command === 'stop_auto_reply' || input.command === 'resume_auto_reply',
+    ...(input.command === 'stop_auto_reply' || input.command === 'resume_auto_reply' ? { finishEarly: () => finish([]) } : {}),
     // a status with a msg_id, on one Redis or Sentinel: its reads are its stored answer, in its one script
     ...(status && input.answerInReads
       ? {
@@ -32,44 +70,7 @@ export const cmdDialog: Scenario = (deps, input) => {
           },
         }
       : {}),
-    finish: async (replies): Promise<ScenarioResult> => {
-      switch (input.command) {
-        case 'stop_auto_reply': {
-          const stop = deps.autoReplies.stopStep(conversationId);
-          return {
-            status: 200,
-            conversationId,
-            data: { conversation_id: conversationId, command: 'stop_auto_reply', auto_reply: 'stopped', cancelled: CANCELLED_SLOT },
-            writes: [stop.call],
-            outcome: { slot: CANCELLED_SLOT, words: '*' },
-            async settle([reply]) {
-              const cancelled = await stop.settle(reply);
-              input.logger.info('auto reply stopped', { conversation_id: conversationId, cancelled });
-              return {
-                conversation_id: conversationId,
-                command: 'stop_auto_reply',
-                auto_reply: 'stopped',
-                cancelled,
-              } satisfies StopAnswerData;
-            },
-          };
-        }
-        case 'resume_auto_reply': {
-          const data = { conversation_id: conversationId, command: 'resume_auto_reply', auto_reply: 'active' } satisfies ResumeAnswerData;
-          return { status: 200, conversationId, data, writes: [deps.autoReplies.resumeStep(conversationId).call], settle: settled(data) };
-        }
-        case 'auto_reply_status': {
-          const data = {
-            conversation_id: conversationId,
-            command: 'auto_reply_status',
-            ...(await status!.settle(replies[0])),
-          } satisfies StatusAnswerData;
-          return { status: 200, conversationId, data, writes: [], settle: settled(data) };
-        }
-        case undefined:
-          throw new AppError('unknown_command', `cmd_dialog needs a command: ${COMMANDS.join(', ')}.`);
-      }
-    },
+    finish,
   };
 };
 

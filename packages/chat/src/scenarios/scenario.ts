@@ -59,11 +59,14 @@ export interface StartedScenario {
   reads: readonly ScriptCall[];
   finish: (replies: readonly unknown[]) => Promise<ScenarioResult>;
   /**
-   * finish needs no reads and does nothing but describe the writes (no engine, no other call): the
-   * service calls it before admission and runs its writes in admission's own script, which admission
-   * halts when it refuses the request (docs/design/lua-scripts.md "Composed scripts").
+   * The result made before the request is admitted, when the scenario can make it without its reads
+   * (resolves undefined when it cannot: then `reads` run with admission and `finish` follows). Its
+   * writes run in admission's own script, which admission halts when it refuses the request
+   * (docs/design/lua-scripts.md "Composed scripts"). Only work that may be spent on a request then
+   * refused belongs here: describing the writes (auto_dialog, stop, resume), or an engine's
+   * replyAlone (website_dialog: the CPU of a local engine, no call out).
    */
-  writesNeedNoReads?: boolean;
+  finishEarly?: () => Promise<ScenarioResult | undefined>;
   /**
    * Only when `answerInReads`: the scenario writes nothing and makes its answer from its reads alone
    * (auto_reply_status). The stored answer is this data, whose `outcome.slot` the script fills with
@@ -82,11 +85,15 @@ export const settled = (data: Record<string, unknown>) => (): Promise<Record<str
 
 /**
  * What the engine is asked for a synchronous reply (assist_dialog, website_dialog): the request's
- * message as the context records it (`message`, which the scenario records too) and the context
- * without that message.
+ * message as the context records it (`message`, which the scenario records too; made here unless
+ * given) and the context without that message.
  */
-export function engineRequestOf(input: ScenarioInput, conversationId: string, context: readonly ContextMessage[]): ReplyRequest {
+export function engineRequestOf(
+  input: ScenarioInput,
+  conversationId: string,
+  context: readonly ContextMessage[],
+  message: ContextMessage = contextMessageFrom(input.request.message_info, input.msgId),
+): ReplyRequest {
   const { client, msgId } = input;
-  const message = contextMessageFrom(input.request.message_info, msgId);
   return { conversationId, client: client.id, message, context: context.filter((m) => m.msg_id !== msgId) };
 }

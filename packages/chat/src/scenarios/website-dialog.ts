@@ -1,43 +1,61 @@
 import type { ContextMessage, SyncReplyData } from '@dialog-relay/contracts';
 import { conversationIdOf } from '@dialog-relay/conversations';
-import { engineRequestOf, settled, type Scenario } from './scenario.js';
+import type { EngineReply } from '@dialog-relay/reply-engine';
+import { engineRequestOf, settled, type Scenario, type ScenarioResult } from './scenario.js';
 
-/** docs/service-rules.md §5, §17 website_dialog: answer at once (with its handoff and sources); record both the message and the reply. */
+/**
+ * docs/service-rules.md §5, §17 website_dialog: answer at once (with its handoff and sources); record both the message and the reply.
+ * A reply no earlier message could change (the engine's replyAlone: a confident answer) is made before
+ * the request is admitted, and its writes run in admission's script: the context is not read, one
+ * round trip in all (docs/design/performance.md "A reply from the message alone"). Otherwise the
+ * context is read with admission, and the engine answers with it.
+ */
 export const websiteDialog: Scenario = (deps, input) => {
   const { request, client, msgId } = input;
   const info = request.message_info;
   const conversationId = conversationIdOf(client.id, info);
-  const { contextWindow: window, contextCustomerTexts: customerTexts } = deps.engine;
+  const { engine } = deps;
+  const { contextWindow: window, contextCustomerTexts: customerTexts } = engine;
+  const alone = engineRequestOf(input, conversationId, []);
+  const resultOf = ({ content, handoff, sources }: EngineReply): ScenarioResult => {
+    const replyId = deps.newId();
+    const reply: ContextMessage = {
+      msg_id: replyId,
+      role: 'bot',
+      from_user_id: info.to_user_id ?? '',
+      content,
+      event_type: 'website_dialog',
+      create_timestamp: Math.floor(deps.nowMs() / 1000),
+    };
+    const data = {
+      conversation_id: conversationId,
+      msg_id: replyId,
+      in_reply_to: [msgId],
+      content,
+      handoff,
+      sources,
+    } satisfies SyncReplyData;
+    return {
+      status: 200,
+      conversationId,
+      data,
+      writes: [deps.contexts.recordStep(conversationId, content.length > 0 ? [alone.message, reply] : [alone.message])],
+      settle: settled(data),
+    };
+  };
   return {
     reads: window > 0 ? [deps.contexts.readStep(conversationId, window, customerTexts)] : [],
+    ...(engine.replyAlone === undefined
+      ? {}
+      : {
+          finishEarly: async () => {
+            const reply = await engine.replyAlone?.(alone);
+            return reply && resultOf(reply);
+          },
+        }),
     finish: async (replies) => {
       const context = window > 0 ? deps.contexts.readReply(replies[0]) : [];
-      const asked = engineRequestOf(input, conversationId, context);
-      const { content, handoff, sources } = await deps.engine.reply(asked);
-      const replyId = deps.newId();
-      const reply: ContextMessage = {
-        msg_id: replyId,
-        role: 'bot',
-        from_user_id: info.to_user_id ?? '',
-        content,
-        event_type: 'website_dialog',
-        create_timestamp: Math.floor(deps.nowMs() / 1000),
-      };
-      const data = {
-        conversation_id: conversationId,
-        msg_id: replyId,
-        in_reply_to: [msgId],
-        content,
-        handoff,
-        sources,
-      } satisfies SyncReplyData;
-      return {
-        status: 200,
-        conversationId,
-        data,
-        writes: [deps.contexts.recordStep(conversationId, content.length > 0 ? [asked.message, reply] : [asked.message])],
-        settle: settled(data),
-      };
+      return resultOf(await engine.reply(engineRequestOf(input, conversationId, context, alone.message)));
     },
   };
 };

@@ -3,7 +3,13 @@ import type { EmbeddingReranker } from '../embeddings/embedding-reranker.js';
 import { messageText } from '../message-text.js';
 import { answeredReply, handoffReply, type ReplyEngine } from '../reply-engine.js';
 import type { KnowledgeBase } from './knowledge-base.js';
-import { createKnowledgeResponder, rankedPart, type KnowledgeResponder } from './knowledge-responder.js';
+import {
+  createKnowledgeResponder,
+  rankedPart,
+  type AloneDecision,
+  type KnowledgeDecision,
+  type KnowledgeResponder,
+} from './knowledge-responder.js';
 
 export interface KnowledgeEngineOptions {
   /** How many earlier customer messages may complete a follow-up question (default 2, 0 = none). */
@@ -42,6 +48,19 @@ export function createResponderEngine(
   options: KnowledgeEngineOptions = {},
 ): ReplyEngine {
   const historyMessages = options.historyMessages ?? DEFAULT_KNOWLEDGE_HISTORY_MESSAGES;
+  // replyAlone's decisions that the context may still change, for the reply that follows with the
+  // context (found by the message object; gone with it, when the request ends or is refused)
+  const undecided = new WeakMap<ContextMessage, { responder: KnowledgeResponder; alone: AloneDecision }>();
+  const replyOf = async (responder: KnowledgeResponder, text: string, decision: KnowledgeDecision, signal?: AbortSignal) => {
+    if (decision.entry === undefined && options.rerank && decision.ranking.weight > 0) {
+      // The endpoint gets what the words ranked, not megabytes (docs/knowledge-engine.md, "Cost").
+      const entry = await options.rerank(responder, rankedPart(text), signal);
+      if (entry) return answeredReply(responder.partsOf({ entry, language: decision.language }), [entry.id]);
+    }
+    // The fallback is a handoff (docs/service-rules.md §17): nothing in the knowledge answers.
+    const parts = responder.partsOf(decision);
+    return decision.entry ? answeredReply(parts, [decision.entry.id]) : handoffReply(parts);
+  };
   return {
     name: 'knowledge',
     contextWindow: knowledgeContextWindow(historyMessages),
@@ -52,15 +71,18 @@ export function createResponderEngine(
       const responder = await responderFor(request.client);
       signal?.throwIfAborted();
       const text = messageText(request.message);
-      const decision = responder.decide(text, recentCustomerTexts(request.context, historyMessages));
-      if (decision.entry === undefined && options.rerank && decision.ranking.weight > 0) {
-        // The endpoint gets what the words ranked, not megabytes (docs/knowledge-engine.md, "Cost").
-        const entry = await options.rerank(responder, rankedPart(text), signal);
-        if (entry) return answeredReply(responder.partsOf({ entry, language: decision.language }), [entry.id]);
-      }
-      // The fallback is a handoff (docs/service-rules.md §17): nothing in the knowledge answers.
-      const parts = responder.partsOf(decision);
-      return decision.entry ? answeredReply(parts, [decision.entry.id]) : handoffReply(parts);
+      const kept = undecided.get(request.message);
+      const alone = kept?.responder === responder ? kept.alone : undefined;
+      const decision = responder.decide(text, recentCustomerTexts(request.context, historyMessages), alone);
+      return replyOf(responder, text, decision, signal);
+    },
+    async replyAlone(request) {
+      const responder = await responderFor(request.client);
+      const text = messageText(request.message);
+      const alone = responder.decideAlone(text);
+      if (alone.final) return replyOf(responder, text, alone);
+      undecided.set(request.message, { responder, alone });
+      return undefined;
     },
   };
 }

@@ -2,7 +2,7 @@ import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EngineLogger } from '../reply-engine.js';
 import { detectLanguage } from '../language/detect-language.js';
-import { createKnowledgeResponder, type KnowledgeResponder } from './knowledge-responder.js';
+import { createKnowledgeResponder, type AloneDecision, type KnowledgeResponder } from './knowledge-responder.js';
 import { loadKnowledgeBase } from './load-knowledge-base.js';
 
 export interface KnowledgeRegistryOptions {
@@ -34,9 +34,18 @@ interface Slot {
 
 /** Answers only with the fallback: for a client whose own file has never loaded. */
 function fallbackOnly(responder: KnowledgeResponder): KnowledgeResponder {
+  // the earlier messages change nothing here: the language is the message's own, or the default
+  const decideAlone = (text: string): AloneDecision => ({
+    entry: undefined,
+    language: detectLanguage(text, responder.kb.languages),
+    ranking: { matches: [], weight: 0 },
+    entryFinal: true,
+    final: true,
+  });
   return {
     kb: responder.kb,
-    decide: (text) => ({ entry: undefined, language: detectLanguage(text, responder.kb.languages), ranking: { matches: [], weight: 0 } }),
+    decide: decideAlone,
+    decideAlone,
     rank: () => ({ matches: [], weight: 0 }),
     partsOf: (decision) => responder.partsOf({ entry: undefined, language: decision.language }),
   };

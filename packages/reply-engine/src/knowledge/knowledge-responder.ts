@@ -17,11 +17,24 @@ export interface KnowledgeDecision {
   ranking: KnowledgeRanking;
 }
 
+/** A decision from the newest message alone (decideAlone), and whether the earlier messages could still change it. */
+export interface AloneDecision extends KnowledgeDecision {
+  /** The entry stands whatever came before: it is confident, or the message has no words to search with. */
+  entryFinal: boolean;
+  /** So does the whole decision: the entry, and the language told from the message itself. */
+  final: boolean;
+}
+
 /** One knowledge file, indexed: decides which entry answers a message, and in which language. */
 export interface KnowledgeResponder {
   readonly kb: KnowledgeBase;
-  /** `history`: the customer's earlier texts, oldest first, tried when the message alone is not enough. */
-  decide(text: string, history: readonly string[]): KnowledgeDecision;
+  /**
+   * `history`: the customer's earlier texts, oldest first, tried when the message alone is not enough.
+   * `alone`: decideAlone's decision for this same text, when it was made already (it is not made again).
+   */
+  decide(text: string, history: readonly string[], alone?: AloneDecision): KnowledgeDecision;
+  /** The decision from the message alone: what decide answers with any history when it is `final`. */
+  decideAlone(text: string): AloneDecision;
   /** The best `depth` entries for a text (knowledge-index.ts; no confidence rule, the text read whole: callers cut it). */
   rank(text: string, depth?: number): KnowledgeRanking;
   /** The reply parts of a decision (copies), in the customer's language when the entry has it. */
@@ -47,19 +60,26 @@ export const rankedPart = (text: string): string => cutText(text, RANKED_TEXT_MA
 export function createKnowledgeResponder(kb: KnowledgeBase): KnowledgeResponder {
   const lexicon = kb.lexicon ?? defaultLexicon();
   const index = createKnowledgeIndex(kb.entries, lexicon);
+  const decideAlone = (fullText: string): AloneDecision => {
+    const text = rankedPart(fullText);
+    const ranking = index.rank(text, 2);
+    const language = detectLanguage(text, kb.languages);
+    // Files only, or only stop words ("thanks!"): nothing to search for, and the history would
+    // just repeat the answer to an earlier question.
+    const noWords = ranking.weight === 0 && tokenize(text, lexicon).length === 0;
+    const entry = noWords ? undefined : confidentEntry(ranking, kb.thresholds);
+    const entryFinal = noWords || entry !== undefined;
+    return { entry, language, ranking, entryFinal, final: entryFinal && language !== undefined };
+  };
   return {
     kb,
-    decide(fullText, fullHistory) {
-      const text = rankedPart(fullText);
+    decideAlone,
+    decide(fullText, fullHistory, alone = decideAlone(fullText)) {
       const history = fullHistory.map(rankedPart);
-      const ranking = index.rank(text, 2);
-      const language =
-        detectLanguage(text, kb.languages) ?? (history.length > 0 ? detectLanguage(history.join('\n'), kb.languages) : undefined);
-      // Files only, or only stop words ("thanks!"): nothing to search for, and the history would
-      // just repeat the answer to an earlier question.
-      if (ranking.weight === 0 && tokenize(text, lexicon).length === 0) return { entry: undefined, language, ranking };
-      const direct = confidentEntry(ranking, kb.thresholds);
-      if (direct || history.length === 0) return { entry: direct, language, ranking };
+      const { ranking } = alone;
+      const language = alone.language ?? (history.length > 0 ? detectLanguage(history.join('\n'), kb.languages) : undefined);
+      if (alone.entryFinal || history.length === 0) return { entry: alone.entry, language, ranking };
+      const text = rankedPart(fullText);
       // newest first: a follow-up usually continues the question just before it
       for (let i = history.length - 1; i >= 0; i--) {
         const withEarlier = confidentEntry(index.rank(`${text}\n${history[i] ?? ''}`, 2), kb.thresholds);
