@@ -5,7 +5,7 @@ import type { Config } from '@dialog-relay/config';
 import { AppError, createRequestValidator, DEFAULT_LIMITS } from '@dialog-relay/contracts';
 import { createContextStore, createMessageIndex } from '@dialog-relay/conversations';
 import type { Logger } from '@dialog-relay/logger';
-import { checkSendUrl, rememberingResolver, systemResolver } from '@dialog-relay/net-guard';
+import { checkSendUrl, rememberingResolver, rememberingStaticCheck, systemResolver } from '@dialog-relay/net-guard';
 import { dueJobCount, oldestDueJobAgeMs } from '@dialog-relay/queue';
 import {
   checkShardCount,
@@ -154,6 +154,8 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
   const limits = { ...config.limits, idMaxChars: DEFAULT_LIMITS.idMaxChars };
   // a send_url host's addresses, remembered for the accept-time check (the worker resolves again when it connects)
   const resolveSendUrlHost = rememberingResolver(systemResolver);
+  // and a send_url's parse and literal address check, remembered per text
+  const checkStatically = rememberingStaticCheck();
   const chat = createChatService({
     validate: createRequestValidator(limits),
     findClient: (id) => clients.get(id),
@@ -165,7 +167,11 @@ export async function buildApi(config: Config, logger: Logger, options: BuildApi
       pendingTtlMs: 30_000,
     }),
     checkSendUrl: (raw, client) =>
-      checkSendUrl(raw, { allowPrivate: config.allowPrivateSendUrls || client.allowPrivateSendUrls }, { resolve: resolveSendUrlHost }),
+      checkSendUrl(
+        raw,
+        { allowPrivate: config.allowPrivateSendUrls || client.allowPrivateSendUrls },
+        { resolve: resolveSendUrlHost, checkStatically },
+      ),
     authThrottle: createAuthThrottle(config.ingress.authFailures),
     timestampToleranceS: config.timestampToleranceS,
     contexts: createContextStore({ redis, keys, maxMessages: config.context.maxMessages, ttlSeconds: config.context.ttlS }),

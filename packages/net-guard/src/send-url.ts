@@ -9,6 +9,8 @@ export type SendUrlVerdict = { ok: true; url: URL; addresses: LookupAddress[] } 
 export interface CheckSendUrlOptions {
   resolve?: Resolver;
   timeoutMs?: number;
+  /** The checks that need no DNS (default checkSendUrlStatically; the API's: rememberingStaticCheck). */
+  checkStatically?: (raw: string, policy: AddressPolicy) => StaticSendUrlVerdict;
 }
 
 const refuse = (reason: string): SendUrlVerdict => ({ ok: false, reason });
@@ -43,9 +45,40 @@ export function checkSendUrlStatically(raw: string, policy: AddressPolicy): Stat
   return { ok: true, url, literal };
 }
 
+/** send_url texts whose static verdict is remembered, per policy; past it all are forgotten at once. */
+const STATIC_VERDICTS_REMEMBERED = 1_000;
+/** A longer send_url is checked each time and not kept: remembered texts stay small. */
+const STATIC_VERDICT_MAX_CHARS = 512;
+
+/**
+ * checkSendUrlStatically remembered per send_url text and policy, for the accept-time check: an
+ * integrator sends every message with the same send_url, and parsing it (the WHATWG URL parser, an
+ * IP literal's range) was about 3 % of an accept's CPU (docs/design/performance.md). The verdict
+ * depends on the text and the policy alone; up to 1,000 texts of at most 512 characters are kept
+ * per policy, then forgotten at once, so random URLs cannot grow memory. The deliverer does not use
+ * it: it checks each URL again before it connects.
+ */
+export function rememberingStaticCheck(): (raw: string, policy: AddressPolicy) => StaticSendUrlVerdict {
+  // one map per value of the policy's one setting
+  const strict = new Map<string, StaticSendUrlVerdict>();
+  const lenient = new Map<string, StaticSendUrlVerdict>();
+  return (raw, policy) => {
+    const known = policy.allowPrivate ? lenient : strict;
+    let verdict = known.get(raw);
+    if (verdict === undefined) {
+      verdict = checkSendUrlStatically(raw, policy);
+      if (typeof raw === 'string' && raw.length <= STATIC_VERDICT_MAX_CHARS) {
+        if (known.size >= STATIC_VERDICTS_REMEMBERED) known.clear();
+        known.set(raw, verdict);
+      }
+    }
+    return verdict;
+  };
+}
+
 /** Accept-time check of a caller-supplied send_url; every resolved address must pass the policy. */
 export async function checkSendUrl(raw: string, policy: AddressPolicy, options: CheckSendUrlOptions = {}): Promise<SendUrlVerdict> {
-  const checked = checkSendUrlStatically(raw, policy);
+  const checked = (options.checkStatically ?? checkSendUrlStatically)(raw, policy);
   if (!checked.ok) return refuse(checked.reason);
   const { url, literal } = checked;
   if (literal) return { ok: true, url, addresses: [literal] };
