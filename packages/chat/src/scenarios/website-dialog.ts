@@ -4,6 +4,15 @@ import type { EngineReply } from '@dialog-relay/reply-engine';
 import { engineRequestOf, settled, type Scenario, type ScenarioResult } from './scenario.js';
 
 /**
+ * Resolves in the event loop's check phase, after this turn's I/O callbacks: the engine then runs for
+ * the requests that came in together one after another, its index warm in the CPU's caches, as it
+ * did on the batch of Redis replies that ended their first scripts. Run at once, in each request's
+ * own callback between the HTTP parsing of the others, the early reply cost the API more CPU than
+ * the round trip it saves (docs/design/performance-log.md, twenty-fourth session).
+ */
+const afterThisTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
  * docs/service-rules.md §5, §17 website_dialog: answer at once (with its handoff and sources); record both the message and the reply.
  * A reply no earlier message could change (the engine's replyAlone: a confident answer) is made before
  * the request is admitted, and its writes run in admission's script: the context is not read, one
@@ -49,6 +58,7 @@ export const websiteDialog: Scenario = (deps, input) => {
       ? {}
       : {
           finishEarly: async () => {
+            await afterThisTurn();
             const reply = await engine.replyAlone?.(alone);
             return reply && resultOf(reply);
           },
