@@ -20,6 +20,26 @@ describe('admin endpoints behind ADMIN_TOKEN', () => {
     expect(text).to.include('dialog_relay_http_request_duration_seconds_bucket');
   });
 
+  // docs/service-rules.md §9: a repeated msg_id is not processed again, and no second reply is made;
+  // a website_dialog reply from the message alone is made before admission, so it counts only once used.
+  it('counts a reply once: not again for a repeated msg_id or an exact replay, though the engine answered it first', async () => {
+    const answered = async (): Promise<number> => {
+      const text = await (await fetch(`${t.url}/metrics`, { headers: auth })).text();
+      return Number(/^dialog_relay_replies_total\{engine="knowledge",outcome="answered"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await answered();
+    const body = bodyFor('website_dialog', { msg_id: `count-${Date.now()}`, content: 'When are you open?' });
+    expect((await post(t.url, sign(body))).status).to.equal(200);
+    expect(await answered()).to.equal(before + 1);
+    const again = await post(t.url, sign({ ...body, timestamp: (body.timestamp as number) + 1 }));
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    // without a msg_id, the exact same signed request is refused
+    const exact = sign(bodyFor('website_dialog', { content: 'When are you open?' }));
+    expect((await post(t.url, exact)).status).to.equal(200);
+    expect((await post(t.url, exact)).status).to.equal(409);
+    expect(await answered()).to.equal(before + 2);
+  });
+
   it('takes the Bearer scheme in any letter case (RFC 9110 §11.1)', async () => {
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
       const response = await fetch(`${t.url}/metrics`, { headers: { authorization: `${scheme} admin-token-0123` } });

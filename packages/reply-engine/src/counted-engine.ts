@@ -1,4 +1,4 @@
-import type { ReplyEngine, ReplyOutcome } from './reply-engine.js';
+import type { EarlyReply, ReplyEngine, ReplyOutcome } from './reply-engine.js';
 
 /** Counts one reply of an engine by its outcome (a metrics port: the apps record it with Prometheus). */
 export type CountReply = (engine: string, outcome: ReplyOutcome) => void;
@@ -27,17 +27,26 @@ export function countedEngine(inner: ReplyEngine, count: CountReply): ReplyEngin
   };
 }
 
-/** replyAlone, a reply it gives counted (one it does not give is counted by the `reply` that follows). */
+/**
+ * replyAlone, a reply it gives counted when it is used (a refused or repeated request's is not: §9);
+ * one it does not give is counted by the `reply` that follows. A failure counts at once.
+ */
 function countedAlone(
   name: string,
   replyAlone: NonNullable<ReplyEngine['replyAlone']>,
   count: CountReply,
 ): NonNullable<ReplyEngine['replyAlone']> {
-  return async (request) => {
+  return async (request): Promise<EarlyReply | undefined> => {
     try {
-      const reply = await replyAlone(request);
-      if (reply !== undefined) count(name, reply.outcome);
-      return reply;
+      const early = await replyAlone(request);
+      if (early === undefined) return undefined;
+      return {
+        reply: early.reply,
+        used: () => {
+          early.used();
+          count(name, early.reply.outcome);
+        },
+      };
     } catch (error) {
       count(name, 'error');
       throw error;

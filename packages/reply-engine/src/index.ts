@@ -1,6 +1,6 @@
 // What the processes and the evaluation use. The openai engine and the embeddings client are not here:
 // createEngineFromConfig loads them when configured, so the knowledge engine's processes never load them.
-export type { ReplyRequest, EngineReply, ReplyEngine, EngineLogger } from './reply-engine.js';
+export type { ReplyRequest, EngineReply, EarlyReply, ReplyEngine, EngineLogger } from './reply-engine.js';
 export { termsOf, tokenize } from './text/tokenize.js';
 export { loadShippedLexicon } from './text/lexicon-data.js';
 export { rewriteEnglishPhrases } from './text/synonyms.js';

@@ -44,7 +44,18 @@ export interface ReplyEngine {
    * no context when it answers (docs/design/performance.md, "A reply from the message alone"). After
    * an undefined, `reply` for the same message object may start from what this call found.
    */
-  replyAlone?(request: Omit<ReplyRequest, 'context'>): Promise<EngineReply | undefined>;
+  replyAlone?(request: Omit<ReplyRequest, 'context'>): Promise<EarlyReply | undefined>;
+}
+
+/**
+ * A reply made before its request was admitted (replyAlone). The request may yet be refused or be a
+ * repeat answered with its first answer (docs/service-rules.md §9: no second reply): `used` says it
+ * is the request's answer, and only then is it counted (countedEngine).
+ */
+export interface EarlyReply {
+  reply: EngineReply;
+  /** Call once, when the request is answered with this reply. */
+  readonly used: () => void;
 }
 
 /** A reply resting on `sources`. */

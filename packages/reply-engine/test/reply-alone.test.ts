@@ -40,7 +40,7 @@ describe('a reply made from the message alone (replyAlone)', () => {
       const alone = await engine.replyAlone?.(requestOf(textMessage('customer', text)));
       expect(alone, text).to.not.equal(undefined);
       for (const context of contexts()) {
-        expect(await engine.reply(requestOf(textMessage('customer', text), context)), text).to.deep.equal(alone);
+        expect(await engine.reply(requestOf(textMessage('customer', text), context)), text).to.deep.equal(alone?.reply);
       }
     }
   });
@@ -86,13 +86,17 @@ describe('a reply made from the message alone (replyAlone)', () => {
     expect(calls).to.deep.equal({ alone: 1, decide: 2, given: 1 });
   });
 
-  it('is counted once when given, and not at all when not; an engine without it gets none from the count', async () => {
+  it('is counted once used, not when made (its request may be refused or repeated); an engine without it gets none from the count', async () => {
     const counts: ReplyOutcome[] = [];
     const counted = countedEngine(engine, (_name, outcome) => counts.push(outcome));
-    await counted.replyAlone?.(requestOf(textMessage('customer', 'When are you open?')));
-    await counted.replyAlone?.(requestOf(textMessage('customer', 'Thanks!')));
-    await counted.replyAlone?.(requestOf(textMessage('customer', 'and at Christmas?')));
-    expect(counts).to.deep.equal(['answered', 'handoff']);
+    const answered = await counted.replyAlone?.(requestOf(textMessage('customer', 'When are you open?')));
+    const thanked = await counted.replyAlone?.(requestOf(textMessage('customer', 'Thanks!')));
+    expect(await counted.replyAlone?.(requestOf(textMessage('customer', 'and at Christmas?')))).to.equal(undefined);
+    expect(counts).to.deep.equal([]);
+    thanked?.used();
+    expect(counts).to.deep.equal(['handoff']);
+    answered?.used();
+    expect(counts).to.deep.equal(['handoff', 'answered']);
     // a model engine must never be asked before the request is admitted: the count adds no replyAlone
     const model: ReplyEngine = { name: 'model', contextWindow: 10, reply: () => Promise.reject(new Error('not here')) };
     expect('replyAlone' in countedEngine(model, () => undefined)).to.equal(false);

@@ -1,7 +1,7 @@
 import type { ContextMessage, SyncReplyData } from '@dialog-relay/contracts';
 import { conversationIdOf } from '@dialog-relay/conversations';
 import type { EngineReply } from '@dialog-relay/reply-engine';
-import { engineRequestOf, settled, type Scenario, type ScenarioResult } from './scenario.js';
+import { engineRequestOf, type Scenario, type ScenarioResult } from './scenario.js';
 
 /**
  * Resolves in the event loop's check phase, after this turn's I/O callbacks: the engine then runs for
@@ -26,7 +26,8 @@ export const websiteDialog: Scenario = (deps, input) => {
   const { engine } = deps;
   const { contextWindow: window, contextCustomerTexts: customerTexts } = engine;
   const alone = engineRequestOf(input, conversationId, []);
-  const resultOf = ({ content, handoff, sources }: EngineReply): ScenarioResult => {
+  /** `used`: an early reply's, called once the request is answered with it (admitted, its writes run). */
+  const resultOf = ({ content, handoff, sources }: EngineReply, used?: () => void): ScenarioResult => {
     const replyId = deps.newId();
     const reply: ContextMessage = {
       msg_id: replyId,
@@ -49,7 +50,10 @@ export const websiteDialog: Scenario = (deps, input) => {
       conversationId,
       data,
       writes: [deps.contexts.recordStep(conversationId, content.length > 0 ? [alone.message, reply] : [alone.message])],
-      settle: settled(data),
+      settle: () => {
+        used?.();
+        return Promise.resolve(data);
+      },
     };
   };
   return {
@@ -59,8 +63,8 @@ export const websiteDialog: Scenario = (deps, input) => {
       : {
           finishEarly: async () => {
             await afterThisTurn();
-            const reply = await engine.replyAlone?.(alone);
-            return reply && resultOf(reply);
+            const early = await engine.replyAlone?.(alone);
+            return early && resultOf(early.reply, early.used);
           },
         }),
     finish: async (replies) => {

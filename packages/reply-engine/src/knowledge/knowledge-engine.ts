@@ -20,6 +20,9 @@ export interface KnowledgeEngineOptions {
 
 export const DEFAULT_KNOWLEDGE_HISTORY_MESSAGES = 2;
 
+/** An early reply's `used` where nothing follows from it (the count is countedEngine's). */
+const NOTHING_TO_DO = (): void => undefined;
+
 /** The texts of the last `count` customer messages of the context that have text, oldest first. */
 export function recentCustomerTexts(context: readonly ContextMessage[], count: number): string[] {
   const texts: string[] = [];
@@ -80,7 +83,7 @@ export function createResponderEngine(
       const responder = await responderFor(request.client);
       const text = messageText(request.message);
       const alone = responder.decideAlone(text);
-      if (alone.final) return replyOf(responder, text, alone);
+      if (alone.final) return { reply: await replyOf(responder, text, alone), used: NOTHING_TO_DO };
       undecided.set(request.message, { responder, alone });
       return undefined;
     },
