@@ -58,8 +58,15 @@ const STATIC_VERDICT_MAX_CHARS = 512;
  * per policy, then forgotten at once, so random URLs cannot grow memory. The deliverer does not use
  * it: it checks each URL again before it connects.
  */
+/**
+ * The policy's settings the remembered verdicts are kept apart by: a setting added to AddressPolicy
+ * fails to compile here until rememberingStaticCheck keeps its verdicts apart by it too.
+ */
+const KEPT_APART_BY: Readonly<Record<keyof AddressPolicy, true>> = { allowPrivate: true };
+
 export function rememberingStaticCheck(): (raw: string, policy: AddressPolicy) => StaticSendUrlVerdict {
-  // one map per value of the policy's one setting
+  // one map per value of the policy's one setting (KEPT_APART_BY)
+  void KEPT_APART_BY;
   const strict = new Map<string, StaticSendUrlVerdict>();
   const lenient = new Map<string, StaticSendUrlVerdict>();
   return (raw, policy) => {
