@@ -14,7 +14,7 @@ const MAIN = new URL('../src/main.js', import.meta.url).pathname;
 
 /** docs/design/scaling.md "Changing QUEUE_SHARDS": the count recorded in Redis is checked before any conversation key is touched. */
 describe('QUEUE_SHARDS recorded in Redis (API)', function () {
-  this.timeout(30_000);
+  this.timeout(45_000);
 
   it('refuses to start with 16 shards against a Redis that recorded 8 (exit 78, naming QUEUE_SHARDS)', async () => {
     const prefix = uniquePrefix('shards');
@@ -46,11 +46,11 @@ describe('QUEUE_SHARDS recorded in Redis (API)', function () {
       await seed.set(createRedisKeys(prefix, 8).shardCount, '8');
       seed.disconnect();
       await server.stop();
-      const port = await freePort();
+      // PORT 0: the process picks its own port and logs it, so no other process can take it in between.
       const child = spawn(process.execPath, [MAIN], {
         env: {
           ...process.env,
-          PORT: String(port),
+          PORT: '0',
           HOST: '127.0.0.1',
           REDIS_URL: server.url,
           REDIS_PREFIX: prefix,
@@ -59,19 +59,30 @@ describe('QUEUE_SHARDS recorded in Redis (API)', function () {
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      let stdout = '';
       let stderr = '';
+      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const listeningPort = (): number | undefined => {
+        const line = stdout.split('\n').find((l) => l.includes('"api listening"'));
+        return line ? (JSON.parse(line) as { port: number }).port : undefined;
+      };
       try {
         // Listening (health answers) while Redis is away: the check could not run yet.
-        await waitUntil(
-          async () =>
+        await waitUntil(async () => {
+          if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode} before listening: ${stderr}${stdout}`);
+          const port = listeningPort();
+          if (port === undefined) return false;
+          return (
             (await fetch(`http://127.0.0.1:${port}/healthz`).then(
               (r) => r.status,
               () => 0,
-            )) === 200,
-          20_000,
-        );
+            )) === 200
+          );
+        }, 30_000).catch((error: Error) => {
+          throw new Error(`${error.message}; the API printed: ${stderr}${stdout.slice(-3000)}`);
+        });
         await server.start();
         expect(await exited).to.equal(78);
         expect(stderr).to.match(/QUEUE_SHARDS is 16 but the data in Redis was written with 8 shards/);
