@@ -16,6 +16,21 @@ export interface ApiProcess {
  * loop than the server they measure), with the test clients and its own key prefix.
  */
 export async function startApiProcess(env: Record<string, string> = {}, nodeArgs: readonly string[] = []): Promise<ApiProcess> {
+  // A port found free may be taken by another socket before the process listens on it: then it
+  // exits at once, naming the port in use, and is started again on another.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnFreePort(env, nodeArgs);
+    if (started.ok || attempt === 3 || !/EADDRINUSE/.test(started.output)) {
+      if (started.ok) return started.api;
+      throw new Error(`the API process did not become ready: ${started.output}`);
+    }
+  }
+}
+
+async function startOnFreePort(
+  env: Record<string, string>,
+  nodeArgs: readonly string[],
+): Promise<{ ok: true; api: ApiProcess } | { ok: false; output: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: {
@@ -52,9 +67,9 @@ export async function startApiProcess(env: Record<string, string> = {}, nodeArgs
         () => 0,
       )) === 200
     )
-      return { url, child, output: () => output, stop };
+      return { ok: true, api: { url, child, output: () => output, stop } };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stop();
-  throw new Error(`the API process did not become ready: ${output}`);
+  return { ok: false, output };
 }
