@@ -65,7 +65,11 @@ describe('QUEUE_SHARDS recorded in Redis (API)', function () {
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       const listeningPort = (): number | undefined => {
-        const line = stdout.split('\n').find((l) => l.includes('"api listening"'));
+        // complete lines only: a chunk may end inside one
+        const line = stdout
+          .split('\n')
+          .slice(0, -1)
+          .find((l) => l.includes('"api listening"'));
         return line ? (JSON.parse(line) as { port: number }).port : undefined;
       };
       try {

@@ -20,10 +20,8 @@ export async function startApiProcess(env: Record<string, string> = {}, nodeArgs
   // exits at once, naming the port in use, and is started again on another.
   for (let attempt = 1; ; attempt++) {
     const started = await startOnFreePort(env, nodeArgs);
-    if (started.ok || attempt === 3 || !/EADDRINUSE/.test(started.output)) {
-      if (started.ok) return started.api;
-      throw new Error(`the API process did not become ready: ${started.output}`);
-    }
+    if (started.ok) return started.api;
+    if (attempt === 3 || !/EADDRINUSE/.test(started.output)) throw new Error(`the API process did not become ready: ${started.output}`);
   }
 }
 
