@@ -62,14 +62,16 @@ describe('API process lifecycle', function () {
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      const ready = await fetch(`${base}/readyz`).then(
+    // up to 20 s: a loaded machine starts the process slowly
+    let ready = 0;
+    for (let i = 0; i < 400 && ready !== 200 && child.exitCode === null; i++) {
+      ready = await fetch(`${base}/readyz`).then(
         (r) => r.status,
         () => 0,
       );
-      if (ready === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    expect(ready, `the API did not become ready: ${output}`).to.equal(200);
     const now = Math.floor(Date.now() / 1000);
     const body: Record<string, unknown> = {
       client: 'shop',
