@@ -33,6 +33,23 @@ function npm(args: string[], env: Record<string, string>): Started {
   return { child, output: () => output, exited: new Promise((resolve) => child.on('exit', resolve)) };
 }
 
+/**
+ * `npm start` on a port found free, and its output once it says the API is ready or exits. A port
+ * found free may be taken by another socket before npm start checks it: then it says so and exits,
+ * and is started again on another (at most three tries).
+ */
+async function npmStart(): Promise<{ started: Started; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const started = npm(['start'], { PORT: String(port) });
+    await waitUntil(() => started.output().includes('API ready') || started.child.exitCode !== null, 60_000).catch((error: Error) => {
+      cleanUp(started, []);
+      throw new Error(`${error.message}; npm start printed: ${started.output()}`);
+    });
+    if (attempt === 3 || started.child.exitCode === null || !/already in use|EADDRINUSE/.test(started.output())) return { started, port };
+  }
+}
+
 /** After a failed assertion: nothing of the test's is left running (the whole group, then anything that left it). */
 function cleanUp(started: Started, pids: number[]): void {
   try {
@@ -58,12 +75,11 @@ describe('npm start and npm run cli pass SIGTERM and SIGINT on to everything the
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`npm start (private Redis): ${signal} to npm's pid alone stops the API, the worker and the Redis, and frees their ports`, async () => {
-      const port = await freePort();
-      const started = npm(['start'], { PORT: String(port) });
+      const { started, port } = await npmStart();
       let tree: number[] = [];
       try {
-        await waitUntil(() => started.output().includes('API ready') || started.child.exitCode !== null, 60_000);
-        expect(started.output()).to.include('API ready');
+        // the whole output when it is not there: why npm start ended
+        expect(started.output(), started.output()).to.include('API ready');
         const redisPort = Number(/Redis: a private redis-server on port (\d+)/.exec(started.output())?.[1] ?? 0);
         expect(redisPort, started.output()).to.be.above(0);
         tree = descendants(started.child.pid!);
