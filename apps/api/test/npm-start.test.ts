@@ -86,7 +86,7 @@ describe('npm start', function () {
     const started = start({ PORT: String(port), REDIS_URL: testRedisUrl() });
     try {
       expect(await started.exited).to.not.equal(0);
-      expect(started.output()).to.include(`port ${port} on 127.0.0.1 is already in use`);
+      expect(started.output(), started.output()).to.include(`port ${port} on 127.0.0.1 is already in use`);
       expect(started.output()).to.not.include('API ready');
     } finally {
       await stop(started);
@@ -140,7 +140,7 @@ describe('npm start', function () {
     try {
       // The banner's last line: the three lines may reach this process in separate reads.
       await waitUntil(() => started.output().includes('finds it by itself') || started.child.exitCode !== null, 40_000);
-      expect(started.output()).to.include('API ready');
+      expect(started.output(), started.output()).to.include('API ready');
       redisPort = Number(/Redis: a private redis-server on port (\d+)/.exec(started.output())?.[1] ?? 0);
       expect(redisPort, started.output()).to.be.above(0);
       expect(redisPort).to.not.equal(6379);
@@ -205,7 +205,9 @@ describe('npm start', function () {
     });
     try {
       await waitUntil(() => started.output().includes('curl -s') || started.child.exitCode !== null, 40_000);
-      expect(started.output()).to.include(`[dialog-relay] Redis: REDIS_URL=redis://***@127.0.0.1:${server.port} REDIS_PREFIX=dr:`);
+      expect(started.output(), started.output()).to.include(
+        `[dialog-relay] Redis: REDIS_URL=redis://***@127.0.0.1:${server.port} REDIS_PREFIX=dr:`,
+      );
       expect(started.output()).to.not.include(password);
       const env = Object.fromEntries(
         Object.entries(userEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('REDIS_')),
@@ -224,8 +226,8 @@ describe('npm start', function () {
     const started = start({ PORT: String(port), REDIS_URL: testRedisUrl(), HOST: '::1' });
     try {
       await waitUntil(() => started.output().includes('curl -s') || started.child.exitCode !== null, 40_000);
-      expect(started.output()).to.include(`API ready at http://[::1]:${port}`);
-      expect(started.output()).to.include(`curl -s http://[::1]:${port}/custom-im/chat-messages`);
+      expect(started.output(), started.output()).to.include(`API ready at http://[::1]:${port}`);
+      expect(started.output(), started.output()).to.include(`curl -s http://[::1]:${port}/custom-im/chat-messages`);
     } finally {
       await stop(started);
     }
@@ -250,7 +252,7 @@ describe('npm start', function () {
       started = start({ PORT: String(port), REDIS_URL: testRedisUrl(), AUTO_REPLY_DEBOUNCE_MS: '0', ADMIN_TOKEN });
       // The demo lines follow "API ready" in separate writes: wait for the last one (the signed curl).
       await waitUntil(() => started.output().includes('curl -s') || started.child.exitCode !== null, 40_000);
-      expect(started.output()).to.include('API ready');
+      expect(started.output(), started.output()).to.include('API ready');
     });
     after(async () => {
       await stop(started);
@@ -302,7 +304,7 @@ describe('npm start', function () {
         addresses.every((address) => address === IPV4_LOOPBACK || address === IPV6_LOOPBACK),
         addresses.join(', '),
       ).to.equal(true);
-      expect(started.output()).to.include(`API ready at http://127.0.0.1:${port}`);
+      expect(started.output(), started.output()).to.include(`API ready at http://127.0.0.1:${port}`);
     });
 
     it('keeps its keys in Redis under a prefix of its own for this checkout', async () => {
@@ -381,7 +383,7 @@ describe('npm start', function () {
       const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
       const secret = /demo client's webhook secret is\s+`(whsec_[A-Za-z0-9+/=]+)`/.exec(readme)?.[1];
       expect(secret, 'the README names the demo webhook secret').to.be.a('string');
-      expect(started.output()).to.include(`webhook secret ${secret ?? ''}`);
+      expect(started.output(), started.output()).to.include(`webhook secret ${secret ?? ''}`);
 
       const answer = await askDemo(port);
       expect(answer.status, await answer.text()).to.equal(202);
