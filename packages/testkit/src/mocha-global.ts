@@ -1,5 +1,12 @@
+import { config } from 'chai';
 import { redisServerInstalled, startRedisServer, type RedisServerHandle } from './redis-server.js';
 import { startRedisCluster, startRedisSentinel, type RedisClusterHandle, type RedisSentinelHandle } from './redis-topologies.js';
+
+/**
+ * A failed assertion shows up to 4,000 characters of the value it read (chai's default: 40), so a
+ * failure in a CI run, which cannot be run again to look, shows a process's output or a body whole.
+ */
+config.truncateThreshold = 4_000;
 
 let server: RedisServerHandle | undefined;
 let cluster: RedisClusterHandle | undefined;
